@@ -1,0 +1,38 @@
+# kernforge_add_plugin(<name> SOURCES <files...> [MANIFEST <template>] [LINK <libs...>])
+#
+# Builds the backend plugin libkernforge_<name> (MODULE library) that exports only
+# kf_plugin_get, and writes its manifest from <template> (default: manifest.json.in next to the
+# calling CMakeLists.txt) into the plugin folder next to libkernforge. The template may use
+# @KF_PLUGIN_NAME@, @KF_PLUGIN_LIBRARY@ and @KF_VERSION@.
+function(kernforge_add_plugin name)
+  cmake_parse_arguments(ARG "" "MANIFEST" "SOURCES;LINK" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): SOURCES is required")
+  endif()
+  if(NOT ARG_MANIFEST)
+    set(ARG_MANIFEST "${CMAKE_CURRENT_SOURCE_DIR}/manifest.json.in")
+  endif()
+  set(target kernforge_${name})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE kernforge::plugin_sdk ${ARG_LINK})
+  if(COMMAND kernforge_warnings)
+    kernforge_warnings(${target})
+  endif()
+  if(NOT KF_PLUGIN_DIR)
+    set(KF_PLUGIN_DIR "${CMAKE_BINARY_DIR}/lib/kernforge/plugins")
+  endif()
+  set_target_properties(${target} PROPERTIES
+    PREFIX "lib" OUTPUT_NAME "kernforge_${name}"
+    LIBRARY_OUTPUT_DIRECTORY "${KF_PLUGIN_DIR}"
+    C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    set(map "${CMAKE_CURRENT_BINARY_DIR}/${target}.map")
+    file(WRITE "${map}" "{ global: kf_plugin_get; local: *; };\n")
+    target_link_options(${target} PRIVATE "-Wl,--version-script=${map}" "-Wl,--no-undefined")
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
+  endif()
+  set(KF_PLUGIN_NAME "${name}")
+  set(KF_PLUGIN_LIBRARY "${CMAKE_SHARED_MODULE_PREFIX}kernforge_${name}${CMAKE_SHARED_MODULE_SUFFIX}")
+  configure_file("${ARG_MANIFEST}" "${KF_PLUGIN_DIR}/${name}.json" @ONLY)
+  set_property(GLOBAL APPEND PROPERTY KF_PLUGINS ${target})
+endfunction()

@@ -1,0 +1,202 @@
+/*
+ * kernforge/plugin.h — THE PLUGIN ABI (DESIGN.md section 6).
+ *
+ * A backend plugin is a shared library that exports exactly one symbol, kf_plugin_get, and does
+ * not link libkernforge: everything it needs from the host comes in kf_host_api_t.
+ *
+ * Version rules
+ *  - KF_PLUGIN_ABI_MAJOR changes on any incompatible change; the host refuses a plugin whose
+ *    major differs from its own (KF_ABI_MISMATCH, both numbers in the reason).
+ *  - KF_PLUGIN_ABI_MINOR grows when slots are appended to kf_plugin_t, kf_host_api_t or
+ *    kf_kernel_call_t. A plugin built for an older minor loads: the host reads only the slots
+ *    that minor has (it checks struct_size). A plugin built for a newer minor loads too, and must
+ *    not use host slots beyond host_abi_minor (it checks kf_host_api_t.struct_size).
+ *  - Every struct starts with struct_size; fields are only appended.
+ *
+ * Lifetime and threads
+ *  - kf_plugin_get may be called more than once and must return the same static object.
+ *  - score() is called before init(), must be cheap and must not initialise drivers.
+ *  - init() and register_kernels() run once, on one thread, with the host's loader lock held.
+ *  - Kernels, allocate, deallocate, copy and memset may be called from any thread at once.
+ *  - No work in static constructors: register inside register_kernels.
+ */
+#ifndef KERNFORGE_PLUGIN_H_
+#define KERNFORGE_PLUGIN_H_
+
+#include "kernforge/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KF_PLUGIN_ABI_MAJOR 1
+#define KF_PLUGIN_ABI_MINOR 0
+
+#if defined(_WIN32)
+#  define KF_PLUGIN_EXPORT __declspec(dllexport)
+#else
+#  define KF_PLUGIN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/* ----------------------------------------------------------- tensor views -- */
+
+/** A tensor as a kernel sees it (DLTensor-like). Shapes and strides are in elements. */
+typedef struct kf_tensor_view_t {
+  void* data;             /* address of element [0,...,0]; NULL for an undefined (None) tensor */
+  int32_t dtype;          /* kf_dtype_t */
+  int32_t ndim;           /* -1 for an undefined (None) tensor */
+  const int64_t* shape;
+  const int64_t* strides;
+  kf_device_t device;
+  int64_t numel;
+} kf_tensor_view_t;
+
+/* ------------------------------------------------------------- arguments -- */
+
+typedef enum kf_arg_tag_t {
+  KF_ARG_NONE = 0,
+  KF_ARG_INT = 1,
+  KF_ARG_FLOAT = 2,
+  KF_ARG_BOOL = 3,
+  KF_ARG_SCALAR = 4,
+  KF_ARG_DTYPE = 5,
+  KF_ARG_DEVICE = 6,
+  KF_ARG_INT_LIST = 7
+} kf_arg_tag_t;
+
+/** A non-tensor argument of a kernel call, in schema order. Optional ones may be KF_ARG_NONE. */
+typedef struct kf_arg_t {
+  int32_t tag; /* kf_arg_tag_t */
+  union {
+    int64_t i;
+    double f;
+    bool b;
+    kf_scalar_t scalar;
+    int32_t dtype;
+    kf_device_t device;
+    struct { const int64_t* data; int32_t len; } ints;
+  } v;
+} kf_arg_t;
+
+/* ------------------------------------------------------------ kernel call -- */
+
+/**
+ * Everything a kernel gets. Inputs are the op's Tensor arguments in schema order; outputs are
+ * allocated by the host with the shape and dtype the op's meta function computed (the same
+ * layout as PyTorch's structured kernels), so a kernel only computes. Elementwise ops get inputs
+ * already broadcast to the output's shape (zero strides) and converted to the computation dtype.
+ * Non-contiguous views arrive as they are unless the kernel was registered with
+ * KF_KERNEL_NEEDS_CONTIGUOUS.
+ */
+typedef struct kf_kernel_call_t {
+  size_t struct_size;
+  int32_t op;                       /* the host's op id (see kf_host_api_t.op_find) */
+  int32_t ninputs;
+  const kf_tensor_view_t* inputs;
+  int32_t noutputs;
+  const kf_tensor_view_t* outputs;
+  int32_t nargs;
+  const kf_arg_t* args;
+  void* stream;                     /* the device's current stream, NULL for none */
+  void* plugin_state;               /* what init() stored */
+} kf_kernel_call_t;
+
+/** The one kernel signature. Return KF_OK or a status after host->set_error(). */
+typedef kf_status_t (*kf_kernel_fn)(const kf_kernel_call_t* call);
+
+enum {
+  KF_KERNEL_NEEDS_CONTIGUOUS = 1u << 0 /* the host makes every input contiguous first */
+};
+
+/** One kernel registration. */
+typedef struct kf_kernel_desc_t {
+  size_t struct_size;
+  const char* op_name;      /* "add" */
+  uint64_t schema_hash;     /* hash of the schema the plugin was built with; 0 = do not check */
+  uint32_t dtype_mask;      /* bit (1u << kf_dtype_t) per dtype of the computation it accepts */
+  uint32_t flags;           /* KF_KERNEL_* */
+  kf_kernel_fn fn;
+  const char* file;         /* provenance: source file and line of the registration */
+  int32_t line;
+} kf_kernel_desc_t;
+
+/** Handed to register_kernels. Registrations are buffered and committed as one transaction
+ * when register_kernels returns KF_OK; any conflict rejects the whole plugin. */
+typedef struct kf_registrar_t {
+  size_t struct_size;
+  void* ctx;
+  kf_status_t (*register_kernel)(void* ctx, const kf_kernel_desc_t* desc);
+} kf_registrar_t;
+
+/* --------------------------------------------------------------- host api -- */
+
+/** The host's services for plugins. Valid from init() until shutdown() returns. */
+typedef struct kf_host_api_t {
+  size_t struct_size;
+  uint32_t abi_major;
+  uint32_t abi_minor;
+  /** Logs through the host's logger (level: kf_log_level_t). */
+  void (*log)(int32_t level, const char* plugin, const char* message);
+  /** Sets the thread-local error message the C ABI caller will see. */
+  void (*set_error)(const char* message);
+  /** Finds an op id by name; KF_NOT_FOUND if the host's schema lacks it. */
+  kf_status_t (*op_find)(const char* name, int32_t* out_op);
+} kf_host_api_t;
+
+/* ----------------------------------------------------------------- plugin -- */
+
+typedef struct kf_device_properties_t {
+  size_t struct_size;
+  char name[128];
+  uint64_t total_memory;
+  int32_t compute_units;
+} kf_device_properties_t;
+
+typedef struct kf_plugin_t {
+  size_t struct_size;
+  uint32_t abi_major;       /* KF_PLUGIN_ABI_MAJOR the plugin was built with */
+  uint32_t abi_minor;
+  const char* name;         /* "cpu" */
+  const char* version;      /* "0.1.0" */
+  const char* device_type;  /* "cpu", "cuda", ... (DLPack number for the built-in ones) */
+
+  /** (optional) 0 = cannot run here, higher = better. NULL means 1. */
+  int32_t (*score)(void);
+  /** Brings the backend up; KF_UNAVAILABLE with host->set_error() when no driver/device. */
+  kf_status_t (*init)(const kf_host_api_t* host, void** out_state);
+  /** (optional) Tears down; NULL does nothing. */
+  void (*shutdown)(void* state);
+
+  int32_t (*device_count)(void* state);
+  /** (optional) NULL leaves the properties zeroed with the device type's name. */
+  kf_status_t (*device_properties)(void* state, int32_t device, kf_device_properties_t* out);
+
+  /** Raw device memory: the host's caching allocator sits above these. */
+  kf_status_t (*allocate)(void* state, int32_t device, size_t bytes, void** out_ptr);
+  void (*deallocate)(void* state, int32_t device, void* ptr, size_t bytes);
+  /** Copies bytes; kind: 0 host->device, 1 device->host, 2 device->device. */
+  kf_status_t (*copy)(void* state, int32_t device, void* dst, const void* src, size_t bytes,
+                      int32_t kind);
+  /** (optional) NULL: the host copies a zeroed host buffer. */
+  kf_status_t (*memset)(void* state, int32_t device, void* dst, int32_t value, size_t bytes);
+  /** (optional) NULL: the backend is synchronous. */
+  kf_status_t (*synchronize)(void* state, int32_t device);
+  /** (optional) NULL: the backend has no random state. */
+  kf_status_t (*manual_seed)(void* state, uint64_t seed);
+  /** (optional) NULL: the backend ignores thread counts. */
+  kf_status_t (*set_num_threads)(void* state, int32_t n);
+
+  kf_status_t (*register_kernels)(void* state, const kf_registrar_t* registrar);
+} kf_plugin_t;
+
+enum { KF_COPY_HOST_TO_DEVICE = 0, KF_COPY_DEVICE_TO_HOST = 1, KF_COPY_DEVICE_TO_DEVICE = 2 };
+
+/** The one exported symbol. Returns NULL when the plugin cannot serve host_abi_major. */
+typedef const kf_plugin_t* (*kf_plugin_get_fn)(uint32_t host_abi_major, uint32_t host_abi_minor);
+#define KF_PLUGIN_ENTRY_SYMBOL "kf_plugin_get"
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KERNFORGE_PLUGIN_H_ */

@@ -1,0 +1,284 @@
+/*
+ * kernforge.h — THE C ABI of kernforge (DESIGN.md section 2).
+ *
+ * Plain C99. Every language talks to the runtime through this header only.
+ *
+ * Rules (stable for the whole 1.x ABI):
+ *  - Every function returns kf_status_t (KF_OK == 0) except trivial accessors, which say so.
+ *    On failure, kf_last_error_message() returns a thread-local text naming what failed, with
+ *    which values, and what to do about it. The message stays valid until the next failing call
+ *    on the same thread.
+ *  - Nothing throws across this ABI. No C++ type crosses it. Outputs come last (out, out_*).
+ *  - Handles are opaque and reference counted. A function that returns a new handle through `out`
+ *    gives the caller one reference, released with kf_tensor_release(). Passing NULL or a
+ *    released handle returns KF_INVALID_ARGUMENT, never crashes.
+ *  - Structs that may grow start with `size_t struct_size`; fields are only ever appended.
+ *    Callers set struct_size = sizeof(the struct they were compiled with).
+ *  - Initialisation is implicit and thread-safe on first use; kf_init() may be called first to
+ *    set options.
+ *  - Thread safety: every function may be called from any thread. A tensor may be read by
+ *    several threads at once; writing it while another thread uses it is a data race (as in
+ *    PyTorch).
+ *
+ * Version rules: KF_ABI_VERSION_MAJOR changes when anything here changes incompatibly;
+ * KF_ABI_VERSION_MINOR grows when functions, enum values or struct fields are appended.
+ */
+#ifndef KERNFORGE_KERNFORGE_H_
+#define KERNFORGE_KERNFORGE_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kernforge/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#  if defined(KF_BUILDING_CORE)
+#    define KF_API __declspec(dllexport)
+#  else
+#    define KF_API __declspec(dllimport)
+#  endif
+#else
+#  define KF_API __attribute__((visibility("default")))
+#endif
+
+/* ---------------------------------------------------------------- status -- */
+
+/** The thread-local message of the last failure on this thread ("" if none). Never NULL. */
+KF_API const char* kf_last_error_message(void);
+/** "KF_OK", "KF_INVALID_ARGUMENT", ... (trivial accessor). */
+KF_API const char* kf_status_name(kf_status_t status);
+
+/* ------------------------------------------------------------ versions -- */
+
+/** The ABI version this library implements. Both pointers may be NULL. */
+KF_API kf_status_t kf_abi_version(uint32_t* out_major, uint32_t* out_minor);
+/** The package version string, e.g. "0.1.0" (trivial accessor, static storage). */
+KF_API const char* kf_version(void);
+
+/* --------------------------------------------------------------- init -- */
+
+typedef struct kf_init_options_t {
+  size_t struct_size;
+  /** Extra plugin manifests or plugin folders, absolute paths, searched first. May be NULL. */
+  const char* const* plugin_paths;
+  int32_t plugin_path_count;
+  /** 1 = discover plugins (default), 0 = load only plugin_paths, -1 = default. */
+  int32_t autoload;
+  /** Log level; KF_LOG_DEFAULT keeps KERNFORGE_LOG_LEVEL or "warn". */
+  int32_t log_level;
+} kf_init_options_t;
+
+/**
+ * Initialises the runtime with options (NULL = defaults). Optional: the first call of any other
+ * function initialises with defaults. Returns KF_FAILED_PRECONDITION if the runtime is already
+ * initialised with other options.
+ */
+KF_API kf_status_t kf_init(const kf_init_options_t* options);
+
+/* -------------------------------------------------------------- dtypes -- */
+
+/** "float32", ... or "undefined" (trivial accessor). */
+KF_API const char* kf_dtype_name(kf_dtype_t dtype);
+/** Size of one element in bytes, 0 for an unknown dtype (trivial accessor). */
+KF_API size_t kf_dtype_size(kf_dtype_t dtype);
+/** Parses "float32", "f32", "int64", "bool", ... */
+KF_API kf_status_t kf_dtype_parse(const char* name, kf_dtype_t* out);
+/** PyTorch's type promotion of two dtypes. */
+KF_API kf_status_t kf_promote_types(kf_dtype_t a, kf_dtype_t b, kf_dtype_t* out);
+
+/* ------------------------------------------------------------- devices -- */
+
+/** Parses "cpu", "cuda:1", "xpu", ... (index defaults to 0). */
+KF_API kf_status_t kf_device_parse(const char* text, kf_device_t* out);
+/** Writes "cpu", "cuda:1", ... into buf (NUL-terminated); KF_BUFFER_TOO_SMALL if cap is short. */
+KF_API kf_status_t kf_device_name(kf_device_t device, char* buf, size_t cap);
+
+/* ------------------------------------------------------------- tensors -- */
+
+/** An opaque, reference-counted tensor handle. */
+typedef struct kf_tensor_s* kf_tensor_t;
+
+/** Called when the runtime no longer uses memory borrowed by kf_tensor_from_blob. */
+typedef void (*kf_deleter_t)(void* data, void* ctx);
+
+/** A new, uninitialised, contiguous tensor on `device`. */
+KF_API kf_status_t kf_tensor_empty(const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
+                                   kf_device_t device, kf_tensor_t* out);
+/** A new contiguous tensor on `device`, with numel*itemsize bytes copied from host_data. */
+KF_API kf_status_t kf_tensor_from_data(const void* host_data, const int64_t* shape, int32_t ndim,
+                                       kf_dtype_t dtype, kf_device_t device, kf_tensor_t* out);
+/**
+ * A tensor over memory the caller owns (no copy). strides are in elements; NULL = contiguous.
+ * `deleter(data, ctx)` runs once when the last view of it is released (deleter may be NULL).
+ * `data` must stay valid until then.
+ */
+KF_API kf_status_t kf_tensor_from_blob(void* data, const int64_t* shape, const int64_t* strides,
+                                       int32_t ndim, kf_dtype_t dtype, kf_device_t device,
+                                       kf_deleter_t deleter, void* ctx, kf_tensor_t* out);
+/** Copies the tensor's elements in row-major order to host memory. `bytes` must equal numel *
+ * itemsize. Waits for pending work on the tensor's device. */
+KF_API kf_status_t kf_tensor_copy_to_host(kf_tensor_t t, void* dst, size_t bytes);
+/** A copy of `t` on `device` with `dtype` (KF_DTYPE_UNDEFINED keeps the dtype). */
+KF_API kf_status_t kf_tensor_to(kf_tensor_t t, kf_device_t device, kf_dtype_t dtype,
+                                kf_tensor_t* out);
+
+/** Adds one reference. */
+KF_API kf_status_t kf_tensor_retain(kf_tensor_t t);
+/** Drops one reference; the last one frees the tensor (its storage when no view remains).
+ * Releasing NULL is KF_OK (like free(NULL)). */
+KF_API kf_status_t kf_tensor_release(kf_tensor_t t);
+
+/* Accessors. They return KF_INVALID_ARGUMENT for a bad handle. */
+KF_API kf_status_t kf_tensor_ndim(kf_tensor_t t, int32_t* out);
+/** Points to ndim int64 valid while `t` lives. */
+KF_API kf_status_t kf_tensor_shape(kf_tensor_t t, const int64_t** out);
+/** Strides in elements; points to ndim int64 valid while `t` lives. */
+KF_API kf_status_t kf_tensor_strides(kf_tensor_t t, const int64_t** out);
+KF_API kf_status_t kf_tensor_dtype(kf_tensor_t t, kf_dtype_t* out);
+KF_API kf_status_t kf_tensor_device(kf_tensor_t t, kf_device_t* out);
+KF_API kf_status_t kf_tensor_numel(kf_tensor_t t, int64_t* out);
+/** Address of element [0,...,0] (storage base + offset). */
+KF_API kf_status_t kf_tensor_data_ptr(kf_tensor_t t, void** out);
+KF_API kf_status_t kf_tensor_is_contiguous(kf_tensor_t t, bool* out);
+/** The value of a 1-element tensor as a scalar (float64, int64 or bool by dtype). */
+KF_API kf_status_t kf_tensor_item(kf_tensor_t t, kf_scalar_t* out);
+
+/* ------------------------------------------------------------ boxed ops -- */
+
+/** An op of the registry. Valid for the life of the process. */
+typedef const struct kf_op_s* kf_op_t;
+
+typedef enum kf_value_tag_t {
+  KF_VALUE_NONE = 0,
+  KF_VALUE_TENSOR = 1,
+  KF_VALUE_INT = 2,
+  KF_VALUE_FLOAT = 3,
+  KF_VALUE_BOOL = 4,
+  KF_VALUE_SCALAR = 5,
+  KF_VALUE_DTYPE = 6,
+  KF_VALUE_DEVICE = 7,
+  KF_VALUE_INT_LIST = 8,
+  KF_VALUE_TENSOR_LIST = 9
+} kf_value_tag_t;
+
+/** A tagged argument or result of kf_op_call. Lists are borrowed for the call. */
+typedef struct kf_value_t {
+  int32_t tag; /* kf_value_tag_t */
+  union {
+    kf_tensor_t tensor;
+    int64_t i;
+    double f;
+    bool b;
+    kf_scalar_t scalar;
+    kf_dtype_t dtype;
+    kf_device_t device;
+    struct { const int64_t* data; int32_t len; } ints;
+    struct { const kf_tensor_t* data; int32_t len; } tensors;
+  } v;
+} kf_value_t;
+
+/** Finds an op by name ("add"). */
+KF_API kf_status_t kf_op_find(const char* name, kf_op_t* out);
+/** Number of ops in the registry (trivial accessor). */
+KF_API int32_t kf_op_count(void);
+KF_API kf_status_t kf_op_at(int32_t index, kf_op_t* out);
+/** The op's name, e.g. "add" (static storage). */
+KF_API const char* kf_op_name(kf_op_t op);
+/** The op's schema string, e.g. "add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor". */
+KF_API const char* kf_op_schema(kf_op_t op);
+/**
+ * Calls an op with `nargs` arguments in schema order (trailing defaulted arguments may be
+ * omitted; KF_VALUE_NONE also means "default"). Results are written to `results`
+ * (tensors the caller owns). nresults must equal the op's number of returns.
+ */
+KF_API kf_status_t kf_op_call(kf_op_t op, const kf_value_t* args, int32_t nargs,
+                              kf_value_t* results, int32_t nresults);
+
+/** How a backend serves an op. */
+typedef enum kf_kernel_kind_t {
+  KF_KERNEL_NONE = 0,      /* nothing: the call fails with KF_UNIMPLEMENTED (or CPU fallback) */
+  KF_KERNEL_BACKEND = 1,   /* a kernel the backend registered */
+  KF_KERNEL_COMPOSITE = 2, /* the core's composite implementation (from other ops) */
+  KF_KERNEL_VIEW = 3,      /* a view computed in the core; no kernel */
+  KF_KERNEL_FALLBACK = 4   /* the CPU fallback (copy to the CPU, run, copy back) */
+} kf_kernel_kind_t;
+
+typedef struct kf_kernel_info_t {
+  size_t struct_size;
+  int32_t kind;          /* kf_kernel_kind_t */
+  uint32_t dtype_mask;   /* bit (1u << dtype) per supported dtype; all bits for composite/view */
+  const char* provenance;/* "cpu: backends/cpu/binary.cpp:42", or "core"; static storage */
+} kf_kernel_info_t;
+
+/** How backend `backend_index` (see kf_backend_info) serves `op`. */
+KF_API kf_status_t kf_op_kernel_info(kf_op_t op, int32_t backend_index, kf_kernel_info_t* out);
+
+/* --------------------------------------------------------------- runtime -- */
+
+typedef enum kf_backend_state_t {
+  KF_BACKEND_LOADED = 0,
+  KF_BACKEND_UNAVAILABLE = 1,
+  KF_BACKEND_REJECTED = 2,
+  KF_BACKEND_SHADOWED = 3
+} kf_backend_state_t;
+
+typedef struct kf_backend_info_t {
+  size_t struct_size;
+  const char* name;            /* "cpu" */
+  const char* version;         /* the plugin's version */
+  const char* device_type_name;/* "cpu", "cuda", ... */
+  int32_t device_type;         /* KF_DEVICE_*; 0 when not loaded */
+  int32_t device_count;
+  int32_t state;               /* kf_backend_state_t */
+  const char* reason;          /* why not loaded; "" when loaded */
+  const char* library_path;    /* absolute path of the plugin library ("" if not found) */
+  const char* manifest_path;   /* absolute path of its manifest ("" for kf_load_plugin(lib)) */
+} kf_backend_info_t;
+
+/** Number of backends the loader knows of, in every state (trivial accessor, initialises). */
+KF_API int32_t kf_backend_count(void);
+/** Strings stay valid for the life of the process. */
+KF_API kf_status_t kf_backend_info(int32_t index, kf_backend_info_t* out);
+/**
+ * The load report (DESIGN section 6) as JSON. Writes at most `cap` bytes (NUL included) to
+ * buf and the size it needs (NUL included) to `needed` (may be NULL). KF_BUFFER_TOO_SMALL when
+ * cap < needed; call again with a larger buffer. buf may be NULL when cap is 0.
+ */
+KF_API kf_status_t kf_runtime_report_json(char* buf, size_t cap, size_t* needed);
+/** Loads one plugin from its manifest (.json) or library (.so) by absolute path. */
+KF_API kf_status_t kf_load_plugin(const char* path);
+
+/** Waits until all work queued on `device` is done. */
+KF_API kf_status_t kf_synchronize(kf_device_t device);
+/** Seeds the random number generators of every backend. */
+KF_API kf_status_t kf_manual_seed(uint64_t seed);
+/** Number of threads the CPU kernels use (n >= 1). */
+KF_API kf_status_t kf_set_num_threads(int32_t n);
+KF_API kf_status_t kf_get_num_threads(int32_t* out);
+
+typedef struct kf_memory_stats_t {
+  size_t struct_size;
+  uint64_t allocated_bytes;   /* held by live tensors */
+  uint64_t reserved_bytes;    /* held by the caching allocator, live + cached */
+  uint64_t peak_allocated_bytes;
+  uint64_t num_allocs;        /* allocations served */
+  uint64_t num_cache_hits;    /* served from the cache */
+} kf_memory_stats_t;
+
+KF_API kf_status_t kf_memory_stats(kf_device_t device, kf_memory_stats_t* out);
+/** Returns cached, unused blocks of `device` to its backend. */
+KF_API kf_status_t kf_empty_cache(kf_device_t device);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+/* The typed op entry points, generated from dispatcher/ops.yaml. */
+#include "kernforge/kernforge_ops.h"
+
+#endif /* KERNFORGE_KERNFORGE_H_ */

@@ -1,0 +1,68 @@
+"""kernforge code generator: dispatcher/ops.yaml -> op tables, C entry points, plugin helpers,
+C++ frontend, docs. Run by CMake at build time:
+
+    python3 main.py --schema dispatcher/ops.yaml --out <build>/generated
+
+Exits 1 with `file:line: reason` on a bad schema. Files whose content is unchanged are not
+rewritten, so a schema edit rebuilds only what depends on what changed.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import gen_c  # noqa: E402
+import gen_cpp  # noqa: E402
+import gen_docs  # noqa: E402
+import gen_plugin  # noqa: E402
+import gen_table  # noqa: E402
+import schema  # noqa: E402
+
+
+def write_if_changed(path: str, text: str) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            if f.read() == text:
+                return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def outputs(ops: list[schema.Op]) -> dict[str, str]:
+    return {
+        "include/kernforge/kernforge_ops.h": gen_c.header(ops),
+        "src/c_entry_points.cpp": gen_c.source(ops),
+        "src/op_ids.hpp": gen_table.op_ids(ops),
+        "src/op_table.cpp": gen_table.table(ops),
+        "include/kernforge/plugin_ops.hpp": gen_plugin.header(ops),
+        "include/kernforge/tensor_methods.inc": gen_cpp.methods_inc(ops),
+        "include/kernforge/kernforge_ops.hpp": gen_cpp.ops_hpp(ops),
+        "docs/ops.md": gen_docs.ops_md(ops),
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--schema", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--list", action="store_true", help="print the files it writes and exit")
+    a = p.parse_args()
+    try:
+        ops = schema.load(a.schema)
+    except schema.SchemaError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    for rel, text in outputs(ops).items():
+        if a.list:
+            print(rel)
+        else:
+            write_if_changed(os.path.join(a.out, rel), text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

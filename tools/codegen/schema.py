@@ -1,0 +1,256 @@
+"""Parses and validates dispatcher/ops.yaml (DESIGN.md section 4).
+
+Every problem is reported as `file:line: reason` and makes the build fail.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import yaml
+
+BASE_TYPES = ("Tensor", "int", "float", "bool", "Scalar", "ScalarType", "Device")
+KINDS = ("kernel", "view", "composite")
+VARIANTS = ("function", "method", "inplace", "out")
+TAGS = ("pointwise", "reduction", "factory", "linalg")
+KEYS = ("op", "kind", "meta", "variants", "tags", "doc")
+IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+class SchemaError(Exception):
+    pass
+
+
+@dataclass
+class Arg:
+    name: str
+    base: str            # one of BASE_TYPES
+    is_list: bool        # int[] / Tensor[]
+    optional: bool       # trailing '?'
+    alias: str | None    # 'a' / 'a!' annotation of Tensor(a) / Tensor(a!)
+    kwarg_only: bool
+    default: str | None  # the default's text, as written
+
+    @property
+    def is_tensor(self) -> bool:
+        return self.base == "Tensor" and not self.is_list
+
+    @property
+    def type_text(self) -> str:
+        t = self.base + (f"({self.alias})" if self.alias else "") + ("[]" if self.is_list else "")
+        return t + ("?" if self.optional else "")
+
+
+@dataclass
+class Op:
+    name: str
+    schema: str
+    args: list[Arg]
+    returns: list[str]
+    kind: str
+    meta: str | None
+    variants: list[str]
+    tags: list[str]
+    doc: str
+    line: int
+    index: int = 0
+    hash: int = 0
+    tensor_args: list[Arg] = field(default_factory=list)
+    other_args: list[Arg] = field(default_factory=list)
+
+    @property
+    def inplace_only(self) -> bool:
+        """An op whose name ends with '_' mutates its first argument and returns it."""
+        return self.name.endswith("_")
+
+
+def fnv1a64(text: str) -> int:
+    h = 0xCBF29CE484222325
+    for b in text.encode():
+        h ^= b
+        h = (h * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+_ARG = re.compile(r"^(?P<base>[A-Za-z]+)(?:\((?P<alias>[a-z]!?)\))?(?P<list>\[\])?(?P<opt>\?)?"
+                  r"\s+(?P<name>[a-z_][a-z0-9_]*)(?:=(?P<default>.+))?$")
+
+
+def _split_args(text: str) -> list[str]:
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def _check_default(arg: Arg, where: str) -> None:
+    d = arg.default
+    if d is None:
+        return
+    ok = {
+        "int": re.fullmatch(r"-?\d+", d) or (arg.optional and d == "None")
+        or (arg.is_list and re.fullmatch(r"\[(-?\d+(,\s*-?\d+)*)?\]", d)),
+        "float": re.fullmatch(r"-?\d+(\.\d*)?(e-?\d+)?", d) or (arg.optional and d == "None"),
+        "bool": d in ("True", "False"),
+        "Scalar": re.fullmatch(r"-?\d+(\.\d*)?", d) or d in ("True", "False")
+        or (arg.optional and d == "None"),
+        "ScalarType": arg.optional and d == "None",
+        "Device": arg.optional and d == "None",
+        "Tensor": arg.optional and d == "None",
+    }[arg.base]
+    if not ok:
+        raise SchemaError(f"{where}: default '{d}' is not valid for argument "
+                          f"'{arg.name}' of type {arg.type_text}")
+
+
+def parse_signature(sig: str, where: str) -> tuple[str, list[Arg], list[str]]:
+    m = re.fullmatch(r"\s*([a-z][a-z0-9_]*)\((.*)\)\s*->\s*(.+?)\s*", sig)
+    if not m:
+        raise SchemaError(f"{where}: cannot parse signature '{sig}': expected "
+                          "'name(Type arg, ...) -> Return'")
+    name, argtext, rettext = m.groups()
+    args: list[Arg] = []
+    kwarg_only = False
+    seen_default = False
+    for part in _split_args(argtext):
+        if part == "*":
+            if kwarg_only:
+                raise SchemaError(f"{where}: '*' appears twice in '{name}'")
+            kwarg_only = True
+            continue
+        am = _ARG.match(part)
+        if not am:
+            raise SchemaError(f"{where}: cannot parse argument '{part}' of '{name}'")
+        base = am["base"]
+        if base not in BASE_TYPES:
+            raise SchemaError(f"{where}: unknown type '{base}' of argument '{am['name']}' "
+                              f"(known: {', '.join(BASE_TYPES)})")
+        if am["list"] and base not in ("int", "Tensor"):
+            raise SchemaError(f"{where}: lists of {base} are not supported (argument "
+                              f"'{am['name']}')")
+        if am["alias"] and base != "Tensor":
+            raise SchemaError(f"{where}: alias annotation on non-Tensor argument '{am['name']}'")
+        arg = Arg(am["name"], base, bool(am["list"]), bool(am["opt"]), am["alias"], kwarg_only,
+                  am["default"])
+        if any(a.name == arg.name for a in args):
+            raise SchemaError(f"{where}: argument '{arg.name}' appears twice in '{name}'")
+        if arg.name in ("out", "op", "args", "call") or arg.name.startswith("out"):
+            raise SchemaError(f"{where}: argument name '{arg.name}' is reserved")
+        _check_default(arg, where)
+        if arg.default is None and seen_default and not kwarg_only:
+            raise SchemaError(f"{where}: argument '{arg.name}' without a default follows one "
+                              "with a default")
+        seen_default = seen_default or arg.default is not None
+        args.append(arg)
+    rettext = rettext.strip()
+    if rettext.startswith("("):
+        rets = [r.strip() for r in rettext[1:-1].split(",")]
+    else:
+        rets = [rettext]
+    for r in rets:
+        if not re.fullmatch(r"Tensor(\([a-z]!?\))?", r):
+            raise SchemaError(f"{where}: unsupported return type '{r}' of '{name}' (only Tensor)")
+    return name, args, rets
+
+
+def _field(entry: dict, key: str, where: str, kind: type, default=None):
+    value = entry.get(key, default)
+    if value is not None and not isinstance(value, kind):
+        raise SchemaError(f"{where}: field '{key}' must be a {kind.__name__}, "
+                          f"got {type(value).__name__}")
+    return value
+
+
+class _LineLoader(yaml.SafeLoader):
+    pass
+
+
+def _construct_mapping(loader, node, deep=False):
+    mapping = yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+    mapping["__line__"] = node.start_mark.line + 1
+    return mapping
+
+
+_LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def _parse_entry(entry, path: str, index: int) -> Op:
+    if not isinstance(entry, dict):
+        raise SchemaError(f"{path}: entry {index + 1} is not a mapping")
+    where = f"{path}:{entry['__line__']}"
+    unknown = [k for k in entry if k not in KEYS and k != "__line__"]
+    if unknown:
+        raise SchemaError(f"{where}: unknown field '{unknown[0]}' (known: {', '.join(KEYS)})")
+    sig = _field(entry, "op", where, str)
+    if not sig:
+        raise SchemaError(f"{where}: missing field 'op' (the signature)")
+    name, args, rets = parse_signature(sig, where)
+    kind = _field(entry, "kind", where, str, "kernel")
+    if kind not in KINDS:
+        raise SchemaError(f"{where}: kind '{kind}' of '{name}' is not one of {', '.join(KINDS)}")
+    meta = _field(entry, "meta", where, str)
+    if kind == "kernel" and not meta:
+        raise SchemaError(f"{where}: kernel op '{name}' needs a 'meta' (its shape/dtype rule)")
+    if kind != "kernel" and meta:
+        raise SchemaError(f"{where}: {kind} op '{name}' must not have a 'meta'")
+    if meta and not IDENT.match(meta):
+        raise SchemaError(f"{where}: meta '{meta}' is not a valid function name")
+    variants = _field(entry, "variants", where, list, ["function"])
+    for v in variants:
+        if v not in VARIANTS:
+            raise SchemaError(f"{where}: variant '{v}' of '{name}' is not one of "
+                              f"{', '.join(VARIANTS)}")
+    if ("inplace" in variants or "out" in variants) and kind == "view":
+        raise SchemaError(f"{where}: view op '{name}' cannot have inplace or out variants")
+    tags = _field(entry, "tags", where, list, [])
+    for t in tags:
+        if t not in TAGS:
+            raise SchemaError(f"{where}: tag '{t}' of '{name}' is not one of {', '.join(TAGS)}")
+    doc = _field(entry, "doc", where, str)
+    if not doc:
+        raise SchemaError(f"{where}: op '{name}' needs a 'doc' line")
+    op = Op(name, sig.strip(), args, rets, kind, meta, variants, tags, doc.strip(),
+            entry["__line__"])
+    if op.inplace_only and (not args or not args[0].is_tensor or args[0].alias != "a!"):
+        raise SchemaError(f"{where}: in-place op '{name}' must take 'Tensor(a!) self' first")
+    op.tensor_args = [a for a in args if a.is_tensor]
+    op.other_args = [a for a in args if not a.is_tensor]
+    if any(a.base == "Tensor" and a.is_list for a in args) and kind == "kernel":
+        raise SchemaError(f"{where}: kernel op '{name}' takes Tensor[]; make it composite")
+    op.hash = fnv1a64(" ".join(op.schema.split()))
+    return op
+
+
+def load(path: str) -> list[Op]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = yaml.load(f, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+    except yaml.YAMLError as e:
+        raise SchemaError(f"{path}: not valid YAML: {e}") from e
+    if not isinstance(data, list):
+        raise SchemaError(f"{path}:1: the schema must be a list of op entries")
+    ops: list[Op] = []
+    names: dict[str, int] = {}
+    for i, entry in enumerate(data):
+        op = _parse_entry(entry, path, i)
+        if op.name in names:
+            raise SchemaError(f"{path}:{op.line}: op '{op.name}' is already defined at line "
+                              f"{names[op.name]}")
+        names[op.name] = op.line
+        op.index = len(ops)
+        ops.append(op)
+    for op in ops:
+        if "inplace" in op.variants and f"{op.name}_" in names:
+            raise SchemaError(f"{path}:{op.line}: inplace variant of '{op.name}' clashes with "
+                              f"op '{op.name}_'")
+    return ops
