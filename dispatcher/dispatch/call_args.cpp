@@ -1,0 +1,113 @@
+#include "dispatch/call_args.hpp"
+
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "dispatch/boxing.hpp"
+
+namespace kf {
+namespace {
+
+const char* type_name(ArgType t) {
+  switch (t) {
+    case ArgType::Tensor: return "Tensor";
+    case ArgType::TensorList: return "Tensor[]";
+    case ArgType::Int: return "int";
+    case ArgType::IntList: return "int[]";
+    case ArgType::Float: return "float";
+    case ArgType::Bool: return "bool";
+    case ArgType::Scalar: return "Scalar";
+    case ArgType::Dtype: return "ScalarType";
+    case ArgType::Device: return "Device";
+  }
+  return "?";
+}
+
+[[noreturn]] void bad_tag(const OpDef& def, const ArgDef& a, const kf_value_t& v) {
+  fail(KF_INVALID_ARGUMENT, "{}: argument '{}' must be a {}{}, got a value with tag {}", def.name,
+       a.name, type_name(a.type), a.optional ? " or None" : "", v.tag);
+}
+
+// Accepts the loose forms a boxed caller may use (an int for a float or Scalar, ...).
+kf_value_t coerce(const OpDef& def, const ArgDef& a, kf_value_t v) {
+  switch (a.type) {
+    case ArgType::Float:
+      if (v.tag == KF_VALUE_INT) return box_float(static_cast<double>(v.v.i));
+      break;
+    case ArgType::Scalar:
+      if (v.tag == KF_VALUE_INT) return box_scalar(kf_scalar_i64(v.v.i));
+      if (v.tag == KF_VALUE_FLOAT) return box_scalar(kf_scalar_f64(v.v.f));
+      if (v.tag == KF_VALUE_BOOL) return box_scalar(kf_scalar_bool(v.v.b));
+      break;
+    case ArgType::Int:
+      if (v.tag == KF_VALUE_BOOL) return box_int(v.v.b ? 1 : 0);
+      break;
+    default:
+      break;
+  }
+  static constexpr int32_t kExpected[] = {KF_VALUE_TENSOR, KF_VALUE_TENSOR_LIST, KF_VALUE_INT,
+                                          KF_VALUE_INT_LIST, KF_VALUE_FLOAT, KF_VALUE_BOOL,
+                                          KF_VALUE_SCALAR, KF_VALUE_DTYPE, KF_VALUE_DEVICE};
+  if (v.tag != kExpected[static_cast<int>(a.type)]) bad_tag(def, a, v);
+  return v;
+}
+
+void check_value(const OpDef& def, const ArgDef& a, const kf_value_t& v) {
+  if (a.type == ArgType::IntList && (v.v.ints.len < 0 || (v.v.ints.len > 0 && !v.v.ints.data))) {
+    fail(KF_INVALID_ARGUMENT, "{}: argument '{}' has length {} but its data is {}", def.name,
+         a.name, v.v.ints.len, v.v.ints.data ? "set" : "NULL");
+  }
+  if (a.type == ArgType::IntList && v.v.ints.len > KF_MAX_NDIM) {
+    fail(KF_INVALID_ARGUMENT, "{}: argument '{}' has {} entries; at most {} are allowed",
+         def.name, a.name, v.v.ints.len, KF_MAX_NDIM);
+  }
+  if (a.type == ArgType::Dtype && !is_valid_dtype(v.v.dtype)) {
+    fail(KF_INVALID_ARGUMENT, "{}: argument '{}' is not a valid dtype (value {})", def.name,
+         a.name, static_cast<int>(v.v.dtype));
+  }
+  if (a.type == ArgType::TensorList && (v.v.tensors.len < 0 ||
+                                        (v.v.tensors.len > 0 && !v.v.tensors.data))) {
+    fail(KF_INVALID_ARGUMENT, "{}: argument '{}' is a bad tensor list", def.name, a.name);
+  }
+}
+
+}  // namespace
+
+void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, CallArgs& out) {
+  if (nargs < 0 || nargs > def.nargs || (nargs > 0 && args == nullptr)) {
+    fail(KF_INVALID_ARGUMENT, "{}: got {} arguments{}, the schema has {}: {}", def.name, nargs,
+         nargs > 0 && args == nullptr ? " but args is NULL" : "", def.nargs, def.schema);
+  }
+  out.def = &def;
+  out.nargs = def.nargs;
+  int32_t ordinal = 0;
+  for (int32_t i = 0; i < def.nargs; ++i) {
+    const ArgDef& a = def.args[i];
+    kf_value_t v = i < nargs ? args[i] : value_none();
+    const bool null_tensor = v.tag == KF_VALUE_TENSOR && v.v.tensor == nullptr;
+    if (v.tag == KF_VALUE_NONE || (null_tensor && a.optional)) v = a.default_value;
+    if (v.tag == KF_VALUE_NONE) {
+      if (!a.optional) {
+        fail(KF_INVALID_ARGUMENT, "{}: argument '{}' ({}) is required{}", def.name, a.name,
+             type_name(a.type), a.type == ArgType::Tensor ? " but the tensor handle is NULL" : "");
+      }
+    } else {
+      v = coerce(def, a, v);
+      check_value(def, a, v);
+    }
+    out.v[i] = v;
+    out.tensors[i] = nullptr;
+    if (a.type == ArgType::Tensor) {
+      if (v.tag == KF_VALUE_TENSOR) {
+        kf_tensor_t t = v.v.tensor;
+        if (t == nullptr || t->magic != kTensorAlive) {
+          fail(KF_INVALID_ARGUMENT, "{}: argument '{}': tensor handle {}", def.name, a.name,
+               t == nullptr ? "is NULL" : "was already released (or is not a kernforge tensor)");
+        }
+        out.tensors[i] = t;
+      }
+      out.tensor_index[ordinal++] = i;
+    }
+  }
+}
+
+}  // namespace kf

@@ -1,0 +1,46 @@
+// The arguments of one op call after normalisation: every schema argument present (defaults
+// filled in), tags checked, tensor handles validated. Meta functions and the dispatcher read
+// arguments through it by schema index.
+#pragma once
+
+#include <cstdint>
+
+#include "dispatch/op_def.hpp"
+#include "tensor/tensor_impl.hpp"
+
+namespace kf {
+
+struct IntListView {
+  const int64_t* data;
+  int32_t len;
+};
+
+struct CallArgs {
+  const OpDef* def = nullptr;
+  int32_t nargs = 0;
+  kf_value_t v[kMaxArgs];
+  TensorImpl* tensors[kMaxArgs] = {};          // by schema index; nullptr for None/non-tensors
+  int32_t tensor_index[kMaxTensorArgs] = {};    // tensor ordinal -> schema index
+
+  const char* name() const noexcept { return def->name; }
+  bool none(int32_t i) const noexcept { return v[i].tag == KF_VALUE_NONE; }
+  TensorImpl& tensor(int32_t i) const noexcept { return *tensors[i]; }
+  TensorImpl* optional_tensor(int32_t i) const noexcept { return tensors[i]; }
+  int64_t int_arg(int32_t i) const noexcept { return v[i].v.i; }
+  double float_arg(int32_t i) const noexcept { return v[i].v.f; }
+  bool bool_arg(int32_t i) const noexcept { return v[i].v.b; }
+  kf_scalar_t scalar(int32_t i) const noexcept { return v[i].v.scalar; }
+  IntListView ints(int32_t i) const noexcept { return {v[i].v.ints.data, v[i].v.ints.len}; }
+  kf_dtype_t dtype_or(int32_t i, kf_dtype_t d) const noexcept {
+    return none(i) ? d : v[i].v.dtype;
+  }
+  kf_device_t device_or(int32_t i, kf_device_t d) const noexcept {
+    return none(i) ? d : v[i].v.device;
+  }
+};
+
+/// Fills `out` from the caller's boxed arguments; throws KF_INVALID_ARGUMENT naming the op,
+/// the argument and what was expected.
+void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, CallArgs& out);
+
+}  // namespace kf

@@ -1,0 +1,206 @@
+#include "dispatch/kernel_call.hpp"
+
+#include "core/device_types.hpp"
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "dispatch/internal_ops.hpp"
+#include "dispatch/kernel_table.hpp"
+
+namespace kf {
+namespace {
+
+struct Prepared {
+  TensorRef temps[kMaxTensorArgs];
+  kf_tensor_view_t views[kMaxTensorArgs];
+  int64_t strides[kMaxTensorArgs][KF_MAX_NDIM];
+};
+
+bool same_shape(const int64_t* a, int32_t na, const int64_t* b, int32_t nb) {
+  if (na != nb) return false;
+  for (int32_t i = 0; i < na; ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+// Makes `v` (already valid for `t`) look like `t` expanded to the output's shape.
+void broadcast_view(kf_tensor_view_t& v, const OutputMeta& o, int64_t* strides) {
+  const int32_t lead = o.ndim - v.ndim;
+  for (int32_t i = 0; i < o.ndim; ++i) {
+    const int32_t j = i - lead;
+    strides[i] = (j < 0 || v.shape[j] == 1) ? 0 : v.strides[j];
+  }
+  v.ndim = o.ndim;
+  v.shape = o.shape;
+  v.strides = strides;
+  v.numel = 1;
+  for (int32_t i = 0; i < o.ndim; ++i) v.numel *= o.shape[i];
+}
+
+kf_tensor_view_t undefined_view() {
+  kf_tensor_view_t v{};
+  v.ndim = -1;
+  return v;
+}
+
+void prepare_inputs(const CallArgs& a, const MetaResult& m, kf_dtype_t compute, uint32_t flags,
+                    Prepared& p) {
+  const OutputMeta& o = m.out[0];
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    TensorImpl* t = a.tensors[a.tensor_index[k]];
+    if (t == nullptr) {
+      p.views[k] = undefined_view();
+      continue;
+    }
+    if (t->device != m.device) t = (p.temps[k] = TensorRef(op_to_device(*t, m.device))).get();
+    if (((m.convert_mask >> k) & 1u) != 0 && t->dtype != compute) {
+      t = (p.temps[k] = TensorRef(op_to_dtype(*t, compute))).get();
+    }
+    const bool bcast = ((m.broadcast_mask >> k) & 1u) != 0 &&
+                       !same_shape(t->shape, t->ndim, o.shape, o.ndim);
+    if ((flags & KF_KERNEL_NEEDS_CONTIGUOUS) != 0 && (bcast || !is_contiguous(*t))) {
+      TensorRef expanded(bcast ? op_expand(*t, o.shape, o.ndim) : nullptr);
+      t = (p.temps[k] = TensorRef(op_contiguous(expanded ? *expanded : *t))).get();
+      p.views[k] = kernel_view(*t);
+      continue;
+    }
+    p.views[k] = kernel_view(*t);
+    if (bcast) broadcast_view(p.views[k], o, p.strides[k]);
+  }
+}
+
+kf_arg_t kernel_arg(const kf_value_t& v) {
+  kf_arg_t a{};
+  switch (v.tag) {
+    case KF_VALUE_INT: a.tag = KF_ARG_INT; a.v.i = v.v.i; break;
+    case KF_VALUE_FLOAT: a.tag = KF_ARG_FLOAT; a.v.f = v.v.f; break;
+    case KF_VALUE_BOOL: a.tag = KF_ARG_BOOL; a.v.b = v.v.b; break;
+    case KF_VALUE_SCALAR: a.tag = KF_ARG_SCALAR; a.v.scalar = v.v.scalar; break;
+    case KF_VALUE_DTYPE: a.tag = KF_ARG_DTYPE; a.v.dtype = v.v.dtype; break;
+    case KF_VALUE_DEVICE: a.tag = KF_ARG_DEVICE; a.v.device = v.v.device; break;
+    case KF_VALUE_INT_LIST:
+      a.tag = KF_ARG_INT_LIST;
+      a.v.ints.data = v.v.ints.data;
+      a.v.ints.len = v.v.ints.len;
+      break;
+    default: a.tag = KF_ARG_NONE; break;
+  }
+  return a;
+}
+
+// Decides how Out/Inplace outputs are written; returns false when a temporary is needed.
+bool outputs_direct(const CallArgs& a, CallMode mode, TensorImpl* const* given, MetaResult& m) {
+  if (mode == CallMode::Functional) return true;
+  bool direct = true;
+  for (int32_t i = 0; i < m.nout; ++i) {
+    const TensorImpl& g = *given[i];
+    const OutputMeta& o = m.out[i];
+    if (!same_shape(o.shape, o.ndim, g.shape, g.ndim)) {
+      fail(KF_INVALID_ARGUMENT, "{}: the result has shape {} but {} has shape {}{}", a.name(),
+           shape_string(o.shape, o.ndim), mode == CallMode::Out ? "out" : "self (in place)",
+           shape_string(g.shape, g.ndim),
+           mode == CallMode::Out ? "; pass an out of the result's shape" : "");
+    }
+    if (g.device != m.device) {
+      fail(KF_INVALID_ARGUMENT, "{}: out is on {} but the inputs are on {}", a.name(),
+           device_string(g.device), device_string(m.device));
+    }
+    if (g.dtype == o.dtype) continue;
+    if (!can_cast(o.dtype, g.dtype)) {
+      fail(KF_INVALID_ARGUMENT, "{}: the result type {} can't be cast to the output's dtype {}",
+           a.name(), dtype_name(o.dtype), dtype_name(g.dtype));
+    }
+    if (m.compute_in_out_dtype && m.nout == 1) {
+      m.compute_dtype = g.dtype;
+      m.out[0].dtype = g.dtype;
+    } else {
+      direct = false;
+    }
+  }
+  return direct;
+}
+
+void run_through_temporary(const CallArgs& a, TensorImpl* const* given) {
+  TensorImpl* results[kMaxOutputs] = {};
+  run_kernel(a, CallMode::Functional, nullptr, results);
+  TensorRef held[kMaxOutputs];
+  for (int32_t i = 0; i < a.def->nreturns; ++i) held[i] = TensorRef(results[i]);
+  for (int32_t i = 0; i < a.def->nreturns; ++i) op_copy_into(*given[i], *held[i]);
+}
+
+}  // namespace
+
+kf_device_t common_device(const CallArgs& a) {
+  int32_t chosen = -1;  // schema index of the tensor that decides the device
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    const int32_t i = a.tensor_index[k];
+    const TensorImpl* t = a.tensors[i];
+    if (t == nullptr) continue;
+    if (chosen < 0) {
+      chosen = i;
+      continue;
+    }
+    const TensorImpl* c = a.tensors[chosen];
+    if (t->device == c->device || (t->ndim == 0 && t->device.type == KF_DEVICE_CPU)) continue;
+    if (c->ndim == 0 && c->device.type == KF_DEVICE_CPU) {
+      chosen = i;
+      continue;
+    }
+    fail(KF_INVALID_ARGUMENT,
+         "{}: expected all tensors on one device, but argument '{}' is on {} and argument '{}' "
+         "is on {}; move one with kf_tensor_to", a.name(), a.def->args[chosen].name,
+         device_string(c->device), a.def->args[i].name, device_string(t->device));
+  }
+  return chosen < 0 ? kf_device_cpu() : a.tensors[chosen]->device;
+}
+
+void check_output_fits(const OpDef& def, const TensorImpl& r, const TensorImpl& g,
+                       CallMode mode) {
+  if (!same_shape(r.shape, r.ndim, g.shape, g.ndim)) {
+    fail(KF_INVALID_ARGUMENT, "{}: the result has shape {} but {} has shape {}", def.name,
+         shape_string(r.shape, r.ndim), mode == CallMode::Out ? "out" : "self (in place)",
+         shape_string(g.shape, g.ndim));
+  }
+  if (!can_cast(r.dtype, g.dtype)) {
+    fail(KF_INVALID_ARGUMENT, "{}: the result type {} can't be cast to the output's dtype {}",
+         def.name, dtype_name(r.dtype), dtype_name(g.dtype));
+  }
+}
+
+void run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                TensorImpl** results) {
+  const OpDef& def = *a.def;
+  MetaResult m;
+  m.device = common_device(a);
+  check_status(def.meta(a, m), def.name);
+  if (!outputs_direct(a, mode, given, m)) return run_through_temporary(a, given);
+  Backend& b = require_backend(m.device);
+  const KernelEntry* e = lookup_kernels(def.id, b.slot);
+  const kf_kernel_fn fn = e != nullptr ? e->fn[m.compute_dtype] : nullptr;
+  if (fn == nullptr) return run_fallback(a, mode, given, results, m, b);
+
+  Prepared p;
+  prepare_inputs(a, m, m.compute_dtype, e->flags[m.compute_dtype], p);
+  TensorRef owned[kMaxOutputs];
+  kf_tensor_view_t outs[kMaxOutputs];
+  for (int32_t i = 0; i < m.nout; ++i) {
+    const OutputMeta& o = m.out[i];
+    TensorImpl* t = given != nullptr && mode != CallMode::Functional ? given[i] : nullptr;
+    if (t == nullptr) t = (owned[i] = TensorRef(new_tensor(o.shape, o.ndim, o.dtype, m.device))).get();
+    outs[i] = kernel_view(*t);
+  }
+  kf_arg_t kargs[kMaxArgs];
+  int32_t nk = 0;
+  for (int32_t i = 0; i < def.nargs; ++i) {
+    if (def.args[i].type != ArgType::Tensor) kargs[nk++] = kernel_arg(a.v[i]);
+  }
+  const kf_kernel_call_t call{sizeof(kf_kernel_call_t), def.id, def.ntensor_args, p.views,
+                              m.nout, outs, nk, kargs, nullptr, b.plugin_state};
+  const kf_status_t s = fn(&call);
+  if (s != KF_OK) fail(s, "{} on backend '{}': {}", def.name, b.name, last_error());
+  if (mode == CallMode::Functional) {
+    for (int32_t i = 0; i < m.nout; ++i) results[i] = owned[i].take();
+  }
+}
+
+}  // namespace kf

@@ -1,0 +1,83 @@
+// Meta functions of the reductions: reduced dims, keepdim, accumulation dtypes.
+#include "core/dtype.hpp"
+#include "core/error.hpp"
+#include "meta/meta_util.hpp"
+
+namespace kf::meta {
+namespace {
+
+void reduce_common(const CallArgs& a, MetaResult& m, kf_dtype_t out_dtype) {
+  const TensorImpl& self = a.tensor(0);
+  bool reduce[KF_MAX_NDIM];
+  const IntListView dims = a.none(1) ? IntListView{nullptr, 0} : a.ints(1);
+  reduced_dims(a.name(), &dims, self.ndim, reduce);
+  reduce_shape(self, reduce, a.bool_arg(2), m.out[0]);
+  m.out[0].dtype = out_dtype;
+  m.compute_dtype = out_dtype;
+  m.convert_mask = 0x1;
+}
+
+void require_nonempty_reduction(const CallArgs& a, const bool reduce[KF_MAX_NDIM]) {
+  const TensorImpl& self = a.tensor(0);
+  if (self.numel != 0) return;
+  for (int32_t i = 0; i < self.ndim; ++i) {
+    if (reduce[i] && self.shape[i] == 0) {
+      fail(KF_INVALID_ARGUMENT,
+           "{}: cannot reduce over dim {} of size 0 (input shape {}); the result has no "
+           "identity", a.name(), i, shape_string(self.shape, self.ndim));
+    }
+  }
+}
+
+}  // namespace
+
+kf_status_t reduce_sum(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.tensor(0).dtype;
+  const kf_dtype_t def = is_integral(d, true) ? KF_INT64 : d;
+  reduce_common(a, m, a.dtype_or(3, def));
+  return KF_OK;
+}
+
+kf_status_t reduce_mean(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.dtype_or(3, a.tensor(0).dtype);
+  if (!is_floating(d)) {
+    fail(KF_INVALID_ARGUMENT,
+         "mean: could not infer the output dtype: the input is {}; mean needs a floating-point "
+         "input or a floating-point dtype=", dtype_name(d));
+  }
+  reduce_common(a, m, d);
+  return KF_OK;
+}
+
+kf_status_t reduce_same(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  reduce_common(a, m, self.dtype);
+  bool reduce[KF_MAX_NDIM];
+  const IntListView dims = a.ints(1);
+  reduced_dims(a.name(), &dims, self.ndim, reduce);
+  require_nonempty_reduction(a, reduce);
+  return KF_OK;
+}
+
+kf_status_t reduce_arg(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  bool reduce[KF_MAX_NDIM];
+  const bool keepdim = a.bool_arg(2);
+  if (a.none(1)) {
+    reduced_dims(a.name(), nullptr, self.ndim, reduce);
+  } else {
+    const int64_t dim = a.int_arg(1);
+    const IntListView one{&dim, 1};
+    reduced_dims(a.name(), &one, self.ndim, reduce);
+  }
+  if (self.numel == 0) {
+    fail(KF_INVALID_ARGUMENT, "{}: the input of shape {} is empty", a.name(),
+         shape_string(self.shape, self.ndim));
+  }
+  reduce_shape(self, reduce, keepdim, m.out[0]);
+  m.out[0].dtype = KF_INT64;
+  m.compute_dtype = self.dtype;
+  return KF_OK;
+}
+
+}  // namespace kf::meta

@@ -1,0 +1,69 @@
+// Errors inside the core. Internal code throws kf::Error(status, message); every C ABI entry
+// point catches at the boundary (kf::guard) and turns it into a status plus the thread-local
+// message that kf_last_error_message() returns. Nothing throws across the ABI.
+#pragma once
+
+#include <spdlog/fmt/fmt.h>
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "kernforge/types.h"
+
+namespace kf {
+
+class Error : public std::exception {
+ public:
+  Error(kf_status_t status, std::string message)
+      : status_(status), message_(std::move(message)) {}
+  kf_status_t status() const noexcept { return status_; }
+  const char* what() const noexcept override { return message_.c_str(); }
+
+ private:
+  kf_status_t status_;
+  std::string message_;
+};
+
+/// Throws kf::Error with a formatted message.
+template <class... A>
+[[noreturn]] void fail(kf_status_t status, fmt::format_string<A...> format, A&&... args) {
+  throw Error(status, fmt::format(format, std::forward<A>(args)...));
+}
+
+/// Sets this thread's last error message.
+void set_last_error(const char* message) noexcept;
+const char* last_error() noexcept;
+
+/// Records `status`/`message` as this thread's last error and returns the status.
+kf_status_t report(kf_status_t status, const char* message) noexcept;
+
+/// Converts the exception in flight into a status and message (call inside catch (...)).
+kf_status_t report_current_exception() noexcept;
+
+/// Runs `fn` (returning kf_status_t or void) and converts any exception into a status.
+template <class F>
+kf_status_t guard(F&& fn) noexcept {
+  try {
+    if constexpr (std::is_void_v<decltype(fn())>) {
+      fn();
+      return KF_OK;
+    } else {
+      return fn();
+    }
+  } catch (...) {
+    return report_current_exception();
+  }
+}
+
+/// Throws when a status from a call is not KF_OK, keeping its message and adding context.
+void check_status(kf_status_t status, const char* context);
+
+}  // namespace kf
+
+/// Returns from the enclosing function when `expr` is not KF_OK.
+#define KF_RETURN_IF_ERROR(expr)              \
+  do {                                        \
+    const kf_status_t kf_status_ = (expr);    \
+    if (kf_status_ != KF_OK) return kf_status_; \
+  } while (0)

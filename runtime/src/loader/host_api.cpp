@@ -1,0 +1,38 @@
+#include "loader/host_api.hpp"
+
+#include <string>
+
+#include "core/error.hpp"
+#include "core/logging.hpp"
+#include "dispatch/op_def.hpp"
+
+namespace kf {
+namespace {
+
+void host_log(int32_t level, const char* plugin, const char* message) {
+  if (level < KF_LOG_TRACE || level > KF_LOG_ERROR) level = KF_LOG_INFO;
+  log().log(static_cast<spdlog::level::level_enum>(level), "[{}] {}",
+            plugin != nullptr ? plugin : "plugin", message != nullptr ? message : "");
+}
+
+void host_set_error(const char* message) { set_last_error(message); }
+
+kf_status_t host_op_find(const char* name, int32_t* out_op) {
+  const OpDef* def = find_op(name);
+  if (def == nullptr || out_op == nullptr) {
+    set_last_error((std::string("no op named '") + (name ? name : "(null)") + "'").c_str());
+    return KF_NOT_FOUND;
+  }
+  *out_op = def->id;
+  return KF_OK;
+}
+
+}  // namespace
+
+const kf_host_api_t* host_api() noexcept {
+  static const kf_host_api_t api{sizeof(kf_host_api_t), KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR,
+                                 &host_log, &host_set_error, &host_op_find};
+  return &api;
+}
+
+}  // namespace kf

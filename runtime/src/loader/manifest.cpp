@@ -1,0 +1,122 @@
+#include "loader/manifest.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+
+#include "core/error.hpp"
+
+namespace kf {
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void bad(const std::string& path, const std::string& field, const std::string& why) {
+  fail(KF_INVALID_ARGUMENT, "manifest {}: field '{}' {}", path, field, why);
+}
+
+const json& field(const json& j, const std::string& path, const char* name, json::value_t type,
+                  bool required) {
+  static const json null_value;
+  auto it = j.find(name);
+  if (it == j.end()) {
+    if (required) bad(path, name, "is missing");
+    return null_value;
+  }
+  const bool ok = it->type() == type ||
+                  (type == json::value_t::number_integer && it->is_number_unsigned());
+  if (!ok) bad(path, name, std::string("must be ") + json(type).type_name() + ", got " + it->type_name());
+  return *it;
+}
+
+std::vector<std::string> strings(const json& j, const std::string& path, const char* name) {
+  std::vector<std::string> out;
+  const json& a = field(j, path, name, json::value_t::array, false);
+  if (a.is_null()) return out;
+  for (const json& s : a) {
+    if (!s.is_string()) bad(path, name, "must be an array of strings");
+    out.push_back(s.get<std::string>());
+  }
+  return out;
+}
+
+void parse_requires(const json& j, const std::string& path, Manifest& m) {
+  const json& r = field(j, path, "requires", json::value_t::object, false);
+  if (r.is_null()) return;
+  const json& os = field(r, path, "os", json::value_t::string, false);
+  const json& arch = field(r, path, "arch", json::value_t::string, false);
+  if (!os.is_null()) m.requires_os = os.get<std::string>();
+  if (!arch.is_null()) m.requires_arch = arch.get<std::string>();
+  m.cpu_features = strings(r, path, "cpu_features");
+}
+
+void parse_preload(const json& j, const std::string& path, Manifest& m) {
+  const json& p = field(j, path, "preload", json::value_t::array, false);
+  if (p.is_null()) return;
+  for (const json& e : p) {
+    if (!e.is_object()) bad(path, "preload", "must be an array of objects");
+    PreloadEntry entry;
+    entry.soname = field(e, path, "soname", json::value_t::string, true).get<std::string>();
+    entry.folders = strings(e, path, "folders");
+    const json& req = field(e, path, "required", json::value_t::boolean, false);
+    entry.required = req.is_null() ? true : req.get<bool>();
+    m.preload.push_back(std::move(entry));
+  }
+}
+
+}  // namespace
+
+std::string Manifest::library_path() const {
+  if (!library.empty() && library[0] == '/') return library;
+  return dir + "/" + library;
+}
+
+Manifest parse_manifest_text(const std::string& text, const std::string& path) {
+  if (text.size() > kMaxManifestBytes) {
+    fail(KF_INVALID_ARGUMENT, "manifest {}: {} bytes is over the limit of {}", path, text.size(),
+         kMaxManifestBytes);
+  }
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    fail(KF_INVALID_ARGUMENT, "manifest {}: not valid JSON: {}", path, e.what());
+  }
+  if (!j.is_object()) fail(KF_INVALID_ARGUMENT, "manifest {}: must be a JSON object", path);
+  Manifest m;
+  m.path = path;
+  m.dir = path.substr(0, path.find_last_of('/'));
+  const int64_t version = field(j, path, "manifest_version", json::value_t::number_integer, true).get<int64_t>();
+  if (version != 1) bad(path, "manifest_version", "is " + std::to_string(version) + "; this kernforge reads version 1");
+  m.name = field(j, path, "name", json::value_t::string, true).get<std::string>();
+  m.library = field(j, path, "library", json::value_t::string, true).get<std::string>();
+  m.device_type = field(j, path, "device_type", json::value_t::string, true).get<std::string>();
+  const json& abi = field(j, path, "abi", json::value_t::array, true);
+  if (abi.size() != 2 || !abi[0].is_number_unsigned() || !abi[1].is_number_unsigned()) {
+    bad(path, "abi", "must be [major, minor] with non-negative integers");
+  }
+  m.abi_major = abi[0].get<int32_t>();
+  m.abi_minor = abi[1].get<int32_t>();
+  const json& prio = field(j, path, "priority", json::value_t::number_integer, false);
+  m.priority = prio.is_null() ? 0 : prio.get<int32_t>();
+  parse_requires(j, path, m);
+  m.global_deps = strings(j, path, "global_deps");
+  parse_preload(j, path, m);
+  m.search = strings(j, path, "search");
+  if (m.name.empty() || m.library.empty() || m.device_type.empty()) {
+    fail(KF_INVALID_ARGUMENT, "manifest {}: name, library and device_type must not be empty", path);
+  }
+  return m;
+}
+
+Manifest parse_manifest_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) fail(KF_NOT_FOUND, "manifest {}: cannot be opened", path);
+  std::string text;
+  text.resize(kMaxManifestBytes + 1);
+  f.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(f.gcount()));
+  return parse_manifest_text(text, path);
+}
+
+}  // namespace kf

@@ -1,0 +1,44 @@
+// A plugin manifest (DESIGN section 6), parsed strictly with nlohmann-json: an unknown
+// manifest_version, a missing field or a wrong type is rejected naming the file and the field.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kf {
+
+struct PreloadEntry {
+  std::string soname;
+  std::vector<std::string> folders;
+  bool required = true;
+};
+
+struct Manifest {
+  std::string path;        // absolute path of the .json
+  std::string dir;         // its folder
+  std::string name;
+  std::string library;     // file name or absolute path of the plugin library
+  int32_t abi_major = 0;
+  int32_t abi_minor = 0;
+  std::string device_type;
+  int32_t priority = 0;
+  std::string requires_os;
+  std::string requires_arch;
+  std::vector<std::string> cpu_features;
+  std::vector<std::string> global_deps;
+  std::vector<PreloadEntry> preload;
+  std::vector<std::string> search;
+
+  /// Absolute path of the plugin library.
+  std::string library_path() const;
+};
+
+constexpr size_t kMaxManifestBytes = 64 * 1024;
+
+/// Reads and validates a manifest; throws kf::Error(KF_INVALID_ARGUMENT) naming file and field.
+Manifest parse_manifest_file(const std::string& path);
+/// Parses manifest text (for tests and fuzzing); `path` is used in messages.
+Manifest parse_manifest_text(const std::string& text, const std::string& path);
+
+}  // namespace kf

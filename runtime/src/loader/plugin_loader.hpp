@@ -1,0 +1,27 @@
+// Loading plugins (DESIGN section 6, steps 3-6): requires -> preload -> dlopen(RTLD_NOW |
+// RTLD_LOCAL) -> kf_plugin_get -> ABI check -> score -> init -> register_kernels (one
+// transaction) -> devices. A plugin that fails is recorded with its reason; the rest go on.
+// Plugins are never dlclose'd.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "loader/backend.hpp"
+
+namespace kf {
+
+struct LoadRequest {
+  std::string path;    // a manifest (.json) or a plugin library
+  std::string source;  // where it was found: "kf_init", "KERNFORGE_PLUGIN_PATH", ...
+};
+
+/// Loads a batch: among plugins of one device type the best score, then priority, wins and
+/// the others are shadowed. Must be called with the loader lock held.
+void load_plugins(const std::vector<LoadRequest>& requests);
+
+/// Loads one plugin after start-up (kf_load_plugin); throws with the reason when it does not
+/// end up loaded.
+void load_one_plugin(const LoadRequest& request);
+
+}  // namespace kf

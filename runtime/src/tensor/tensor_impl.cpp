@@ -1,0 +1,182 @@
+#include "tensor/tensor_impl.hpp"
+
+#include <limits>
+#include <string>
+
+#include "core/device_types.hpp"
+#include "core/error.hpp"
+#include "loader/backend.hpp"
+#include "memory/pool.hpp"
+
+namespace kf {
+namespace {
+
+TensorImpl* acquire_impl(const int64_t* shape, const int64_t* strides, int32_t ndim,
+                         kf_dtype_t dtype, kf_device_t device) {
+  TensorImpl* t = Pool<TensorImpl>::acquire();
+  t->ndim = ndim;
+  t->dtype = dtype;
+  t->device = device;
+  int64_t numel = 1;
+  for (int32_t i = 0; i < ndim; ++i) {
+    t->shape[i] = shape[i];
+    t->strides[i] = strides[i];
+    numel *= shape[i];
+  }
+  t->numel = numel;
+  return t;
+}
+
+void release_storage(Storage* s) noexcept {
+  if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (s->borrowed) {
+    if (s->deleter != nullptr) s->deleter(s->data, s->deleter_ctx);
+  } else {
+    cache_free(s->device, s->block);
+  }
+  Pool<Storage>::release(s);
+}
+
+}  // namespace
+
+std::string shape_string(const int64_t* shape, int32_t ndim) {
+  std::string s = "[";
+  for (int32_t i = 0; i < ndim; ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+int64_t checked_numel(const int64_t* shape, int32_t ndim, const char* what) {
+  if (ndim < 0 || ndim > KF_MAX_NDIM) {
+    fail(KF_INVALID_ARGUMENT, "{}: ndim {} is out of range (0..{})", what, ndim, KF_MAX_NDIM);
+  }
+  if (ndim > 0 && shape == nullptr) {
+    fail(KF_INVALID_ARGUMENT, "{}: shape is NULL but ndim is {}", what, ndim);
+  }
+  int64_t numel = 1;
+  for (int32_t i = 0; i < ndim; ++i) {
+    if (shape[i] < 0) {
+      fail(KF_INVALID_ARGUMENT, "{}: size {} at dim {} of shape {} is negative", what, shape[i],
+           i, shape_string(shape, ndim));
+    }
+    if (shape[i] != 0 && numel > std::numeric_limits<int64_t>::max() / shape[i]) {
+      fail(KF_INVALID_ARGUMENT, "{}: shape {} has too many elements", what,
+           shape_string(shape, ndim));
+    }
+    numel *= shape[i];
+  }
+  return numel;
+}
+
+void contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) noexcept {
+  int64_t s = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    strides[i] = s;
+    s *= shape[i] > 1 ? shape[i] : 1;
+  }
+}
+
+TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_device_t device) {
+  const int64_t numel = checked_numel(shape, ndim, "new tensor");
+  if (!is_valid_dtype(dtype)) {
+    fail(KF_INVALID_ARGUMENT, "invalid dtype value {}", static_cast<int>(dtype));
+  }
+  Backend& backend = require_backend(device);
+  const size_t bytes = static_cast<size_t>(numel) * itemsize(dtype);
+  if (device.index < 0 || device.index >= backend.device_count) {
+    fail(KF_INVALID_ARGUMENT, "device {} does not exist: backend '{}' has {} device(s)",
+         device_string(device), backend.name, backend.device_count);
+  }
+  Block block = cache_allocate(backend, device, bytes);
+  Storage* s = Pool<Storage>::acquire();
+  s->block = block;
+  s->data = block.ptr;
+  s->nbytes = bytes;
+  s->device = device;
+  int64_t strides[KF_MAX_NDIM];
+  contiguous_strides(shape, ndim, strides);
+  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
+  t->storage = s;
+  return t;
+}
+
+TensorImpl* new_view(const TensorImpl& base, const int64_t* shape, const int64_t* strides,
+                     int32_t ndim, int64_t offset) {
+  TensorImpl* t = acquire_impl(shape, strides, ndim, base.dtype, base.device);
+  t->offset = offset;
+  t->storage = base.storage;
+  base.storage->refs.fetch_add(1, std::memory_order_relaxed);
+  return t;
+}
+
+TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
+                         kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx) {
+  const int64_t numel = checked_numel(shape, ndim, "kf_tensor_from_blob");
+  if (!is_valid_dtype(dtype)) {
+    fail(KF_INVALID_ARGUMENT, "kf_tensor_from_blob: invalid dtype value {}",
+         static_cast<int>(dtype));
+  }
+  if (data == nullptr && numel > 0) {
+    fail(KF_INVALID_ARGUMENT, "kf_tensor_from_blob: data is NULL for {} elements", numel);
+  }
+  int64_t own_strides[KF_MAX_NDIM];
+  if (strides == nullptr) {
+    contiguous_strides(shape, ndim, own_strides);
+    strides = own_strides;
+  }
+  Storage* s = Pool<Storage>::acquire();
+  s->data = data;
+  s->nbytes = static_cast<size_t>(numel) * itemsize(dtype);
+  s->device = device;
+  s->borrowed = true;
+  s->deleter = deleter;
+  s->deleter_ctx = ctx;
+  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
+  t->storage = s;
+  return t;
+}
+
+void retain(TensorImpl* t) noexcept { t->refs.fetch_add(1, std::memory_order_relaxed); }
+
+void release(TensorImpl* t) noexcept {
+  if (t->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  Storage* s = t->storage;
+  t->magic = kTensorDead;
+  t->storage = nullptr;
+  if (s != nullptr) release_storage(s);
+  // The object's memory stays in the pool with magic == kTensorDead until it is reused.
+  Pool<TensorImpl>::release(t);
+}
+
+TensorImpl& checked(kf_tensor_t t, const char* what) {
+  if (t == nullptr) fail(KF_INVALID_ARGUMENT, "{}: tensor handle is NULL", what);
+  if (t->magic != kTensorAlive) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: tensor handle was already released (or is not a kernforge tensor)", what);
+  }
+  return *t;
+}
+
+bool is_contiguous(const TensorImpl& t) noexcept {
+  int64_t expected = 1;
+  for (int32_t i = t.ndim - 1; i >= 0; --i) {
+    if (t.shape[i] == 1) continue;
+    if (t.shape[i] == 0) return true;
+    if (t.strides[i] != expected) return false;
+    expected *= t.shape[i];
+  }
+  return true;
+}
+
+kf_tensor_view_t kernel_view(const TensorImpl& t) noexcept {
+  kf_tensor_view_t v;
+  v.data = data_ptr(t);
+  v.dtype = t.dtype;
+  v.ndim = t.ndim;
+  v.shape = t.shape;
+  v.strides = t.strides;
+  v.device = t.device;
+  v.numel = t.numel;
+  return v;
+}
+
+}  // namespace kf

@@ -1,0 +1,126 @@
+// TensorImpl (the object behind kf_tensor_t) and Storage (DESIGN section 3).
+//
+// A tensor is shape, strides (in elements), storage offset, dtype, device and a reference to a
+// storage. Views share the storage. TensorImpl knows nothing about Python, autograd or any
+// backend. Both objects are reference counted and come from pools (Note [Object pools]).
+// Ownership: every function returning a TensorImpl* gives the caller one reference.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+#include "kernforge/kernforge.h"
+#include "kernforge/plugin.h"
+#include "core/dtype.hpp"
+#include "memory/caching_allocator.hpp"
+
+namespace kf {
+
+constexpr uint32_t kTensorAlive = 0x6b66746eu;  // "kftn"
+constexpr uint32_t kTensorDead = 0xdeadbeefu;
+
+struct Storage {
+  std::atomic<int32_t> refs{1};
+  Block block;                 // from the caching allocator, unless borrowed
+  void* data = nullptr;
+  size_t nbytes = 0;
+  kf_device_t device{KF_DEVICE_NONE, 0};
+  bool borrowed = false;       // kf_tensor_from_blob: memory the caller owns
+  kf_deleter_t deleter = nullptr;
+  void* deleter_ctx = nullptr;
+};
+
+}  // namespace kf
+
+struct kf_tensor_s {
+  uint32_t magic = kf::kTensorAlive;
+  std::atomic<int32_t> refs{1};
+  int32_t ndim = 0;
+  kf_dtype_t dtype = KF_FLOAT32;
+  kf_device_t device{KF_DEVICE_CPU, 0};
+  int64_t numel = 1;
+  int64_t offset = 0;          // in elements, into the storage
+  kf::Storage* storage = nullptr;
+  int64_t shape[KF_MAX_NDIM] = {};
+  int64_t strides[KF_MAX_NDIM] = {};
+};
+
+namespace kf {
+
+using TensorImpl = kf_tensor_s;
+
+/// A new contiguous tensor on `device` (uninitialised memory). Validates shape and dtype.
+TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_device_t device);
+
+/// A view of `base`'s storage with its own shape, strides and offset (elements).
+TensorImpl* new_view(const TensorImpl& base, const int64_t* shape, const int64_t* strides,
+                     int32_t ndim, int64_t offset);
+
+/// A tensor over borrowed memory (kf_tensor_from_blob).
+TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
+                         kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx);
+
+void retain(TensorImpl* t) noexcept;
+void release(TensorImpl* t) noexcept;
+
+/// Validates a handle from the C ABI: throws KF_INVALID_ARGUMENT naming `what` when NULL or
+/// released.
+TensorImpl& checked(kf_tensor_t t, const char* what);
+
+/// Whether the tensor's elements are laid out row-major without gaps.
+bool is_contiguous(const TensorImpl& t) noexcept;
+
+/// Address of element [0,...,0].
+inline void* data_ptr(const TensorImpl& t) noexcept {
+  return static_cast<char*>(t.storage->data) + t.offset * static_cast<int64_t>(itemsize(t.dtype));
+}
+
+/// The view a kernel sees.
+kf_tensor_view_t kernel_view(const TensorImpl& t) noexcept;
+
+/// Validates a shape (sizes >= 0, ndim in range); returns numel. `what` names the caller.
+int64_t checked_numel(const int64_t* shape, int32_t ndim, const char* what);
+
+/// Row-major strides for a shape.
+void contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) noexcept;
+
+/// "[2, 3]".
+std::string shape_string(const int64_t* shape, int32_t ndim);
+
+/// RAII holder of one reference.
+class TensorRef {
+ public:
+  TensorRef() = default;
+  explicit TensorRef(TensorImpl* t) noexcept : t_(t) {}
+  TensorRef(const TensorRef&) = delete;
+  TensorRef& operator=(const TensorRef&) = delete;
+  TensorRef(TensorRef&& o) noexcept : t_(o.t_) { o.t_ = nullptr; }
+  TensorRef& operator=(TensorRef&& o) noexcept {
+    if (this != &o) {
+      reset();
+      t_ = o.t_;
+      o.t_ = nullptr;
+    }
+    return *this;
+  }
+  ~TensorRef() { reset(); }
+  void reset() noexcept {
+    if (t_ != nullptr) release(t_);
+    t_ = nullptr;
+  }
+  TensorImpl* get() const noexcept { return t_; }
+  TensorImpl* operator->() const noexcept { return t_; }
+  TensorImpl& operator*() const noexcept { return *t_; }
+  TensorImpl* take() noexcept {
+    TensorImpl* t = t_;
+    t_ = nullptr;
+    return t;
+  }
+  explicit operator bool() const noexcept { return t_ != nullptr; }
+
+ private:
+  TensorImpl* t_ = nullptr;
+};
+
+}  // namespace kf
