@@ -9,14 +9,16 @@
 namespace kf::composite {
 namespace {
 
-TensorRef call(kf_status_t s, kf_tensor_t out) {
+// Takes the address of the output so that it is read after the call (argument evaluation
+// order is unspecified).
+TensorRef call(kf_status_t s, kf_tensor_t* out) {
   check_status(s, "");
-  return TensorRef(out);
+  return TensorRef(*out);
 }
 
 TensorRef reshaped(TensorImpl& t, std::vector<int64_t> shape) {
   kf_tensor_t out = nullptr;
-  return call(kf_reshape(&t, shape.data(), static_cast<int32_t>(shape.size()), &out), out);
+  return call(kf_reshape(&t, shape.data(), static_cast<int32_t>(shape.size()), &out), &out);
 }
 
 std::vector<int64_t> dims(const TensorImpl& t, int32_t from, int32_t to) {
@@ -42,13 +44,13 @@ TensorRef batched(TensorImpl& a, TensorImpl& b) {
     s.push_back(r);
     s.push_back(c);
     kf_tensor_t out = nullptr;
-    TensorRef e = call(kf_expand(&t, s.data(), static_cast<int32_t>(s.size()), &out), out);
+    TensorRef e = call(kf_expand(&t, s.data(), static_cast<int32_t>(s.size()), &out), &out);
     return reshaped(*e, {nb, r, c});
   };
   TensorRef a3 = expand_to(a, a.shape[a.ndim - 2], a.shape[a.ndim - 1]);
   TensorRef b3 = expand_to(b, b.shape[b.ndim - 2], b.shape[b.ndim - 1]);
   kf_tensor_t out = nullptr;
-  TensorRef r = call(kf_bmm(a3.get(), b3.get(), &out), out);
+  TensorRef r = call(kf_bmm(a3.get(), b3.get(), &out), &out);
   full.push_back(a.shape[a.ndim - 2]);
   full.push_back(b.shape[b.ndim - 1]);
   return reshaped(*r, full);
@@ -60,22 +62,22 @@ TensorRef matmul_impl(TensorImpl& a, TensorImpl& b) {
          a.ndim, b.ndim);
   }
   kf_tensor_t out = nullptr;
-  if (a.ndim == 2 && b.ndim == 2) return call(kf_mm(&a, &b, &out), out);
+  if (a.ndim == 2 && b.ndim == 2) return call(kf_mm(&a, &b, &out), &out);
   if (a.ndim == 1) {  // (k) @ (.., k, m): treat a as (1, k), drop the 1 afterwards
     TensorRef a2 = reshaped(a, {1, a.shape[0]});
     TensorRef r = matmul_impl(*a2, b);
     const int64_t squeeze_dim = -2;
-    return call(kf_squeeze(r.get(), &squeeze_dim, 1, &out), out);
+    return call(kf_squeeze(r.get(), &squeeze_dim, 1, &out), &out);
   }
   if (b.ndim == 1) {  // (.., n, k) @ (k): treat b as (k, 1), drop the 1 afterwards
     TensorRef b2 = reshaped(b, {b.shape[0], 1});
     TensorRef r = matmul_impl(a, *b2);
     const int64_t squeeze_dim = -1;
-    return call(kf_squeeze(r.get(), &squeeze_dim, 1, &out), out);
+    return call(kf_squeeze(r.get(), &squeeze_dim, 1, &out), &out);
   }
   if (b.ndim == 2) {  // (.., n, k) @ (k, m): one mm over the folded leading dims
     TensorRef a2 = reshaped(a, {-1, a.shape[a.ndim - 1]});
-    TensorRef r = call(kf_mm(a2.get(), &b, &out), out);
+    TensorRef r = call(kf_mm(a2.get(), &b, &out), &out);
     std::vector<int64_t> shape = dims(a, 0, a.ndim - 1);
     shape.push_back(b.shape[1]);
     return reshaped(*r, shape);
@@ -98,11 +100,11 @@ kf_status_t linear(const kf_value_t* args, kf_tensor_t* outs) {
       retain(&w);
       wt = TensorRef(&w);
     } else {
-      wt = call(kf_transpose(&w, -1, -2, &out), out);
+      wt = call(kf_transpose(&w, -1, -2, &out), &out);
     }
     TensorRef y = matmul_impl(*args[0].v.tensor, *wt);
     if (args[2].tag == KF_VALUE_TENSOR && args[2].v.tensor != nullptr) {
-      y = call(kf_add(y.get(), args[2].v.tensor, kf_scalar_i64(1), &out), out);
+      y = call(kf_add(y.get(), args[2].v.tensor, kf_scalar_i64(1), &out), &out);
     }
     outs[0] = y.take();
   });

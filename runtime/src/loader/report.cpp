@@ -34,19 +34,19 @@ const char* state_name(kf_backend_state_t s) {
   return "unknown";
 }
 
-nlohmann::json environment() {
-  nlohmann::json env = nlohmann::json::object();
+nlohmann::ordered_json environment() {
+  nlohmann::ordered_json env = nlohmann::ordered_json::object();
   for (const char* name : {"KERNFORGE_PLUGIN_PATH", "KERNFORGE_AUTOLOAD",
                            "KERNFORGE_DISABLE_PLUGINS", "KERNFORGE_LOG_LEVEL",
                            "KERNFORGE_CPU_FALLBACK", "LD_LIBRARY_PATH"}) {
     const char* v = std::getenv(name);
-    env[name] = v != nullptr ? nlohmann::json(v) : nlohmann::json(nullptr);
+    env[name] = v != nullptr ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
   }
   return env;
 }
 
-nlohmann::json backends_json() {
-  nlohmann::json list = nlohmann::json::array();
+nlohmann::ordered_json backends_json() {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (int32_t i = 0; i < backend_count(); ++i) {
     const Backend* b = backend_by_index(i);
     list.push_back({{"name", b->name}, {"state", state_name(b->state)}, {"reason", b->reason},
@@ -73,7 +73,7 @@ void report_search_root(const std::string& path, const std::string& source) {
 }
 
 std::string report_json() {
-  nlohmann::json j;
+  nlohmann::ordered_json j;
   j["schema_version"] = 1;
   j["kernforge_version"] = kf_version();
   j["abi"] = {KF_ABI_VERSION_MAJOR, KF_ABI_VERSION_MINOR};
@@ -82,11 +82,11 @@ std::string report_json() {
   j["backends"] = backends_json();
   Report& r = report();
   std::lock_guard<std::mutex> lock(r.mutex);
-  j["search_roots"] = nlohmann::json::array();
+  j["search_roots"] = nlohmann::ordered_json::array();
   for (const auto& [path, source] : r.roots) {
     j["search_roots"].push_back({{"path", path}, {"source", source}});
   }
-  j["steps"] = nlohmann::json::array();
+  j["steps"] = nlohmann::ordered_json::array();
   for (const ReportStep& s : r.steps) {
     j["steps"].push_back({{"what", s.what}, {"plugin", s.plugin}, {"path", s.path},
                           {"result", s.result}, {"reason", s.reason}, {"micros", s.micros}});
