@@ -56,13 +56,28 @@ TensorRef batched(TensorImpl& a, TensorImpl& b) {
   return reshaped(*r, full);
 }
 
-TensorRef matmul_impl(TensorImpl& a, TensorImpl& b) {
+void check_matmul_shapes(const TensorImpl& a, const TensorImpl& b) {
   if (a.ndim == 0 || b.ndim == 0) {
     fail(KF_INVALID_ARGUMENT, "matmul: both arguments need at least 1 dim, got {}-D and {}-D",
          a.ndim, b.ndim);
   }
+  const int64_t k_a = a.shape[a.ndim - 1];
+  const int64_t k_b = b.ndim == 1 ? b.shape[0] : b.shape[b.ndim - 2];
+  if (k_a != k_b) {
+    fail(KF_INVALID_ARGUMENT, "matmul: shapes {} and {} cannot be multiplied ({} != {})",
+         shape_string(a.shape, a.ndim), shape_string(b.shape, b.ndim), k_a, k_b);
+  }
+}
+
+TensorRef matmul_impl(TensorImpl& a, TensorImpl& b) {
   kf_tensor_t out = nullptr;
   if (a.ndim == 2 && b.ndim == 2) return call(kf_mm(&a, &b, &out), &out);
+  if (a.ndim == 1 && b.ndim == 1) {  // dot product: (1, k) @ (k, 1), then a 0-dim result
+    TensorRef a2 = reshaped(a, {1, a.shape[0]});
+    TensorRef b2 = reshaped(b, {b.shape[0], 1});
+    TensorRef r = call(kf_mm(a2.get(), b2.get(), &out), &out);
+    return reshaped(*r, {});
+  }
   if (a.ndim == 1) {  // (k) @ (.., k, m): treat a as (1, k), drop the 1 afterwards
     TensorRef a2 = reshaped(a, {1, a.shape[0]});
     TensorRef r = matmul_impl(*a2, b);
@@ -88,7 +103,10 @@ TensorRef matmul_impl(TensorImpl& a, TensorImpl& b) {
 }  // namespace
 
 kf_status_t matmul(const kf_value_t* args, kf_tensor_t* outs) {
-  return guard([&] { outs[0] = matmul_impl(*args[0].v.tensor, *args[1].v.tensor).take(); });
+  return guard([&] {
+    check_matmul_shapes(*args[0].v.tensor, *args[1].v.tensor);
+    outs[0] = matmul_impl(*args[0].v.tensor, *args[1].v.tensor).take();
+  });
 }
 
 kf_status_t linear(const kf_value_t* args, kf_tensor_t* outs) {
@@ -102,6 +120,7 @@ kf_status_t linear(const kf_value_t* args, kf_tensor_t* outs) {
     } else {
       wt = call(kf_transpose(&w, -1, -2, &out), &out);
     }
+    check_matmul_shapes(*args[0].v.tensor, *wt);
     TensorRef y = matmul_impl(*args[0].v.tensor, *wt);
     if (args[2].tag == KF_VALUE_TENSOR && args[2].v.tensor != nullptr) {
       y = call(kf_add(y.get(), args[2].v.tensor, kf_scalar_i64(1), &out), &out);

@@ -70,6 +70,18 @@ void check_value(const OpDef& def, const ArgDef& a, const kf_value_t& v) {
   }
 }
 
+// The common case: a Tensor, Scalar, int or bool of exactly the right tag needs no further
+// checks (tensor handles are validated below).
+inline bool exact_simple(const ArgDef& a, const kf_value_t& v) {
+  switch (a.type) {
+    case ArgType::Tensor: return v.tag == KF_VALUE_TENSOR;
+    case ArgType::Scalar: return v.tag == KF_VALUE_SCALAR;
+    case ArgType::Int: return v.tag == KF_VALUE_INT;
+    case ArgType::Bool: return v.tag == KF_VALUE_BOOL;
+    default: return false;
+  }
+}
+
 }  // namespace
 
 void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, CallArgs& out) {
@@ -90,13 +102,13 @@ void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, Cal
         fail(KF_INVALID_ARGUMENT, "{}: argument '{}' ({}) is required{}", def.name, a.name,
              type_name(a.type), a.type == ArgType::Tensor ? " but the tensor handle is NULL" : "");
       }
-    } else {
+    } else if (!exact_simple(a, v)) {
       v = coerce(def, a, v);
       check_value(def, a, v);
     }
     out.v[i] = v;
-    out.tensors[i] = nullptr;
     if (a.type == ArgType::Tensor) {
+      out.tensors[i] = nullptr;
       if (v.tag == KF_VALUE_TENSOR) {
         kf_tensor_t t = v.v.tensor;
         if (t == nullptr || t->magic != kTensorAlive) {

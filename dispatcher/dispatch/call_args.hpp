@@ -19,8 +19,10 @@ struct CallArgs {
   const OpDef* def = nullptr;
   int32_t nargs = 0;
   kf_value_t v[kMaxArgs];
-  TensorImpl* tensors[kMaxArgs] = {};          // by schema index; nullptr for None/non-tensors
-  int32_t tensor_index[kMaxTensorArgs] = {};    // tensor ordinal -> schema index
+  // By schema index, set for Tensor arguments only (nullptr for None); not initialised for
+  // the others, so that the hot path writes only what it uses.
+  TensorImpl* tensors[kMaxArgs];
+  int32_t tensor_index[kMaxTensorArgs];         // tensor ordinal -> schema index
 
   const char* name() const noexcept { return def->name; }
   bool none(int32_t i) const noexcept { return v[i].tag == KF_VALUE_NONE; }

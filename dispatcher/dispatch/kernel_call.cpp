@@ -70,7 +70,7 @@ void prepare_inputs(const CallArgs& a, const MetaResult& m, kf_dtype_t compute, 
 }
 
 kf_arg_t kernel_arg(const kf_value_t& v) {
-  kf_arg_t a{};
+  kf_arg_t a;
   switch (v.tag) {
     case KF_VALUE_INT: a.tag = KF_ARG_INT; a.v.i = v.v.i; break;
     case KF_VALUE_FLOAT: a.tag = KF_ARG_FLOAT; a.v.f = v.v.f; break;
@@ -100,6 +100,14 @@ bool outputs_direct(const CallArgs& a, CallMode mode, TensorImpl* const* given, 
            shape_string(o.shape, o.ndim), mode == CallMode::Out ? "out" : "self (in place)",
            shape_string(g.shape, g.ndim),
            mode == CallMode::Out ? "; pass an out of the result's shape" : "");
+    }
+    for (int32_t d = 0; d < g.ndim; ++d) {
+      if (g.strides[d] == 0 && g.shape[d] > 1) {
+        fail(KF_INVALID_ARGUMENT,
+             "{}: {} has stride 0 at dim {} (an expanded tensor): several of its elements share "
+             "one memory location, so it cannot be written; clone it first", a.name(),
+             mode == CallMode::Out ? "out" : "self (in place)", d);
+      }
     }
     if (g.device != m.device) {
       fail(KF_INVALID_ARGUMENT, "{}: out is on {} but the inputs are on {}", a.name(),
@@ -175,6 +183,7 @@ void run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
   check_status(def.meta(a, m), def.name);
   if (!outputs_direct(a, mode, given, m)) return run_through_temporary(a, given);
   Backend& b = require_backend(m.device);
+  if (m.device.index < 0 || m.device.index >= b.device_count) fail_no_such_device(b, m.device);
   const KernelEntry* e = lookup_kernels(def.id, b.slot);
   const kf_kernel_fn fn = e != nullptr ? e->fn[m.compute_dtype] : nullptr;
   if (fn == nullptr) return run_fallback(a, mode, given, results, m, b);
@@ -186,7 +195,9 @@ void run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
   for (int32_t i = 0; i < m.nout; ++i) {
     const OutputMeta& o = m.out[i];
     TensorImpl* t = given != nullptr && mode != CallMode::Functional ? given[i] : nullptr;
-    if (t == nullptr) t = (owned[i] = TensorRef(new_tensor(o.shape, o.ndim, o.dtype, m.device))).get();
+    if (t == nullptr) {
+      t = (owned[i] = TensorRef(new_output(b, o.shape, o.ndim, o.dtype, m.device))).get();
+    }
     outs[i] = kernel_view(*t);
   }
   kf_arg_t kargs[kMaxArgs];

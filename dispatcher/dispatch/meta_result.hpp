@@ -11,7 +11,7 @@ namespace kf {
 
 struct OutputMeta {
   int32_t ndim = 0;
-  int64_t shape[KF_MAX_NDIM] = {};
+  int64_t shape[KF_MAX_NDIM];  // the first ndim entries are set by the meta function
   kf_dtype_t dtype = KF_FLOAT32;
 };
 

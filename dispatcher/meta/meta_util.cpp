@@ -6,6 +6,11 @@
 namespace kf::meta {
 
 void broadcast_into(const char* op, OutputMeta& out, const TensorImpl& t) {
+  if (out.ndim == t.ndim) {  // the common case: equal shapes, nothing to broadcast
+    bool equal = true;
+    for (int32_t i = 0; i < t.ndim && equal; ++i) equal = out.shape[i] == t.shape[i];
+    if (equal) return;
+  }
   const int32_t nd = out.ndim > t.ndim ? out.ndim : t.ndim;
   int64_t shape[KF_MAX_NDIM];
   for (int32_t i = 0; i < nd; ++i) {
@@ -25,6 +30,10 @@ void broadcast_into(const char* op, OutputMeta& out, const TensorImpl& t) {
 }
 
 kf_dtype_t result_type(const TensorImpl* const* tensors, int32_t n) {
+  if (n == 2 && tensors[0] != nullptr && tensors[1] != nullptr &&
+      tensors[0]->dtype == tensors[1]->dtype) {
+    return tensors[0]->dtype;  // the common case
+  }
   kf_dtype_t dim_result = KF_DTYPE_UNDEFINED, zero_result = KF_DTYPE_UNDEFINED;
   for (int32_t i = 0; i < n; ++i) {
     if (tensors[i] == nullptr) continue;
@@ -81,13 +90,18 @@ void same_shape(const TensorImpl& t, OutputMeta& out) {
 
 void elementwise(const CallArgs& args, MetaResult& out, kf_dtype_t compute, kf_dtype_t result) {
   OutputMeta& o = out.out[0];
-  o.ndim = 0;
+  o.ndim = -1;
   for (int32_t k = 0; k < args.def->ntensor_args; ++k) {
     const TensorImpl* t = args.tensors[args.tensor_index[k]];
     if (t == nullptr) continue;
-    broadcast_into(args.name(), o, *t);
+    if (o.ndim < 0) {
+      same_shape(*t, o);
+    } else {
+      broadcast_into(args.name(), o, *t);
+    }
     out.broadcast_mask |= 1u << k;
   }
+  if (o.ndim < 0) o.ndim = 0;
   o.dtype = result;
   out.compute_dtype = compute;
 }

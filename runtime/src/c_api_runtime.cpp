@@ -86,6 +86,9 @@ KF_API kf_status_t kf_backend_info(int32_t index, kf_backend_info_t* out) {
 KF_API kf_status_t kf_runtime_report_json(char* buf, size_t cap, size_t* needed) {
   return kf::guard([&] {
     kf::ensure_initialized();
+    if (buf == nullptr && cap != 0) {
+      kf::fail(KF_INVALID_ARGUMENT, "kf_runtime_report_json: buf is NULL but cap is {}", cap);
+    }
     const std::string json = kf::report_json();
     if (needed != nullptr) *needed = json.size() + 1;
     if (buf == nullptr || cap < json.size() + 1) {

@@ -15,7 +15,6 @@ namespace {
 
 struct InitState {
   std::once_flag once;
-  std::atomic<bool> ready{false};
   std::mutex options_mutex;
   std::vector<std::string> paths;
   bool autoload = true;
@@ -38,14 +37,15 @@ void initialize() noexcept {
     log().error("plugin loading failed: {}", e.what());
     report_step(ReportStep{"startup", "", "", "failed", e.what(), 0});
   }
-  s.ready.store(true, std::memory_order_release);
+  g_runtime_ready.store(true, std::memory_order_release);
 }
 
 }  // namespace
 
-void ensure_initialized() {
+std::atomic<bool> g_runtime_ready{false};
+
+void initialize_slow() {
   InitState& s = state();
-  if (s.ready.load(std::memory_order_acquire)) return;
   std::lock_guard<std::mutex> lock(loader_mutex());
   std::call_once(s.once, initialize);
 }
@@ -58,7 +58,7 @@ std::mutex& loader_mutex() {
 void set_init_options(const kf_init_options_t& o) {
   InitState& s = state();
   std::lock_guard<std::mutex> lock(loader_mutex());
-  if (s.ready.load(std::memory_order_acquire)) {
+  if (g_runtime_ready.load(std::memory_order_acquire)) {
     fail(KF_FAILED_PRECONDITION,
          "kf_init: the runtime is already initialised; call kf_init before any other function");
   }

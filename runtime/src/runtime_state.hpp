@@ -2,6 +2,7 @@
 // kf_init), the backends the loader found, and the load report.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 
@@ -10,8 +11,13 @@
 
 namespace kf {
 
+extern std::atomic<bool> g_runtime_ready;
+void initialize_slow();
+
 /// Loads plugins on first call; afterwards one acquire load. Thread-safe.
-void ensure_initialized();
+inline void ensure_initialized() {
+  if (!g_runtime_ready.load(std::memory_order_acquire)) initialize_slow();
+}
 
 /// Number of backends known so far (every state; does not initialise) and one by index
 /// (nullptr when out of range).

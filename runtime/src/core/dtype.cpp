@@ -51,8 +51,6 @@ bool is_integral(kf_dtype_t d, bool include_bool) noexcept {
   return d == KF_INT8 || d == KF_UINT8 || d == KF_INT16 || d == KF_INT32 || d == KF_INT64;
 }
 
-size_t itemsize(kf_dtype_t d) noexcept { return is_valid_dtype(d) ? kInfo[d].size : 0; }
-
 const char* dtype_name(kf_dtype_t d) noexcept {
   return is_valid_dtype(d) ? kInfo[d].name : "undefined";
 }

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/device_types.hpp"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
 
@@ -37,14 +38,29 @@ struct Backend {
   bool has_slot(size_t offset_end) const noexcept { return plugin_struct_size >= offset_end; }
 };
 
+/// Published by the loader (backends.cpp); read lock-free by dispatch.
+extern std::atomic<Backend*> g_backend_by_type[kMaxDeviceType];
+
 /// The loaded backend serving a device type, or nullptr. Lock-free.
-Backend* backend_for_device_type(int32_t device_type) noexcept;
+inline Backend* backend_for_device_type(int32_t device_type) noexcept {
+  if (device_type <= 0 || device_type >= kMaxDeviceType) return nullptr;
+  return g_backend_by_type[device_type].load(std::memory_order_acquire);
+}
 
 /// The loaded backend in dispatch slot `slot`, or nullptr. Lock-free.
 Backend* backend_at_slot(int32_t slot) noexcept;
 
+/// Throws KF_UNAVAILABLE naming the device and what is loaded.
+[[noreturn]] void fail_no_backend(kf_device_t device);
+/// Throws KF_INVALID_ARGUMENT: `device`'s index is not one of `backend`'s devices.
+[[noreturn]] void fail_no_such_device(const Backend& backend, kf_device_t device);
+
 /// The loaded backend for `device`; throws KF_UNAVAILABLE naming the device and what is loaded.
-Backend& require_backend(kf_device_t device);
+inline Backend& require_backend(kf_device_t device) {
+  Backend* b = backend_for_device_type(device.type);
+  if (b == nullptr) fail_no_backend(device);
+  return *b;
+}
 
 }  // namespace kf
 

@@ -18,7 +18,6 @@ struct Registry {
   std::mutex mutex;
   std::atomic<Backend*> list[kMaxBackends] = {};
   std::atomic<int32_t> count{0};
-  std::atomic<Backend*> by_type[kMaxDeviceType] = {};
   std::atomic<Backend*> by_slot[kMaxBackendSlots] = {};
   int32_t next_slot = 0;
 };
@@ -30,10 +29,7 @@ Registry& registry() {
 
 }  // namespace
 
-Backend* backend_for_device_type(int32_t device_type) noexcept {
-  if (device_type <= 0 || device_type >= kMaxDeviceType) return nullptr;
-  return registry().by_type[device_type].load(std::memory_order_acquire);
-}
+std::atomic<Backend*> g_backend_by_type[kMaxDeviceType] = {};
 
 Backend* backend_at_slot(int32_t slot) noexcept {
   if (slot < 0 || slot >= kMaxBackendSlots) return nullptr;
@@ -50,8 +46,12 @@ Backend* backend_by_index(int32_t index) noexcept {
   return r.list[index].load(std::memory_order_acquire);
 }
 
-Backend& require_backend(kf_device_t device) {
-  if (Backend* b = backend_for_device_type(device.type)) return *b;
+void fail_no_such_device(const Backend& backend, kf_device_t device) {
+  fail(KF_INVALID_ARGUMENT, "device {} does not exist: backend '{}' has {} device(s)",
+       device_string(device), backend.name, backend.device_count);
+}
+
+void fail_no_backend(kf_device_t device) {
   std::string loaded;
   Registry& r = registry();
   for (int32_t s = 0; s < kMaxBackendSlots; ++s) {
@@ -88,7 +88,7 @@ void publish_backend(Backend& b) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.by_slot[b.slot].store(&b, std::memory_order_release);
-  r.by_type[b.device_type].store(&b, std::memory_order_release);
+  g_backend_by_type[b.device_type].store(&b, std::memory_order_release);
 }
 
 }  // namespace kf

@@ -103,7 +103,8 @@ bool open_plugin(Backend& b) {
   StepTimer t;
   const std::string real = real_path(b.library_path);
   if (real.empty()) {
-    set_state(b, KF_BACKEND_UNAVAILABLE, "plugin library " + b.library_path + " does not exist");
+    set_state(b, KF_BACKEND_UNAVAILABLE, "plugin library " + b.library_path + " does not exist",
+              KF_NOT_FOUND);
     step(b, "dlopen", b.library_path, "failed", b.reason, t);
     return false;
   }

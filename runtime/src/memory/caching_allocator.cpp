@@ -9,6 +9,7 @@
 #include "core/device_types.hpp"
 #include "core/error.hpp"
 #include "loader/backend.hpp"
+#include "memory/spin_lock.hpp"
 
 namespace kf {
 namespace {
@@ -27,11 +28,24 @@ size_t size_class(size_t bytes) {
   return (bytes + kLargeStep - 1) / kLargeStep * kLargeStep;
 }
 
+constexpr int32_t kSmallClasses = 15;  // 64 B .. 1 MiB, powers of two
+
+int32_t small_index(size_t cls) {
+  int32_t i = 0;
+  while ((kMinBlock << i) < cls) ++i;
+  return i;
+}
+
 struct DeviceCache {
-  std::mutex mutex;
+  SpinLock mutex;
   Backend* backend = nullptr;
-  std::unordered_map<size_t, std::vector<void*>> free_blocks;
+  std::vector<void*> small[kSmallClasses];                   // by small_index
+  std::unordered_map<size_t, std::vector<void*>> large;      // by size
   kf_memory_stats_t stats{};
+
+  std::vector<void*>& bucket(size_t cls) {
+    return cls <= kLargeStep ? small[small_index(cls)] : large[cls];
+  }
 };
 
 std::atomic<DeviceCache*> g_caches[kMaxDeviceType][kMaxDeviceIndex];
@@ -78,13 +92,13 @@ Block cache_allocate(Backend& backend, kf_device_t device, size_t bytes) {
   DeviceCache& c = cache_for(device);
   const size_t cls = size_class(bytes);
   {
-    std::lock_guard<std::mutex> lock(c.mutex);
+    std::lock_guard<SpinLock> lock(c.mutex);
     c.backend = &backend;
     c.stats.num_allocs++;
-    auto it = c.free_blocks.find(cls);
-    if (it != c.free_blocks.end() && !it->second.empty()) {
-      void* p = it->second.back();
-      it->second.pop_back();
+    std::vector<void*>& list = c.bucket(cls);
+    if (!list.empty()) {
+      void* p = list.back();
+      list.pop_back();
       c.stats.num_cache_hits++;
       c.stats.allocated_bytes += cls;
       c.stats.peak_allocated_bytes = std::max(c.stats.peak_allocated_bytes, c.stats.allocated_bytes);
@@ -98,7 +112,7 @@ Block cache_allocate(Backend& backend, kf_device_t device, size_t bytes) {
     cache_empty(device);  // give the cache back and try once more
     p = raw_allocate(backend, device, cls);
   }
-  std::lock_guard<std::mutex> lock(c.mutex);
+  std::lock_guard<SpinLock> lock(c.mutex);
   c.stats.reserved_bytes += cls;
   c.stats.allocated_bytes += cls;
   c.stats.peak_allocated_bytes = std::max(c.stats.peak_allocated_bytes, c.stats.allocated_bytes);
@@ -108,10 +122,10 @@ Block cache_allocate(Backend& backend, kf_device_t device, size_t bytes) {
 void cache_free(kf_device_t device, Block block) noexcept {
   DeviceCache* c = find_cache(device);
   if (c == nullptr || block.ptr == nullptr) return;
-  std::lock_guard<std::mutex> lock(c->mutex);
+  std::lock_guard<SpinLock> lock(c->mutex);
   c->stats.allocated_bytes -= block.bytes;
   try {
-    c->free_blocks[block.bytes].push_back(block.ptr);
+    c->bucket(block.bytes).push_back(block.ptr);
   } catch (...) {
     c->stats.reserved_bytes -= block.bytes;
     c->backend->plugin->deallocate(c->backend->plugin_state, device.index, block.ptr,
@@ -122,14 +136,16 @@ void cache_free(kf_device_t device, Block block) noexcept {
 void cache_empty(kf_device_t device) {
   DeviceCache* c = find_cache(device);
   if (c == nullptr) return;
-  std::lock_guard<std::mutex> lock(c->mutex);
-  for (auto& [bytes, list] : c->free_blocks) {
+  std::lock_guard<SpinLock> lock(c->mutex);
+  auto give_back = [&](std::vector<void*>& list, size_t bytes) {
     for (void* p : list) {
       c->backend->plugin->deallocate(c->backend->plugin_state, device.index, p, bytes);
       c->stats.reserved_bytes -= bytes;
     }
     list.clear();
-  }
+  };
+  for (int32_t i = 0; i < kSmallClasses; ++i) give_back(c->small[i], kMinBlock << i);
+  for (auto& [bytes, list] : c->large) give_back(list, bytes);
 }
 
 kf_memory_stats_t cache_stats(kf_device_t device) {
@@ -139,7 +155,7 @@ kf_memory_stats_t cache_stats(kf_device_t device) {
     empty.struct_size = sizeof(empty);
     return empty;
   }
-  std::lock_guard<std::mutex> lock(c->mutex);
+  std::lock_guard<SpinLock> lock(c->mutex);
   return c->stats;
 }
 

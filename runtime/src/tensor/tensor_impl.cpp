@@ -80,21 +80,32 @@ TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_
   if (!is_valid_dtype(dtype)) {
     fail(KF_INVALID_ARGUMENT, "invalid dtype value {}", static_cast<int>(dtype));
   }
+  (void)numel;
   Backend& backend = require_backend(device);
-  const size_t bytes = static_cast<size_t>(numel) * itemsize(dtype);
   if (device.index < 0 || device.index >= backend.device_count) {
-    fail(KF_INVALID_ARGUMENT, "device {} does not exist: backend '{}' has {} device(s)",
-         device_string(device), backend.name, backend.device_count);
+    fail_no_such_device(backend, device);
   }
-  Block block = cache_allocate(backend, device, bytes);
+  return new_output(backend, shape, ndim, dtype, device);
+}
+
+TensorImpl* new_output(Backend& backend, const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
+                       kf_device_t device) {
+  int64_t strides[KF_MAX_NDIM];
+  contiguous_strides(shape, ndim, strides);
+  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
+  const size_t bytes = static_cast<size_t>(t->numel) * itemsize(dtype);
+  Block block;
+  try {
+    block = cache_allocate(backend, device, bytes);
+  } catch (...) {
+    Pool<TensorImpl>::release(t);
+    throw;
+  }
   Storage* s = Pool<Storage>::acquire();
   s->block = block;
   s->data = block.ptr;
   s->nbytes = bytes;
   s->device = device;
-  int64_t strides[KF_MAX_NDIM];
-  contiguous_strides(shape, ndim, strides);
-  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
   t->storage = s;
   return t;
 }
@@ -119,6 +130,14 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
     fail(KF_INVALID_ARGUMENT, "kf_tensor_from_blob: data is NULL for {} elements", numel);
   }
   int64_t own_strides[KF_MAX_NDIM];
+  for (int32_t i = 0; strides != nullptr && i < ndim; ++i) {
+    if (strides[i] < 0) {
+      fail(KF_INVALID_ARGUMENT,
+           "kf_tensor_from_blob: stride {} at dim {} is negative; negative strides are not "
+           "supported (pass the address of the lowest element and non-negative strides)",
+           strides[i], i);
+    }
+  }
   if (strides == nullptr) {
     contiguous_strides(shape, ndim, own_strides);
     strides = own_strides;
@@ -165,18 +184,6 @@ bool is_contiguous(const TensorImpl& t) noexcept {
     expected *= t.shape[i];
   }
   return true;
-}
-
-kf_tensor_view_t kernel_view(const TensorImpl& t) noexcept {
-  kf_tensor_view_t v;
-  v.data = data_ptr(t);
-  v.dtype = t.dtype;
-  v.ndim = t.ndim;
-  v.shape = t.shape;
-  v.strides = t.strides;
-  v.device = t.device;
-  v.numel = t.numel;
-  return v;
 }
 
 }  // namespace kf

@@ -17,6 +17,8 @@
 
 namespace kf {
 
+struct Backend;
+
 constexpr uint32_t kTensorAlive = 0x6b66746eu;  // "kftn"
 constexpr uint32_t kTensorDead = 0xdeadbeefu;
 
@@ -34,6 +36,7 @@ struct Storage {
 }  // namespace kf
 
 struct kf_tensor_s {
+  void* pool_link = nullptr;   // used by the pool while the object is free (Note [Object pools])
   uint32_t magic = kf::kTensorAlive;
   std::atomic<int32_t> refs{1};
   int32_t ndim = 0;
@@ -77,7 +80,22 @@ inline void* data_ptr(const TensorImpl& t) noexcept {
 }
 
 /// The view a kernel sees.
-kf_tensor_view_t kernel_view(const TensorImpl& t) noexcept;
+inline kf_tensor_view_t kernel_view(const TensorImpl& t) noexcept {
+  kf_tensor_view_t v;
+  v.data = data_ptr(t);
+  v.dtype = t.dtype;
+  v.ndim = t.ndim;
+  v.shape = t.shape;
+  v.strides = t.strides;
+  v.device = t.device;
+  v.numel = t.numel;
+  return v;
+}
+
+/// A new contiguous output tensor for the dispatcher: shape and dtype were validated by the
+/// meta function and `backend` serves `device`.
+TensorImpl* new_output(Backend& backend, const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
+                       kf_device_t device);
 
 /// Validates a shape (sizes >= 0, ndim in range); returns numel. `what` names the caller.
 int64_t checked_numel(const int64_t* shape, int32_t ndim, const char* what);

@@ -1,0 +1,227 @@
+// linalg_kernels.cpp — mm and bmm. float32/float64 go to OpenBLAS (cblas_sgemm/dgemm,
+// row-major): an operand that is row-major with unit column stride is passed as is, one that is
+// a transposed contiguous matrix (strides (1, rows)) is passed with CblasTrans, anything else
+// (expanded, sliced with steps) is first copied into a contiguous temporary. An output that
+// BLAS cannot write directly is computed into a temporary and copied back. float16/bfloat16 are
+// computed in float32 through temporaries; integer dtypes use a wrapping triple loop.
+#include <cblas.h>
+
+#include <climits>
+#include <memory>
+#include <vector>
+
+#include "dtype_dispatch.hpp"
+#include "elementwise.hpp"
+#include "kernels.hpp"
+#include "strided.hpp"
+
+namespace kf::cpu {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+constexpr uint32_t kMatmulMask = kAllFloatMask | kIntMask;
+
+/// A 2-D matrix operand: data, sizes and element strides.
+struct Mat {
+  void* data;
+  int64_t rows, cols;
+  int64_t rs, cs;  // row and column strides, in elements
+};
+
+/// A 2-D tensor view over a Mat (for the strided copy helpers).
+struct MatView {
+  int64_t shape[2];
+  int64_t strides[2];
+  kf_tensor_view_t view;
+  MatView(const Mat& m, int32_t dtype) : shape{m.rows, m.cols}, strides{m.rs, m.cs}, view{} {
+    view.data = m.data;
+    view.dtype = dtype;
+    view.ndim = 2;
+    view.shape = shape;
+    view.strides = strides;
+    view.numel = m.rows * m.cols;
+  }
+};
+
+/// A row-major contiguous copy of m with element type To, converted from From.
+template <class To, class From>
+std::unique_ptr<To[]> contiguous_copy(const Mat& m, int32_t dtype) {
+  std::unique_ptr<To[]> buf(new To[static_cast<size_t>(std::max<int64_t>(m.rows * m.cols, 1))]);
+  Mat dst{buf.get(), m.rows, m.cols, m.cols, 1};
+  MatView out(dst, dtype), in(m, dtype);
+  map1<To, From>(out.view, in.view, [](From v) { return convert<To>(v); });
+  return buf;
+}
+
+/// How BLAS can read m directly: NoTrans with lda = rs, Trans with lda = cs, or not at all.
+bool blas_layout(const Mat& m, CBLAS_TRANSPOSE& trans, int64_t& ld) {
+  if (m.cs == 1 && m.rs >= std::max<int64_t>(1, m.cols)) {
+    trans = CblasNoTrans;
+    ld = m.rs;
+    return true;
+  }
+  if (m.rs == 1 && m.cs >= std::max<int64_t>(1, m.rows)) {
+    trans = CblasTrans;
+    ld = m.cs;
+    return true;
+  }
+  return false;
+}
+
+template <class T>
+void gemm_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int64_t k,
+               const T* a, int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>) {
+    cblas_sgemm(CblasRowMajor, ta, tb, static_cast<blasint>(m), static_cast<blasint>(n),
+                static_cast<blasint>(k), 1.0f, a, static_cast<blasint>(lda), b,
+                static_cast<blasint>(ldb), 0.0f, c, static_cast<blasint>(ldc));
+  } else {
+    cblas_dgemm(CblasRowMajor, ta, tb, static_cast<blasint>(m), static_cast<blasint>(n),
+                static_cast<blasint>(k), 1.0, a, static_cast<blasint>(lda), b,
+                static_cast<blasint>(ldb), 0.0, c, static_cast<blasint>(ldc));
+  }
+}
+
+/// c = a @ b through BLAS (T = float or double); c is [a.rows, b.cols], a.cols == b.rows.
+template <class T>
+void gemm_blas(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
+  const int64_t limit = INT_MAX;
+  if (a.rows > limit || a.cols > limit || b.cols > limit || a.rs > limit || a.cs > limit ||
+      b.rs > limit || b.cs > limit || c.rs > limit) {
+    throw kf::plugin::KernelError(KF_UNIMPLEMENTED, "cpu mm: a dimension or stride exceeds 2^31-1");
+  }
+  CBLAS_TRANSPOSE ta, tb;
+  int64_t lda, ldb;
+  std::unique_ptr<T[]> a_tmp, b_tmp;
+  const T* ap = static_cast<const T*>(a.data);
+  const T* bp = static_cast<const T*>(b.data);
+  if (!blas_layout(a, ta, lda)) {
+    a_tmp = contiguous_copy<T, T>(a, dtype);
+    ap = a_tmp.get(), ta = CblasNoTrans, lda = std::max<int64_t>(1, a.cols);
+  }
+  if (!blas_layout(b, tb, ldb)) {
+    b_tmp = contiguous_copy<T, T>(b, dtype);
+    bp = b_tmp.get(), tb = CblasNoTrans, ldb = std::max<int64_t>(1, b.cols);
+  }
+  if (c.cs == 1 && c.rs >= std::max<int64_t>(1, c.cols)) {
+    gemm_call<T>(ta, tb, a.rows, b.cols, a.cols, ap, lda, bp, ldb, static_cast<T*>(c.data), c.rs);
+    return;
+  }
+  std::unique_ptr<T[]> c_tmp(new T[static_cast<size_t>(c.rows * c.cols)]);
+  gemm_call<T>(ta, tb, a.rows, b.cols, a.cols, ap, lda, bp, ldb, c_tmp.get(),
+               std::max<int64_t>(1, c.cols));
+  MatView out(c, dtype), in(Mat{c_tmp.get(), c.rows, c.cols, c.cols, 1}, dtype);
+  map1<T, T>(out.view, in.view, [](T v) { return v; });
+}
+
+/// c = a @ b for 16-bit floats: in float32 through temporaries.
+template <class T>
+void gemm_half(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
+  auto af = contiguous_copy<float, T>(a, dtype);
+  auto bf = contiguous_copy<float, T>(b, dtype);
+  std::unique_ptr<float[]> cf(new float[static_cast<size_t>(c.rows * c.cols)]);
+  const Mat a32{af.get(), a.rows, a.cols, a.cols, 1}, b32{bf.get(), b.rows, b.cols, b.cols, 1};
+  gemm_blas<float>(a32, b32, Mat{cf.get(), c.rows, c.cols, c.cols, 1}, KF_FLOAT32);
+  MatView out(c, dtype), in(Mat{cf.get(), c.rows, c.cols, c.cols, 1}, KF_FLOAT32);
+  map1<T, float>(out.view, in.view, [](float v) { return convert<T>(v); });
+}
+
+/// c = a @ b for integers: i-k-j loops with wrapping arithmetic, rows split over threads.
+template <class T>
+void gemm_int(const Mat& a, const Mat& b, const Mat& c) {
+  const T* ap = static_cast<const T*>(a.data);
+  const T* bp = static_cast<const T*>(b.data);
+  T* cp = static_cast<T*>(c.data);
+  const int64_t m = a.rows, n = b.cols, k = a.cols;
+  auto row = [&](int64_t i) {
+    std::vector<uint64_t> acc(static_cast<size_t>(n), 0);
+    for (int64_t p = 0; p < k; ++p) {
+      const uint64_t x = static_cast<uint64_t>(ap[i * a.rs + p * a.cs]);
+      const T* brow = bp + p * b.rs;
+      for (int64_t j = 0; j < n; ++j) acc[j] += x * static_cast<uint64_t>(brow[j * b.cs]);
+    }
+    for (int64_t j = 0; j < n; ++j) cp[i * c.rs + j * c.cs] = static_cast<T>(acc[j]);
+  };
+  const int nt = threads_for(m * n * std::max<int64_t>(k, 1));
+  if (nt <= 1) {
+    for (int64_t i = 0; i < m; ++i) row(i);
+    return;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int64_t i = 0; i < m; ++i) row(i);
+}
+
+/// c = a @ b for any supported dtype T.
+template <class T>
+void gemm(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
+  if (c.rows == 0 || c.cols == 0) return;
+  if (a.cols == 0) {  // empty inner dim: zeros
+    MatView out(c, dtype);
+    map0<T>(out.view, [] { return convert<T>(0); });
+    return;
+  }
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    gemm_blas<T>(a, b, c, dtype);
+  } else if constexpr (is_half_v<T>) {
+    gemm_half<T>(a, b, c, dtype);
+  } else {
+    gemm_int<T>(a, b, c);
+  }
+}
+
+/// The matrix of dims (first, first + 1) of v.
+Mat mat_of(const kf_tensor_view_t& v, int first) {
+  return Mat{v.data, v.shape[first], v.shape[first + 1], v.strides[first], v.strides[first + 1]};
+}
+
+void check_linalg(const kf_tensor_view_t& a, const kf_tensor_view_t& b,
+                  const kf_tensor_view_t& out, int ndim, const char* op) {
+  require_dtype(a, out.dtype, "self", op);
+  require_dtype(b, out.dtype, "mat2", op);
+  if (a.ndim != ndim || b.ndim != ndim || out.ndim != ndim) {
+    throw kf::plugin::KernelError(KF_INTERNAL, std::string(op) + " expects " +
+                                                   std::to_string(ndim) + "-D tensors");
+  }
+  const int r = ndim - 2;
+  const bool ok = a.shape[r + 1] == b.shape[r] && out.shape[r] == a.shape[r] &&
+                  out.shape[r + 1] == b.shape[r + 1] &&
+                  (ndim == 2 || (a.shape[0] == out.shape[0] && b.shape[0] == out.shape[0]));
+  if (!ok) throw kf::plugin::KernelError(KF_INTERNAL, std::string(op) + ": shapes do not match");
+}
+
+void mm_kernel(const ops::mm::Args& a) {
+  check_linalg(a.self, a.mat2, a.out, 2, "mm");
+  dispatch<kMatmulMask>(a.out.dtype, "mm", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    gemm<T>(mat_of(a.self, 0), mat_of(a.mat2, 0), mat_of(a.out, 0), a.out.dtype);
+  });
+}
+
+/// The matrix number `i` of a 3-D view.
+template <class T>
+Mat batch_of(const kf_tensor_view_t& v, int64_t i) {
+  Mat m = mat_of(v, 1);
+  m.data = static_cast<T*>(v.data) + i * v.strides[0];
+  return m;
+}
+
+void bmm_kernel(const ops::bmm::Args& a) {
+  check_linalg(a.self, a.mat2, a.out, 3, "bmm");
+  dispatch<kMatmulMask>(a.out.dtype, "bmm", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int64_t i = 0; i < a.out.shape[0]; ++i) {
+      gemm<T>(batch_of<T>(a.self, i), batch_of<T>(a.mat2, i), batch_of<T>(a.out, i), a.out.dtype);
+    }
+  });
+}
+
+}  // namespace
+
+kf_status_t register_linalg_kernels(const kf_registrar_t* reg) {
+  KF_REGISTER_KERNEL(reg, mm, mm_kernel, kMatmulMask);
+  KF_REGISTER_KERNEL(reg, bmm, bmm_kernel, kMatmulMask);
+  return KF_OK;
+}
+
+}  // namespace kf::cpu

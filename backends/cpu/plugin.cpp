@@ -1,0 +1,171 @@
+// plugin.cpp — the CPU backend's kf_plugin_t, the only exported symbol (kf_plugin_get).
+//
+// Memory is plain host memory, 64-byte aligned; copies of every kind are memmove. The backend
+// is synchronous, keeps no per-device state (init stores no state) and is thread-safe.
+#include <cblas.h>
+#include <omp.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "kernels.hpp"
+#include "kernforge/plugin.hpp"
+#include "parallel.hpp"
+
+#ifndef KF_CPU_VERSION
+#define KF_CPU_VERSION "0.0.0"
+#endif
+
+namespace kf::cpu {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+std::atomic<uint64_t>& seed_state() {
+  static std::atomic<uint64_t> seed{0};
+  return seed;
+}
+
+int32_t cpu_score(void) { return 1; }
+
+kf_status_t cpu_init(const kf_host_api_t* host, void** out_state) {
+  kf::plugin::host() = host;
+  if (out_state != nullptr) *out_state = nullptr;
+  return KF_OK;
+}
+
+void cpu_shutdown(void* /*state*/) {}
+
+int32_t cpu_device_count(void* /*state*/) { return 1; }
+
+kf_status_t cpu_device_properties(void* /*state*/, int32_t device, kf_device_properties_t* out) {
+  if (out == nullptr || device != 0) {
+    kf::plugin::set_error("cpu: no device " + std::to_string(device) + " (the cpu has device 0)");
+    return KF_INVALID_ARGUMENT;
+  }
+  std::memset(out->name, 0, sizeof(out->name));
+  std::strncpy(out->name, "cpu", sizeof(out->name) - 1);
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  out->total_memory =
+      pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size)
+                                 : 0;
+  const unsigned threads = std::thread::hardware_concurrency();
+  out->compute_units = threads > 0 ? static_cast<int32_t>(threads) : 1;
+  return KF_OK;
+}
+
+kf_status_t cpu_allocate(void* /*state*/, int32_t /*device*/, size_t bytes, void** out_ptr) {
+  if (out_ptr == nullptr) return KF_INVALID_ARGUMENT;
+  *out_ptr = nullptr;
+  // bytes == 0 still gets a unique block; sizes round up to whole cache lines.
+  const size_t rounded =
+      bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
+  void* p = nullptr;
+  if (rounded < bytes || posix_memalign(&p, kAlignment, rounded) != 0 || p == nullptr) {
+    kf::plugin::set_error("cpu: cannot allocate " + std::to_string(bytes) +
+                          " bytes of host memory");
+    return KF_OUT_OF_MEMORY;
+  }
+  *out_ptr = p;
+  return KF_OK;
+}
+
+void cpu_deallocate(void* /*state*/, int32_t /*device*/, void* ptr, size_t /*bytes*/) {
+  std::free(ptr);
+}
+
+kf_status_t cpu_copy(void* /*state*/, int32_t /*device*/, void* dst, const void* src,
+                     size_t bytes, int32_t kind) {
+  if (kind < KF_COPY_HOST_TO_DEVICE || kind > KF_COPY_DEVICE_TO_DEVICE) {
+    kf::plugin::set_error("cpu: unknown copy kind " + std::to_string(kind));
+    return KF_INVALID_ARGUMENT;
+  }
+  if (bytes == 0 || dst == src) return KF_OK;
+  if (dst == nullptr || src == nullptr) {
+    kf::plugin::set_error("cpu: copy of " + std::to_string(bytes) + " bytes with a null pointer");
+    return KF_INVALID_ARGUMENT;
+  }
+  std::memmove(dst, src, bytes);
+  return KF_OK;
+}
+
+kf_status_t cpu_memset(void* /*state*/, int32_t /*device*/, void* dst, int32_t value,
+                       size_t bytes) {
+  if (bytes == 0) return KF_OK;
+  if (dst == nullptr) {
+    kf::plugin::set_error("cpu: memset of " + std::to_string(bytes) + " bytes at null");
+    return KF_INVALID_ARGUMENT;
+  }
+  std::memset(dst, value, bytes);
+  return KF_OK;
+}
+
+kf_status_t cpu_synchronize(void* /*state*/, int32_t /*device*/) { return KF_OK; }
+
+kf_status_t cpu_manual_seed(void* /*state*/, uint64_t seed) {
+  seed_state().store(seed, std::memory_order_relaxed);
+  return KF_OK;
+}
+
+kf_status_t cpu_set_num_threads(void* /*state*/, int32_t n) {
+  if (n <= 0) {
+    kf::plugin::set_error("cpu: set_num_threads needs a positive count, got " +
+                          std::to_string(n));
+    return KF_INVALID_ARGUMENT;
+  }
+  thread_setting().store(n, std::memory_order_relaxed);  // Note [Thread count]
+  omp_set_num_threads(n);
+  openblas_set_num_threads(n);
+  return KF_OK;
+}
+
+kf_status_t cpu_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
+  if (reg == nullptr || reg->register_kernel == nullptr) return KF_INVALID_ARGUMENT;
+  kf_status_t (*const families[])(const kf_registrar_t*) = {
+      register_factory_kernels, register_binary_kernels, register_unary_kernels,
+      register_reduce_kernels,  register_linalg_kernels, register_copy_kernels};
+  for (auto family : families) {
+    const kf_status_t s = family(reg);
+    if (s != KF_OK) return s;
+  }
+  return KF_OK;
+}
+
+kf_plugin_t make_plugin() {
+  kf_plugin_t p{};
+  p.struct_size = sizeof(kf_plugin_t);
+  p.abi_major = KF_PLUGIN_ABI_MAJOR;
+  p.abi_minor = KF_PLUGIN_ABI_MINOR;
+  p.name = "cpu";
+  p.version = KF_CPU_VERSION;
+  p.device_type = "cpu";
+  p.score = cpu_score;
+  p.init = cpu_init;
+  p.shutdown = cpu_shutdown;
+  p.device_count = cpu_device_count;
+  p.device_properties = cpu_device_properties;
+  p.allocate = cpu_allocate;
+  p.deallocate = cpu_deallocate;
+  p.copy = cpu_copy;
+  p.memset = cpu_memset;
+  p.synchronize = cpu_synchronize;
+  p.manual_seed = cpu_manual_seed;
+  p.set_num_threads = cpu_set_num_threads;
+  p.register_kernels = cpu_register_kernels;
+  return p;
+}
+
+}  // namespace
+}  // namespace kf::cpu
+
+extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
+  (void)minor;  // a newer host minor is fine: we only use the slots of our own minor
+  if (major != KF_PLUGIN_ABI_MAJOR) return nullptr;
+  static const kf_plugin_t plugin = kf::cpu::make_plugin();
+  return &plugin;
+}

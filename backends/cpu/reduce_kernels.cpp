@@ -1,0 +1,217 @@
+// reduce_kernels.cpp — sum, mean, amax, argmax (tag reduction), over reduce_plan.hpp.
+//
+// sum/mean/amax get their input already converted to the output dtype; argmax gets the input
+// in its own dtype and writes int64. Floating sums accumulate in double (16-bit floats and
+// float32 too), integer sums in wrapping 64-bit; mean divides by the number of reduced
+// elements (0/0 = NaN for an empty reduction). amax/argmax treat NaN as the maximum and argmax
+// returns the first index of the maximum (PyTorch).
+#include <cmath>
+#include <limits>
+
+#include "dtype_dispatch.hpp"
+#include "elementwise.hpp"
+#include "kernels.hpp"
+#include "reduce_plan.hpp"
+
+namespace kf::cpu {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+constexpr uint32_t kSumMask = kNumericMask;
+constexpr uint32_t kMeanMask = kAllFloatMask;
+constexpr uint32_t kAmaxMask = kAllMask;
+constexpr uint32_t kArgmaxMask = kAllMask;
+constexpr int kLanes = 8;  // independent accumulators of contiguous rows (vectorisable)
+
+/// Element i of a strided row (stride in bytes).
+template <class T>
+inline T element(const char* p, int64_t i, int64_t stride) {
+  return *reinterpret_cast<const T*>(p + i * stride);
+}
+
+template <class T>
+using SumAcc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;
+
+/// sum (Mean = false) and mean (Mean = true).
+template <class T, bool Mean>
+struct SumReducer {
+  using Acc = SumAcc<T>;
+  int64_t count = 1;
+  Acc identity() const { return Acc(0); }
+  void step(Acc& acc, T v, int64_t) const { acc += static_cast<Acc>(load(v)); }
+  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t) const {
+    if (s != static_cast<int64_t>(sizeof(T))) {
+      for (int64_t i = 0; i < n; ++i) acc += static_cast<Acc>(load(element<T>(p, i, s)));
+      return;
+    }
+    const T* x = reinterpret_cast<const T*>(p);
+    Acc lane[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+      for (int k = 0; k < kLanes; ++k) lane[k] += static_cast<Acc>(load(x[i + k]));
+    }
+    for (; i < n; ++i) lane[0] += static_cast<Acc>(load(x[i]));
+    for (int k = 0; k < kLanes; ++k) acc += lane[k];
+  }
+  void combine(Acc& acc, const Acc& later) const { acc += later; }
+  void store(char* out, const Acc& acc) const {
+    if constexpr (Mean) {
+      *reinterpret_cast<T*>(out) = convert<T>(acc / static_cast<double>(count));
+    } else if constexpr (std::is_integral_v<T>) {
+      *reinterpret_cast<T*>(out) = static_cast<T>(acc);
+    } else {
+      *reinterpret_cast<T*>(out) = convert<T>(acc);
+    }
+  }
+};
+
+/// max with NaN as the greatest value.
+template <class M>
+inline M nan_max(M acc, M x) {
+  if constexpr (std::is_floating_point_v<M>) {
+    return (x > acc || x != x) ? x : acc;
+  } else {
+    return x > acc ? x : acc;
+  }
+}
+
+template <class T>
+struct MaxReducer {
+  using Acc = OpMath<T>;
+  Acc identity() const {
+    if constexpr (std::is_floating_point_v<Acc>) {
+      return -std::numeric_limits<Acc>::infinity();
+    } else {
+      return std::numeric_limits<Acc>::lowest();
+    }
+  }
+  void step(Acc& acc, T v, int64_t) const { acc = nan_max(acc, load(v)); }
+  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t) const {
+    if (s != static_cast<int64_t>(sizeof(T))) {
+      for (int64_t i = 0; i < n; ++i) acc = nan_max(acc, load(element<T>(p, i, s)));
+      return;
+    }
+    const T* x = reinterpret_cast<const T*>(p);
+    Acc lane[kLanes];
+    for (int k = 0; k < kLanes; ++k) lane[k] = acc;
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+      for (int k = 0; k < kLanes; ++k) lane[k] = nan_max(lane[k], load(x[i + k]));
+    }
+    for (; i < n; ++i) lane[0] = nan_max(lane[0], load(x[i]));
+    for (int k = 0; k < kLanes; ++k) acc = nan_max(acc, lane[k]);
+  }
+  void combine(Acc& acc, const Acc& later) const { acc = nan_max(acc, later); }
+  void store(char* out, const Acc& acc) const { *reinterpret_cast<T*>(out) = convert<T>(acc); }
+};
+
+template <class T>
+struct ArgBest {
+  OpMath<T> value;
+  int64_t index;  // -1: nothing seen yet
+};
+
+/// First index of the maximum, NaN counting as the maximum.
+template <class T>
+struct ArgmaxReducer {
+  using Acc = ArgBest<T>;
+  using M = OpMath<T>;
+  static bool better(M x, M best) {
+    if constexpr (std::is_floating_point_v<M>) {
+      return x > best || (x != x && best == best);
+    } else {
+      return x > best;
+    }
+  }
+  Acc identity() const { return Acc{M(), -1}; }
+  void step(Acc& acc, T v, int64_t pos) const {
+    const M x = load(v);
+    if (acc.index < 0 || better(x, acc.value)) acc = Acc{x, pos};
+  }
+  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t pos) const {
+    for (int64_t i = 0; i < n; ++i) step(acc, element<T>(p, i, s), pos + i);
+  }
+  void combine(Acc& acc, const Acc& later) const {
+    if (later.index >= 0 && (acc.index < 0 || better(later.value, acc.value))) acc = later;
+  }
+  void store(char* out, const Acc& acc) const {
+    *reinterpret_cast<int64_t*>(out) = acc.index < 0 ? 0 : acc.index;
+  }
+};
+
+void require_nonempty(const ReducePlan& p, const char* op) {
+  if (p.numel_red == 0 && p.numel_out > 0) {
+    throw kf::plugin::KernelError(KF_INVALID_ARGUMENT,
+                                  std::string("cannot take ") + op + " of an empty dimension");
+  }
+}
+
+template <bool Mean>
+void sum_mean(const kf_tensor_view_t& self, const std::optional<kf::plugin::IntList>& dim,
+              bool keepdim, const kf_tensor_view_t& out, const char* op) {
+  require_dtype(self, out.dtype, "self", op);
+  check_ndim(self);
+  bool reduced[KF_MAX_NDIM];
+  mark_dims(dim ? dim->data : nullptr, dim ? dim->len : 0, self.ndim, reduced);
+  dispatch<Mean ? kMeanMask : kSumMask>(out.dtype, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const ReducePlan p = make_reduce_plan(self, out, reduced, keepdim, sizeof(T), sizeof(T), true);
+    SumReducer<T, Mean> r;
+    r.count = p.numel_red;
+    run_reduce<T>(p, r, self, out);
+  });
+}
+
+void sum_kernel(const ops::sum::Args& a) {
+  sum_mean<false>(a.self, a.dim, a.keepdim, a.out, "sum");
+}
+void mean_kernel(const ops::mean::Args& a) {
+  sum_mean<true>(a.self, a.dim, a.keepdim, a.out, "mean");
+}
+
+void amax_kernel(const ops::amax::Args& a) {
+  require_dtype(a.self, a.out.dtype, "self", "amax");
+  check_ndim(a.self);
+  bool reduced[KF_MAX_NDIM];
+  mark_dims(a.dim.data, a.dim.len, a.self.ndim, reduced);
+  dispatch<kAmaxMask>(a.out.dtype, "amax", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const ReducePlan p =
+        make_reduce_plan(a.self, a.out, reduced, a.keepdim, sizeof(T), sizeof(T), true);
+    require_nonempty(p, "amax");
+    run_reduce<T>(p, MaxReducer<T>{}, a.self, a.out);
+  });
+}
+
+void argmax_kernel(const ops::argmax::Args& a) {
+  require_dtype(a.out, KF_INT64, "out", "argmax");
+  check_ndim(a.self);
+  bool reduced[KF_MAX_NDIM];
+  bool keepdim = a.keepdim;
+  if (a.dim) {
+    const int64_t d = *a.dim;
+    mark_dims(&d, 1, a.self.ndim, reduced);
+  } else {
+    mark_dims(nullptr, 0, a.self.ndim, reduced);
+    keepdim = keepdim && a.out.ndim == a.self.ndim;  // flattened: 0-dim output unless kept
+  }
+  dispatch<kArgmaxMask>(a.self.dtype, "argmax", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const ReducePlan p = make_reduce_plan(a.self, a.out, reduced, keepdim, sizeof(T), 8, false);
+    require_nonempty(p, "argmax");
+    run_reduce<T>(p, ArgmaxReducer<T>{}, a.self, a.out);
+  });
+}
+
+}  // namespace
+
+kf_status_t register_reduce_kernels(const kf_registrar_t* reg) {
+  KF_REGISTER_KERNEL(reg, sum, sum_kernel, kSumMask);
+  KF_REGISTER_KERNEL(reg, mean, mean_kernel, kMeanMask);
+  KF_REGISTER_KERNEL(reg, amax, amax_kernel, kAmaxMask);
+  KF_REGISTER_KERNEL(reg, argmax, argmax_kernel, kArgmaxMask);
+  return KF_OK;
+}
+
+}  // namespace kf::cpu
