@@ -91,6 +91,7 @@ void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, Cal
   }
   out.def = &def;
   out.nargs = def.nargs;
+  out.v = out.owned;
   int32_t ordinal = 0;
   for (int32_t i = 0; i < def.nargs; ++i) {
     const ArgDef& a = def.args[i];
@@ -106,7 +107,7 @@ void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, Cal
       v = coerce(def, a, v);
       check_value(def, a, v);
     }
-    out.v[i] = v;
+    out.owned[i] = v;
     if (a.type == ArgType::Tensor) {
       out.tensors[i] = nullptr;
       if (v.tag == KF_VALUE_TENSOR) {
@@ -118,6 +119,36 @@ void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, Cal
         out.tensors[i] = t;
       }
       out.tensor_index[ordinal++] = i;
+    }
+  }
+}
+
+void bind_typed_args(const OpDef& def, const kf_value_t* args, CallArgs& out) {
+  out.def = &def;
+  out.nargs = def.nargs;
+  out.v = args;
+  int32_t ordinal = 0;
+  for (int32_t i = 0; i < def.nargs; ++i) {
+    const ArgDef& a = def.args[i];
+    const kf_value_t& v = args[i];
+    if (a.type == ArgType::Tensor) {
+      kf_tensor_t t = v.v.tensor;
+      if (t != nullptr && t->magic == kTensorAlive) {
+        out.tensors[i] = t;
+      } else if (t == nullptr && a.optional) {
+        out.tensors[i] = nullptr;
+      } else {
+        fail(KF_INVALID_ARGUMENT, "{}: argument '{}': tensor handle {}", def.name, a.name,
+             t == nullptr ? "is NULL" : "was already released (or is not a kernforge tensor)");
+      }
+      out.tensor_index[ordinal++] = i;
+    } else if (v.tag != KF_VALUE_NONE &&
+               (a.type == ArgType::IntList || a.type == ArgType::Dtype ||
+                a.type == ArgType::TensorList)) {
+      check_value(def, a, v);
+    } else if (v.tag == KF_VALUE_NONE && !a.optional) {
+      fail(KF_INVALID_ARGUMENT, "{}: argument '{}' ({}) is required", def.name, a.name,
+           type_name(a.type));
     }
   }
 }

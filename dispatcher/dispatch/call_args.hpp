@@ -18,7 +18,10 @@ struct IntListView {
 struct CallArgs {
   const OpDef* def = nullptr;
   int32_t nargs = 0;
-  kf_value_t v[kMaxArgs];
+  // The arguments in schema order: the typed entry point's own array, or `owned` after
+  // normalisation of a boxed call.
+  const kf_value_t* v = nullptr;
+  kf_value_t owned[kMaxArgs];
   // By schema index, set for Tensor arguments only (nullptr for None); not initialised for
   // the others, so that the hot path writes only what it uses.
   TensorImpl* tensors[kMaxArgs];
@@ -44,5 +47,16 @@ struct CallArgs {
 /// Fills `out` from the caller's boxed arguments; throws KF_INVALID_ARGUMENT naming the op,
 /// the argument and what was expected.
 void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, CallArgs& out);
+
+/// The typed entry points' path: `args` has every argument with its exact tag (generated
+/// code), so only handles and list/dtype values are checked and nothing is copied.
+void bind_typed_args(const OpDef& def, const kf_value_t* args, CallArgs& out);
+
+/// Makes `args.v` a private, writable copy (for code that rewrites arguments).
+inline void own_args(CallArgs& args) {
+  if (args.v == args.owned) return;
+  for (int32_t i = 0; i < args.nargs; ++i) args.owned[i] = args.v[i];
+  args.v = args.owned;
+}
 
 }  // namespace kf

@@ -66,21 +66,42 @@ void run_op(const CallArgs& args, CallMode mode, TensorImpl* const* given, Tenso
   }
 }
 
+namespace {
+
+void finish_call(CallArgs& ca, CallMode mode, kf_tensor_t** outs) {
+  const OpDef& def = *ca.def;
+  TensorImpl* given[kMaxOutputs] = {};
+  check_given_outputs(def, mode, outs, given);
+  if (mode == CallMode::Inplace) given[0] = ca.tensors[ca.tensor_index[0]];
+  TensorImpl* results[kMaxOutputs] = {};
+  run_op(ca, mode, given, results);
+  if (mode == CallMode::Functional) {
+    for (int32_t i = 0; i < def.nreturns; ++i) *outs[i] = results[i];
+  }
+}
+
+}  // namespace
+
 kf_status_t call_op(int32_t op, const kf_value_t* args, int32_t nargs, CallMode mode,
                     kf_tensor_t** outs) noexcept {
   try {
     ensure_initialized();
-    const OpDef& def = kOpDefs[op];
     CallArgs ca;
-    normalize_args(def, args, nargs, ca);
-    TensorImpl* given[kMaxOutputs] = {};
-    check_given_outputs(def, mode, outs, given);
-    if (mode == CallMode::Inplace) given[0] = ca.tensors[ca.tensor_index[0]];
-    TensorImpl* results[kMaxOutputs] = {};
-    run_op(ca, mode, given, results);
-    if (mode == CallMode::Functional) {
-      for (int32_t i = 0; i < def.nreturns; ++i) *outs[i] = results[i];
-    }
+    normalize_args(kOpDefs[op], args, nargs, ca);
+    finish_call(ca, mode, outs);
+    return KF_OK;
+  } catch (...) {
+    return report_current_exception();
+  }
+}
+
+kf_status_t call_op_typed(int32_t op, const kf_value_t* args, CallMode mode,
+                          kf_tensor_t** outs) noexcept {
+  try {
+    ensure_initialized();
+    CallArgs ca;
+    bind_typed_args(kOpDefs[op], args, ca);
+    finish_call(ca, mode, outs);
     return KF_OK;
   } catch (...) {
     return report_current_exception();

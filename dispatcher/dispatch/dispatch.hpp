@@ -16,6 +16,10 @@ namespace kf {
 kf_status_t call_op(int32_t op, const kf_value_t* args, int32_t nargs, CallMode mode,
                     kf_tensor_t** outs) noexcept;
 
+/// The generated typed entry points' call: every argument present with its exact tag.
+kf_status_t call_op_typed(int32_t op, const kf_value_t* args, CallMode mode,
+                          kf_tensor_t** outs) noexcept;
+
 /// The throwing core of call_op, for code inside the core. `given` holds Out/Inplace outputs;
 /// Functional results are written to `results` (new references).
 void run_op(const CallArgs& args, CallMode mode, TensorImpl* const* given, TensorImpl** results);

@@ -73,10 +73,12 @@ void move_args_to_cpu(CallArgs& c, TensorRef* moved) {
     if (t == nullptr || t->device.type == KF_DEVICE_CPU) continue;
     moved[k] = TensorRef(op_to_device(*t, cpu));
     c.tensors[i] = moved[k].get();
-    c.v[i].v.tensor = moved[k].get();
+    c.owned[i].v.tensor = moved[k].get();
   }
   for (int32_t i = 0; i < c.def->nargs; ++i) {
-    if (c.def->args[i].type == ArgType::Device && c.v[i].tag == KF_VALUE_DEVICE) c.v[i].v.device = cpu;
+    if (c.def->args[i].type == ArgType::Device && c.v[i].tag == KF_VALUE_DEVICE) {
+      c.owned[i].v.device = cpu;
+    }
   }
 }
 
@@ -93,6 +95,7 @@ void run_fallback(const CallArgs& a, CallMode mode, TensorImpl* const* given,
   }
   warn_once(def, backend);
   CallArgs c = a;
+  own_args(c);
   TensorRef moved[kMaxTensorArgs];
   move_args_to_cpu(c, moved);
   TensorImpl* r[kMaxOutputs] = {};

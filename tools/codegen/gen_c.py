@@ -109,7 +109,7 @@ def source(ops: list[Op]) -> str:
                 call_outs = "outs"
             else:
                 call_outs = "nullptr"
-            lines.append(f"  return kf::call_op(kf::op::{op.name}, {args_expr}, {n}, {mode}, "
+            lines.append(f"  return kf::call_op_typed(kf::op::{op.name}, {args_expr}, {mode}, "
                          f"{call_outs});")
             lines.append("}")
             lines.append("")
