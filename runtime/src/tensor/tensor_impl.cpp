@@ -27,8 +27,16 @@ TensorImpl* acquire_impl(const int64_t* shape, const int64_t* strides, int32_t n
   return t;
 }
 
+// Note [Last reference]
+// When the count is 1 the caller holds the only reference, so no other thread can change it:
+// the atomic read-modify-write (tens of cycles) is skipped on the common path.
+inline bool drop_reference(std::atomic<int32_t>& refs) noexcept {
+  return refs.load(std::memory_order_acquire) == 1 ||
+         refs.fetch_sub(1, std::memory_order_acq_rel) == 1;
+}
+
 void release_storage(Storage* s) noexcept {
-  if (s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (!drop_reference(s->refs)) return;
   if (s->borrowed) {
     if (s->deleter != nullptr) s->deleter(s->data, s->deleter_ctx);
   } else {
@@ -157,7 +165,7 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
 void retain(TensorImpl* t) noexcept { t->refs.fetch_add(1, std::memory_order_relaxed); }
 
 void release(TensorImpl* t) noexcept {
-  if (t->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  if (!drop_reference(t->refs)) return;
   Storage* s = t->storage;
   t->magic = kTensorDead;
   t->storage = nullptr;
