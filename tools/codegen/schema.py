@@ -184,9 +184,10 @@ def _construct_mapping(loader, node, deep=False):
 _LineLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
-def _parse_entry(entry, path: str, index: int) -> Op:
+def _parse_entry(entry, path: str, index: int, line: int) -> Op:
     if not isinstance(entry, dict):
-        raise SchemaError(f"{path}: entry {index + 1} is not a mapping")
+        raise SchemaError(f"{path}:{line}: entry {index + 1} is not a mapping of fields "
+                          "(op, kind, meta, variants, tags, doc)")
     where = f"{path}:{entry['__line__']}"
     unknown = [k for k in entry if k not in KEYS and k != "__line__"]
     if unknown:
@@ -227,22 +228,42 @@ def _parse_entry(entry, path: str, index: int) -> Op:
     op.other_args = [a for a in args if not a.is_tensor]
     if any(a.base == "Tensor" and a.is_list for a in args) and kind == "kernel":
         raise SchemaError(f"{where}: kernel op '{name}' takes Tensor[]; make it composite")
-    op.hash = fnv1a64(" ".join(op.schema.split()))
+    op.hash = fnv1a64(canonical_signature(op.name, args, rets))
     return op
+
+
+def canonical_signature(name: str, args: list[Arg], rets: list[str]) -> str:
+    """The signature rebuilt from its parts, so spacing and layout never change the hash."""
+    parts: list[str] = []
+    star = False
+    for a in args:
+        if a.kwarg_only and not star:
+            parts.append("*")
+            star = True
+        default = f"={a.default}" if a.default is not None else ""
+        parts.append(f"{a.type_text} {a.name}{default}")
+    ret = rets[0] if len(rets) == 1 else "(" + ", ".join(rets) + ")"
+    return f"{name}({', '.join(parts)}) -> {ret}"
 
 
 def load(path: str) -> list[Op]:
     try:
         with open(path, encoding="utf-8") as f:
-            data = yaml.load(f, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+            text = f.read()
+        data = yaml.load(text, Loader=_LineLoader)  # noqa: S506 - SafeLoader subclass
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as e:
-        raise SchemaError(f"{path}: not valid YAML: {e}") from e
+        mark = getattr(e, "problem_mark", None) or getattr(e, "context_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        raise SchemaError(f"{path}:{line}: not valid YAML: "
+                          f"{getattr(e, 'problem', None) or e}") from e
     if not isinstance(data, list):
         raise SchemaError(f"{path}:1: the schema must be a list of op entries")
+    lines = [item.start_mark.line + 1 for item in root.value]
     ops: list[Op] = []
     names: dict[str, int] = {}
     for i, entry in enumerate(data):
-        op = _parse_entry(entry, path, i)
+        op = _parse_entry(entry, path, i, lines[i])
         if op.name in names:
             raise SchemaError(f"{path}:{op.line}: op '{op.name}' is already defined at line "
                               f"{names[op.name]}")

@@ -1,5 +1,7 @@
 #include "loader/manifest.hpp"
 
+#include <climits>
+#include <cstdint>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -23,10 +25,28 @@ const json& field(const json& j, const std::string& path, const char* name, json
     if (required) bad(path, name, "is missing");
     return null_value;
   }
-  const bool ok = it->type() == type ||
-                  (type == json::value_t::number_integer && it->is_number_unsigned());
-  if (!ok) bad(path, name, std::string("must be ") + json(type).type_name() + ", got " + it->type_name());
+  if (type == json::value_t::number_integer) {
+    if (!it->is_number_integer()) {
+      bad(path, name, std::string("must be an integer, got ") + it->type_name() + " " + it->dump());
+    }
+    return *it;
+  }
+  if (it->type() != type) {
+    bad(path, name, std::string("must be ") + json(type).type_name() + ", got " + it->type_name());
+  }
   return *it;
+}
+
+// An integer field in [lo, hi]; fractions, strings and out-of-range values are rejected.
+int64_t integer(const json& v, const std::string& path, const char* name, int64_t lo, int64_t hi) {
+  if (!v.is_number_integer()) {
+    bad(path, name, std::string("must be an integer, got ") + v.type_name() + " " + v.dump());
+  }
+  if (v.is_number_unsigned() ? v.get<uint64_t>() > static_cast<uint64_t>(hi)
+                             : (v.get<int64_t>() < lo || v.get<int64_t>() > hi)) {
+    bad(path, name, fmt::format("is {}, outside {}..{}", v.dump(), lo, hi));
+  }
+  return v.get<int64_t>();
 }
 
 std::vector<std::string> strings(const json& j, const std::string& path, const char* name) {
@@ -86,19 +106,20 @@ Manifest parse_manifest_text(const std::string& text, const std::string& path) {
   Manifest m;
   m.path = path;
   m.dir = path.substr(0, path.find_last_of('/'));
-  const int64_t version = field(j, path, "manifest_version", json::value_t::number_integer, true).get<int64_t>();
+  const int64_t version = integer(
+      field(j, path, "manifest_version", json::value_t::number_integer, true), path,
+      "manifest_version", 0, INT32_MAX);
   if (version != 1) bad(path, "manifest_version", "is " + std::to_string(version) + "; this kernforge reads version 1");
   m.name = field(j, path, "name", json::value_t::string, true).get<std::string>();
   m.library = field(j, path, "library", json::value_t::string, true).get<std::string>();
   m.device_type = field(j, path, "device_type", json::value_t::string, true).get<std::string>();
   const json& abi = field(j, path, "abi", json::value_t::array, true);
-  if (abi.size() != 2 || !abi[0].is_number_unsigned() || !abi[1].is_number_unsigned()) {
-    bad(path, "abi", "must be [major, minor] with non-negative integers");
-  }
-  m.abi_major = abi[0].get<int32_t>();
-  m.abi_minor = abi[1].get<int32_t>();
+  if (abi.size() != 2) bad(path, "abi", "must be [major, minor]");
+  m.abi_major = static_cast<int32_t>(integer(abi[0], path, "abi", 0, INT32_MAX));
+  m.abi_minor = static_cast<int32_t>(integer(abi[1], path, "abi", 0, INT32_MAX));
   const json& prio = field(j, path, "priority", json::value_t::number_integer, false);
-  m.priority = prio.is_null() ? 0 : prio.get<int32_t>();
+  m.priority = prio.is_null() ? 0 : static_cast<int32_t>(integer(prio, path, "priority",
+                                                                 INT32_MIN, INT32_MAX));
   parse_requires(j, path, m);
   m.global_deps = strings(j, path, "global_deps");
   parse_preload(j, path, m);

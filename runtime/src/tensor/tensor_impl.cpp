@@ -184,6 +184,7 @@ TensorImpl& checked(kf_tensor_t t, const char* what) {
 }
 
 bool is_contiguous(const TensorImpl& t) noexcept {
+  if (t.numel == 0) return true;  // no element: any strides describe the same (empty) layout
   int64_t expected = 1;
   for (int32_t i = t.ndim - 1; i >= 0; --i) {
     if (t.shape[i] == 1) continue;

@@ -1,0 +1,121 @@
+// bench_dispatch.cpp — the C ABI's fixed cost and its GEMM against OpenBLAS called directly.
+//
+// BM_TinyAdd:        kf_add of two 1-element float32 tensors, new output each time, released
+//                    (budget: <= 100 ns per call, DESIGN section 12).
+// BM_MatmulKernforge kf_matmul of two n x n float32 tensors through the C ABI, output released.
+// BM_CblasSgemm      cblas_sgemm on the same sizes into a preallocated buffer (the reference;
+//                    budget: kernforge >= 95% of it at 2048).
+#include <cblas.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "kernforge/kernforge.h"
+
+namespace {
+
+// A failing call ends the benchmark with the runtime's message.
+void check(benchmark::State& state, kf_status_t status, const char* what) {
+  if (status != KF_OK) {
+    std::fprintf(stderr, "%s failed: %s: %s\n", what, kf_status_name(status),
+                 kf_last_error_message());
+    state.SkipWithError(what);
+  }
+}
+
+std::vector<float> filled(int64_t n, float seed) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = seed + static_cast<float>(i % 17) * 0.01f;
+  return v;
+}
+
+kf_tensor_t make_tensor(benchmark::State& state, const std::vector<float>& data,
+                        std::vector<int64_t> shape) {
+  kf_tensor_t t = nullptr;
+  check(state, kf_tensor_from_data(data.data(), shape.data(), static_cast<int32_t>(shape.size()),
+                                   KF_FLOAT32, kf_device_cpu(), &t),
+        "kf_tensor_from_data");
+  return t;
+}
+
+void set_gflops(benchmark::State& state, int64_t n) {
+  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * static_cast<double>(n * n) * n * 1e-9,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_TinyAdd(benchmark::State& state) {
+  const std::vector<float> one{1.5f};
+  kf_tensor_t a = make_tensor(state, one, {1});
+  kf_tensor_t b = make_tensor(state, one, {1});
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    const kf_status_t s = kf_add(a, b, kf_scalar_i64(1), &out);
+    if (s != KF_OK) {
+      check(state, s, "kf_add");
+      break;
+    }
+    benchmark::DoNotOptimize(out);
+    kf_tensor_release(out);
+  }
+  kf_tensor_release(b);
+  kf_tensor_release(a);
+}
+BENCHMARK(BM_TinyAdd);
+
+void BM_MatmulKernforge(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = make_tensor(state, filled(n * n, 0.5f), {n, n});
+  kf_tensor_t b = make_tensor(state, filled(n * n, -0.25f), {n, n});
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    const kf_status_t s = kf_matmul(a, b, &out);
+    if (s != KF_OK) {
+      check(state, s, "kf_matmul");
+      break;
+    }
+    benchmark::DoNotOptimize(out);
+    kf_tensor_release(out);
+  }
+  set_gflops(state, n);
+  kf_tensor_release(b);
+  kf_tensor_release(a);
+}
+BENCHMARK(BM_MatmulKernforge)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CblasSgemm(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const std::vector<float> a = filled(n * n, 0.5f);
+  const std::vector<float> b = filled(n * n, -0.25f);
+  std::vector<float> c(static_cast<std::size_t>(n * n));
+  const auto dim = static_cast<blasint>(n);
+  for (auto _ : state) {
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, dim, dim, dim, 1.0f, a.data(), dim,
+                b.data(), dim, 0.0f, c.data(), dim);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_gflops(state, n);
+}
+BENCHMARK(BM_CblasSgemm)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+// BENCHMARK_MAIN plus the context the report needs: versions and OpenBLAS's threading, read
+// after kernforge has loaded its plugins (which share this process's OpenBLAS).
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::AddCustomContext("kernforge_version", kf_version());
+  benchmark::AddCustomContext("kernforge_backends", std::to_string(kf_backend_count()));
+  benchmark::AddCustomContext("openblas_config", openblas_get_config());
+  benchmark::AddCustomContext("openblas_core", openblas_get_corename());
+  benchmark::AddCustomContext("openblas_threads", std::to_string(openblas_get_num_threads()));
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the release preset, runs kernforge_bench (JSON) and writes docs/benchmarks.md.
+#   benchmarks/run.sh [extra Google Benchmark flags, e.g. --benchmark_filter=TinyAdd]
+# Environment: KF_BENCH_MIN_TIME (seconds per benchmark, default 0.2), KF_BENCH_REPETITIONS
+# (default 5, randomly interleaved so that a change of machine load hits every benchmark alike;
+# the report uses the medians), KF_BENCH_JSON (default build/release/benchmarks.json).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+cmake --preset release
+cmake --build --preset release --target kernforge_bench kernforge_cli
+
+json="${KF_BENCH_JSON:-build/release/benchmarks.json}"
+./build/release/bin/kernforge_bench \
+  --benchmark_min_time="${KF_BENCH_MIN_TIME:-0.2}" \
+  --benchmark_repetitions="${KF_BENCH_REPETITIONS:-5}" \
+  --benchmark_enable_random_interleaving=true \
+  --benchmark_report_aggregates_only=true \
+  --benchmark_out="$json" --benchmark_out_format=json \
+  "$@"
+
+python3 benchmarks/write_report.py "$json" docs/benchmarks.md --build-type Release \
+  --kernforge-info "$(./build/release/bin/kernforge info --json)"
+echo "wrote docs/benchmarks.md from $json"

@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Turns kernforge_bench's Google Benchmark JSON into docs/benchmarks.md.
+
+    python3 benchmarks/write_report.py build/release/benchmarks.json docs/benchmarks.md \
+        [--kernforge-info "$(kernforge info --json)"]
+
+The page holds the machine (CPU model from /proc/cpuinfo, nproc), the date, every figure and the
+ratios against the budgets of DESIGN section 12. With repetitions it uses the medians.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+TINY_ADD_BUDGET_NS = 100.0
+MATMUL_BUDGET_PCT = 95.0
+TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def nproc() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 0
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                             text=True, check=True, cwd=Path(__file__).resolve().parent)
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def figures(report: dict) -> dict[str, dict]:
+    """run name -> its entry: the median aggregate when there are repetitions, else the run."""
+    picked: dict[str, dict] = {}
+    for b in report.get("benchmarks", []):
+        name = b.get("run_name", b["name"]).replace("/real_time", "")
+        if b.get("run_type") == "aggregate":
+            if b.get("aggregate_name") == "median":
+                picked[name] = b
+        elif name not in picked:
+            picked[name] = b
+    return picked
+
+
+def errors(report: dict) -> list[str]:
+    """'name: message' of every benchmark that stopped with an error."""
+    return sorted({f"{b['name']}: {b.get('error_message', 'error')}"
+                   for b in report.get("benchmarks", []) if b.get("error_occurred")})
+
+
+def real_ns(entry: dict) -> float:
+    return entry["real_time"] * TO_NS[entry.get("time_unit", "ns")]
+
+
+def fmt_time(ns: float) -> str:
+    if ns < 1e3:
+        return f"{ns:.1f} ns"
+    if ns < 1e6:
+        return f"{ns / 1e3:.2f} µs"
+    return f"{ns / 1e6:.2f} ms"
+
+
+def figures_table(picked: dict[str, dict]) -> list[str]:
+    lines = ["| benchmark | time (wall clock) | GFLOP/s |", "|---|---:|---:|"]
+    def order(name: str) -> tuple:
+        size = name.split("/")[1] if "/" in name else "0"
+        return (0 if "TinyAdd" in name else 1, int(size) if size.isdigit() else 0, name)
+
+    for name in sorted(picked, key=order):
+        e = picked[name]
+        gflops = e.get("GFLOP/s")
+        g = f"{gflops:.1f}" if gflops is not None else "–"
+        lines.append(f"| `{name}` | {fmt_time(real_ns(e))} | {g} |")
+    return lines
+
+
+def budget_rows(picked: dict[str, dict]) -> list[str]:
+    lines = ["| budget | measured | target | ratio | verdict |", "|---|---:|---:|---:|---|"]
+    tiny = picked.get("BM_TinyAdd")
+    if tiny:
+        ns = real_ns(tiny)
+        verdict = "within budget" if ns <= TINY_ADD_BUDGET_NS else "over budget"
+        lines.append(f"| tiny `add` through the C ABI (1 element, new output) | {ns:.1f} ns | "
+                     f"≤ {TINY_ADD_BUDGET_NS:.0f} ns | {ns / TINY_ADD_BUDGET_NS:.2f}× the "
+                     f"budget | {verdict} |")
+    for n in (1024, 2048):
+        ours, ref = picked.get(f"BM_MatmulKernforge/{n}"), picked.get(f"BM_CblasSgemm/{n}")
+        if not (ours and ref and ours.get("GFLOP/s") and ref.get("GFLOP/s")):
+            continue
+        pct = 100.0 * ours["GFLOP/s"] / ref["GFLOP/s"]
+        binding = " (the budget)" if n == 2048 else " (informative)"
+        verdict = "within budget" if pct >= MATMUL_BUDGET_PCT else "below budget"
+        lines.append(f"| CPU `matmul` {n}² f32 vs `cblas_sgemm`{binding} | "
+                     f"{ours['GFLOP/s']:.1f} vs {ref['GFLOP/s']:.1f} GFLOP/s | "
+                     f"≥ {MATMUL_BUDGET_PCT:.0f}% | {pct:.1f}% | {verdict} |")
+    return lines
+
+
+def load_average() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def busy_note() -> list[str]:
+    """A warning when other work shared the CPUs: absolute figures drop, same-run ratios hold."""
+    try:
+        load = float(load_average().split()[0])
+    except ValueError:
+        return []
+    if load < 0.5 * nproc():
+        return []
+    return ["", f"Note: the machine was busy with other work (1-minute load {load:.1f} on "
+            f"{nproc()} CPUs), so absolute times and GFLOP/s are worse than on an idle machine. "
+            "Each budget compares figures taken in the same run with the repetitions randomly "
+            "interleaved, so the ratios are the meaningful part; rerun on an idle machine for "
+            "absolute numbers."]
+
+
+def machine_lines(report: dict, info: dict | None, build_type: str) -> list[str]:
+    ctx = report.get("context", {})
+    lines = [f"- CPU: {cpu_model()}; `nproc`: {nproc()}; "
+             f"Google Benchmark saw {ctx.get('num_cpus', '?')} CPUs at "
+             f"{ctx.get('mhz_per_cpu', '?')} MHz",
+             f"- OS: {platform.system()} {platform.release()} ({platform.machine()}); load "
+             f"average when the report was written: {load_average()}",
+             f"- OpenBLAS: {ctx.get('openblas_config', '?')}, core `{ctx.get('openblas_core', '?')}`"
+             f", {ctx.get('openblas_threads', '?')} thread(s) (shared by kernforge and the "
+             "direct calls)",
+             f"- run: {ctx.get('date', 'unknown date')}; kernforge build `{build_type}`; commit "
+             f"`{git_commit()}` (plus uncommitted work); Google Benchmark "
+             f"{ctx.get('library_build_type', '?')} library build (Debian's package)"]
+    if info:
+        backends = ", ".join(f"{b['name']} {b['version']} ({b['state']})"
+                             for b in info.get("backends", []))
+        lines.append(f"- kernforge {info.get('version', '?')}, backends: {backends or 'none'}")
+    return lines
+
+
+def render(report: dict, info: dict | None, build_type: str) -> str:
+    picked = figures(report)
+    out = ["# Benchmarks", "",
+           f"Written by `benchmarks/write_report.py` on {dt.date.today().isoformat()} from a run "
+           "of `benchmarks/run.sh` (release build, Google Benchmark, `kernforge_bench`). "
+           "Figures are the medians of the repetitions, wall-clock time. Timings are never "
+           "pass/fail tests; this page is where the budgets of DESIGN section 12 are checked. "
+           "Rerun `bash benchmarks/run.sh` to refresh it.", "",
+           "## Machine", ""]
+    out += machine_lines(report, info, build_type)
+    out += busy_note()
+    out += ["", "## Budgets", ""] + budget_rows(picked)
+    out += ["", "## All figures", ""] + figures_table(picked)
+    out += ["", "`BM_TinyAdd`: `kf_add(a, b, alpha=1, &out)` on two 1-element float32 tensors, "
+            "then `kf_tensor_release(out)`. `BM_MatmulKernforge/n`: `kf_matmul` of two n×n "
+            "float32 tensors through the C ABI, a new output each time (released). "
+            "`BM_CblasSgemm/n`: OpenBLAS `cblas_sgemm` called directly on the same sizes into a "
+            "preallocated buffer, in the same process and run. GFLOP/s counts 2·n³ per product.",
+            ""]
+    return "\n".join(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("json", type=Path, help="Google Benchmark JSON output")
+    parser.add_argument("markdown", type=Path, help="the page to write (docs/benchmarks.md)")
+    parser.add_argument("--kernforge-info", help="the output of `kernforge info --json`")
+    parser.add_argument("--build-type", default="unknown", help="kernforge's CMAKE_BUILD_TYPE")
+    args = parser.parse_args()
+    report = json.loads(args.json.read_text())
+    info = json.loads(args.kernforge_info) if args.kernforge_info else None
+    failed = errors(report)
+    if failed:
+        raise SystemExit("benchmarks failed, docs not written:\n  " + "\n  ".join(failed))
+    args.markdown.parent.mkdir(parents=True, exist_ok=True)
+    args.markdown.write_text(render(report, info, args.build_type))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,472 @@
+// kernforge.hpp — the header-only C++17 frontend of kernforge (DESIGN.md section 8).
+//
+// Everything here calls only the C ABI (kernforge.h); no C++ type crosses it. Failures of the C
+// ABI become kf::Error exceptions carrying the kf_status_t and kf_last_error_message().
+//
+// Ownership: kf::Tensor owns one reference of its kf_tensor_t handle (copy = retain, move
+// steals, destruction = release). A default-constructed Tensor is undefined (null handle); passed
+// where the schema says `Tensor?` it means None.
+// Thread safety: as the C ABI (a Tensor may be read from several threads; writing it while
+// another thread uses it is a data race).
+// The op functions and Tensor methods are generated from dispatcher/ops.yaml
+// (tensor_methods.inc inside the class, kernforge_ops.hpp after it).
+#ifndef KERNFORGE_KERNFORGE_HPP_
+#define KERNFORGE_KERNFORGE_HPP_
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <iterator>
+#include <optional>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "kernforge/kernforge.h"
+
+namespace kf {
+
+class Tensor;
+
+// ------------------------------------------------------------------------------- errors --
+
+/// A failed C ABI call: the status and the thread's kf_last_error_message().
+class Error : public std::runtime_error {
+ public:
+  Error(kf_status_t status, const std::string& message)
+      : std::runtime_error(message), status_(status) {}
+  kf_status_t status() const noexcept { return status_; }
+  const char* status_name() const noexcept { return kf_status_name(status_); }
+
+ private:
+  kf_status_t status_;
+};
+
+namespace detail {
+/// Throws kf::Error unless `s` is KF_OK.
+inline void check(kf_status_t s) {
+  if (s != KF_OK) throw Error(s, kf_last_error_message());
+}
+/// The handles of `tensors`, borrowed for one call.
+inline std::vector<kf_tensor_t> handles(const std::vector<Tensor>& tensors);
+}  // namespace detail
+
+// ------------------------------------------------------------------------------- dtypes --
+
+enum class Dtype : int32_t {
+  Undefined = KF_DTYPE_UNDEFINED,
+  Float32 = KF_FLOAT32,
+  Float64 = KF_FLOAT64,
+  Float16 = KF_FLOAT16,
+  BFloat16 = KF_BFLOAT16,
+  Int8 = KF_INT8,
+  UInt8 = KF_UINT8,
+  Int16 = KF_INT16,
+  Int32 = KF_INT32,
+  Int64 = KF_INT64,
+  Bool = KF_BOOL,
+};
+
+inline const char* dtype_name(Dtype d) { return kf_dtype_name(static_cast<kf_dtype_t>(d)); }
+inline std::size_t itemsize(Dtype d) { return kf_dtype_size(static_cast<kf_dtype_t>(d)); }
+inline bool is_floating(Dtype d) {
+  return d == Dtype::Float32 || d == Dtype::Float64 || d == Dtype::Float16 ||
+         d == Dtype::BFloat16;
+}
+inline std::ostream& operator<<(std::ostream& os, Dtype d) { return os << dtype_name(d); }
+
+/// The Dtype of a C++ element type: dtype_of<float>::value == Dtype::Float32.
+template <typename T> struct dtype_of;
+template <> struct dtype_of<float> { static constexpr Dtype value = Dtype::Float32; };
+template <> struct dtype_of<double> { static constexpr Dtype value = Dtype::Float64; };
+template <> struct dtype_of<int8_t> { static constexpr Dtype value = Dtype::Int8; };
+template <> struct dtype_of<uint8_t> { static constexpr Dtype value = Dtype::UInt8; };
+template <> struct dtype_of<int16_t> { static constexpr Dtype value = Dtype::Int16; };
+template <> struct dtype_of<int32_t> { static constexpr Dtype value = Dtype::Int32; };
+template <> struct dtype_of<int64_t> { static constexpr Dtype value = Dtype::Int64; };
+template <> struct dtype_of<bool> { static constexpr Dtype value = Dtype::Bool; };
+
+// ------------------------------------------------------------------------------ devices --
+
+/// A device: a kf_device_t with string conversions ("cpu", "cuda:1").
+class Device {
+ public:
+  Device() : d_(kf_device_cpu()) {}
+  Device(kf_device_t d) : d_(d) {}  // NOLINT(google-explicit-constructor)
+  Device(const char* text) { detail::check(kf_device_parse(text, &d_)); }  // NOLINT
+  Device(const std::string& text) : Device(text.c_str()) {}                // NOLINT
+  static Device cpu() { return Device(kf_device_cpu()); }
+
+  kf_device_t c() const { return d_; }
+  int32_t type() const { return d_.type; }
+  int32_t index() const { return d_.index; }
+  std::string str() const {
+    char buf[64];
+    detail::check(kf_device_name(d_, buf, sizeof buf));
+    return buf;
+  }
+  friend bool operator==(const Device& a, const Device& b) {
+    return a.d_.type == b.d_.type && a.d_.index == b.d_.index;
+  }
+  friend bool operator!=(const Device& a, const Device& b) { return !(a == b); }
+
+ private:
+  kf_device_t d_{};
+};
+
+inline std::ostream& operator<<(std::ostream& os, const Device& d) { return os << d.str(); }
+
+// ------------------------------------------------------------------------------ scalars --
+
+/// A number passed to an op: float64, int64 or bool (integers stay exact).
+class Scalar {
+ public:
+  Scalar(double x) : s_(kf_scalar_f64(x)) {}  // NOLINT(google-explicit-constructor)
+  Scalar(float x) : s_(kf_scalar_f64(x)) {}   // NOLINT
+  Scalar(bool x) : s_(kf_scalar_bool(x)) {}   // NOLINT
+  template <typename I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>,
+                                         int> = 0>
+  Scalar(I x) : s_(kf_scalar_i64(static_cast<int64_t>(x))) {}  // NOLINT
+  Scalar(kf_scalar_t s) : s_(s) {}                               // NOLINT
+
+  kf_scalar_t c() const { return s_; }
+  bool is_floating() const { return s_.tag == KF_SCALAR_FLOAT64; }
+  bool is_integral() const { return s_.tag == KF_SCALAR_INT64; }
+  bool is_bool() const { return s_.tag == KF_SCALAR_BOOL; }
+  double to_double() const {
+    return is_floating() ? s_.v.f64 : is_integral() ? static_cast<double>(s_.v.i64) : s_.v.b;
+  }
+
+ private:
+  kf_scalar_t s_;
+};
+
+// ------------------------------------------------------------------------- int arrays --
+
+/// A non-owning view of int64 values (shapes, dims). The initializer_list form lives until the
+/// end of the full expression, which is long enough for an argument. Where an op takes an
+/// optional list (`int[]?`, std::optional<IntArrayRef>), C++17 cannot build it from bare braces:
+/// write `t.sum(kf::IntArrayRef{0})` or pass a std::vector<int64_t>.
+class IntArrayRef {
+ public:
+  IntArrayRef() = default;
+  IntArrayRef(std::initializer_list<int64_t> v)  // NOLINT(google-explicit-constructor)
+      : data_(std::data(v)), size_(v.size()) {}
+  IntArrayRef(const std::vector<int64_t>& v)  // NOLINT(google-explicit-constructor)
+      : data_(v.data()), size_(v.size()) {}
+  IntArrayRef(const int64_t* data, std::size_t size) : data_(data), size_(size) {}
+
+  const int64_t* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const int64_t* begin() const { return data_; }
+  const int64_t* end() const { return data_ + size_; }
+  int64_t operator[](std::size_t i) const { return data_[i]; }
+  std::vector<int64_t> vec() const { return std::vector<int64_t>(begin(), end()); }
+
+ private:
+  const int64_t* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// ------------------------------------------------------------------------------ tensors --
+
+/// A reference-counted tensor handle of the C ABI.
+class Tensor {
+ public:
+  Tensor() = default;
+  Tensor(const Tensor& o) : h_(o.h_) {
+    if (h_) detail::check(kf_tensor_retain(h_));
+  }
+  Tensor(Tensor&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  Tensor& operator=(const Tensor& o) {
+    if (o.h_) detail::check(kf_tensor_retain(o.h_));
+    reset(o.h_);
+    return *this;
+  }
+  Tensor& operator=(Tensor&& o) noexcept {
+    if (this != &o) reset(std::exchange(o.h_, nullptr));
+    return *this;
+  }
+  ~Tensor() { reset(nullptr); }
+
+  /// Wraps a handle, taking over the caller's reference (nullptr gives an undefined Tensor).
+  static Tensor adopt(kf_tensor_t h) {
+    Tensor t;
+    t.h_ = h;
+    return t;
+  }
+  /// Gives up the handle without releasing it; the caller owns that reference.
+  kf_tensor_t release() noexcept { return std::exchange(h_, nullptr); }
+
+  kf_tensor_t handle() const { return h_; }
+  bool defined() const { return h_ != nullptr; }
+
+  int64_t dim() const {
+    int32_t n = 0;
+    detail::check(kf_tensor_ndim(h_, &n));
+    return n;
+  }
+  std::vector<int64_t> sizes() const {
+    const int64_t* p = nullptr;
+    detail::check(kf_tensor_shape(h_, &p));
+    return std::vector<int64_t>(p, p + dim());
+  }
+  int64_t size(int64_t d) const {
+    const std::vector<int64_t> s = sizes();
+    return s.at(static_cast<std::size_t>(d < 0 ? d + static_cast<int64_t>(s.size()) : d));
+  }
+  std::vector<int64_t> strides() const {
+    const int64_t* p = nullptr;
+    detail::check(kf_tensor_strides(h_, &p));
+    return std::vector<int64_t>(p, p + dim());
+  }
+  int64_t numel() const {
+    int64_t n = 0;
+    detail::check(kf_tensor_numel(h_, &n));
+    return n;
+  }
+  Dtype dtype() const {
+    kf_dtype_t d = KF_DTYPE_UNDEFINED;
+    detail::check(kf_tensor_dtype(h_, &d));
+    return static_cast<Dtype>(d);
+  }
+  Device device() const {
+    kf_device_t d{};
+    detail::check(kf_tensor_device(h_, &d));
+    return Device(d);
+  }
+  bool is_contiguous() const {
+    bool c = false;
+    detail::check(kf_tensor_is_contiguous(h_, &c));
+    return c;
+  }
+
+  /// The address of element [0,...,0] as T*; T must match the dtype.
+  template <typename T> T* data_ptr() const {
+    expect_dtype(dtype_of<T>::value, "data_ptr");
+    void* p = nullptr;
+    detail::check(kf_tensor_data_ptr(h_, &p));
+    return static_cast<T*>(p);
+  }
+  /// The value of a 1-element tensor, converted to T.
+  template <typename T> T item() const {
+    kf_scalar_t s{};
+    detail::check(kf_tensor_item(h_, &s));
+    if (s.tag == KF_SCALAR_FLOAT64) return static_cast<T>(s.v.f64);
+    if (s.tag == KF_SCALAR_INT64) return static_cast<T>(s.v.i64);
+    return static_cast<T>(s.v.b);
+  }
+  /// All elements in row-major order on the host, converted to T's dtype when needed.
+  template <typename T> std::vector<T> to_vector() const;
+
+  /// A copy on `device` with `dtype` (Dtype::Undefined keeps the dtype).
+  Tensor to(Device device, Dtype dtype = Dtype::Undefined) const {
+    kf_tensor_t out = nullptr;
+    detail::check(kf_tensor_to(h_, device.c(), static_cast<kf_dtype_t>(dtype), &out));
+    return adopt(out);
+  }
+  Tensor to(Dtype dtype) const { return to(device(), dtype); }
+
+  Tensor& operator+=(const Tensor& o) { return add_(o); }
+  Tensor& operator-=(const Tensor& o) { return sub_(o); }
+  Tensor& operator*=(const Tensor& o) { return mul_(o); }
+  Tensor& operator/=(const Tensor& o) { return div_(o); }
+  Tensor& operator+=(Scalar s);
+  Tensor& operator-=(Scalar s);
+  Tensor& operator*=(Scalar s);
+  Tensor& operator/=(Scalar s);
+
+#include "kernforge/tensor_methods.inc"
+
+ private:
+  void reset(kf_tensor_t h) noexcept {
+    if (h_) kf_tensor_release(h_);
+    h_ = h;
+  }
+  void expect_dtype(Dtype want, const char* what) const {
+    const Dtype have = dtype();
+    if (have != want) {
+      throw Error(KF_INVALID_ARGUMENT, std::string("Tensor::") + what + ": the tensor is " +
+                                           dtype_name(have) + ", the C++ type asks for " +
+                                           dtype_name(want));
+    }
+  }
+
+  kf_tensor_t h_ = nullptr;
+};
+
+namespace detail {
+inline std::vector<kf_tensor_t> handles(const std::vector<Tensor>& tensors) {
+  std::vector<kf_tensor_t> h;
+  h.reserve(tensors.size());
+  for (const Tensor& t : tensors) h.push_back(t.handle());
+  return h;
+}
+
+/// Copies `t` (any dtype) to host memory as T.
+template <typename T> std::vector<T> copy_to_host(const Tensor& t) {
+  const Tensor src = t.dtype() == dtype_of<T>::value ? t : t.to(dtype_of<T>::value);
+  std::vector<T> out(static_cast<std::size_t>(src.numel()));
+  detail::check(kf_tensor_copy_to_host(src.handle(), out.data(), out.size() * sizeof(T)));
+  return out;
+}
+}  // namespace detail
+
+template <typename T> std::vector<T> Tensor::to_vector() const {
+  if constexpr (std::is_same_v<T, bool>) {
+    // std::vector<bool> packs bits: go through one byte per element.
+    static_assert(sizeof(bool) == 1, "kf::Tensor::to_vector<bool> needs a one-byte bool");
+    const Tensor src = dtype() == Dtype::Bool ? *this : to(Dtype::Bool);
+    std::vector<uint8_t> bytes(static_cast<std::size_t>(src.numel()));
+    detail::check(kf_tensor_copy_to_host(src.handle(), bytes.data(), bytes.size()));
+    return std::vector<bool>(bytes.begin(), bytes.end());
+  } else {
+    return detail::copy_to_host<T>(*this);
+  }
+}
+
+// -------------------------------------------------------------------------- factories --
+
+/// A tensor holding a copy of `values` with `shape` (numel must match) on `device`.
+template <typename T>
+Tensor from_vector(const std::vector<T>& values, IntArrayRef shape,
+                   Device device = Device::cpu()) {
+  const auto dtype = static_cast<kf_dtype_t>(dtype_of<T>::value);
+  kf_tensor_t out = nullptr;
+  if constexpr (std::is_same_v<T, bool>) {
+    const std::vector<uint8_t> bytes(values.begin(), values.end());
+    detail::check(kf_tensor_from_data(bytes.data(), shape.data(),
+                                      static_cast<int32_t>(shape.size()), dtype, device.c(),
+                                      &out));
+  } else {
+    detail::check(kf_tensor_from_data(values.data(), shape.data(),
+                                      static_cast<int32_t>(shape.size()), dtype, device.c(),
+                                      &out));
+  }
+  return Tensor::adopt(out);
+}
+
+/// A 1-D tensor holding a copy of `values`.
+template <typename T>
+Tensor from_vector(const std::vector<T>& values, Device device = Device::cpu()) {
+  return from_vector(values, {static_cast<int64_t>(values.size())}, device);
+}
+
+/// kf::tensor({1.f, 2.f, 3.f}) (1-D) or kf::tensor({1, 2, 3, 4}, {2, 2}); the dtype follows T.
+template <typename T>
+Tensor tensor(std::initializer_list<T> values, IntArrayRef shape,
+              Device device = Device::cpu()) {
+  return from_vector(std::vector<T>(values), shape, device);
+}
+template <typename T>
+Tensor tensor(std::initializer_list<T> values, Device device = Device::cpu()) {
+  return from_vector(std::vector<T>(values), device);
+}
+/// A 0-dim tensor holding `value`.
+template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+Tensor tensor(T value, Device device = Device::cpu()) {
+  return from_vector(std::vector<T>{value}, {}, device);
+}
+
+namespace detail {
+/// The dtype of a Python-style wrapped number next to a tensor of dtype `t` (PyTorch's rule):
+/// floating scalars take a floating tensor's dtype, else float32; integral scalars take the
+/// tensor's dtype (int64 for a bool tensor); bools take the tensor's dtype.
+inline Dtype wrapped_scalar_dtype(const Scalar& s, Dtype t) {
+  if (s.is_floating()) return is_floating(t) ? t : Dtype::Float32;
+  if (s.is_integral()) return t == Dtype::Bool ? Dtype::Int64 : t;
+  return t;
+}
+/// `s` as a 0-dim tensor on `like`'s device, typed for an op with `like`.
+inline Tensor wrap_scalar(const Scalar& s, const Tensor& like) {
+  kf_tensor_t out = nullptr;
+  const Dtype dtype = wrapped_scalar_dtype(s, like.dtype());
+  check(kf_full(nullptr, 0, s.c(), static_cast<kf_dtype_t>(dtype), like.device().c(), &out));
+  return Tensor::adopt(out);
+}
+}  // namespace detail
+
+}  // namespace kf
+
+#include "kernforge/kernforge_ops.hpp"
+
+namespace kf {
+
+// ---------------------------------------------------------------------------- operators --
+
+inline Tensor operator+(const Tensor& a, const Tensor& b) { return a.add(b); }
+inline Tensor operator-(const Tensor& a, const Tensor& b) { return a.sub(b); }
+inline Tensor operator*(const Tensor& a, const Tensor& b) { return a.mul(b); }
+inline Tensor operator/(const Tensor& a, const Tensor& b) { return a.div(b); }
+inline Tensor operator-(const Tensor& a) { return a.neg(); }
+
+inline Tensor operator+(const Tensor& a, Scalar s) { return a.add(detail::wrap_scalar(s, a)); }
+inline Tensor operator-(const Tensor& a, Scalar s) { return a.sub(detail::wrap_scalar(s, a)); }
+inline Tensor operator*(const Tensor& a, Scalar s) { return a.mul(detail::wrap_scalar(s, a)); }
+inline Tensor operator/(const Tensor& a, Scalar s) { return a.div(detail::wrap_scalar(s, a)); }
+inline Tensor operator+(Scalar s, const Tensor& a) { return detail::wrap_scalar(s, a).add(a); }
+inline Tensor operator-(Scalar s, const Tensor& a) { return detail::wrap_scalar(s, a).sub(a); }
+inline Tensor operator*(Scalar s, const Tensor& a) { return detail::wrap_scalar(s, a).mul(a); }
+inline Tensor operator/(Scalar s, const Tensor& a) { return detail::wrap_scalar(s, a).div(a); }
+
+inline Tensor& Tensor::operator+=(Scalar s) { return add_(detail::wrap_scalar(s, *this)); }
+inline Tensor& Tensor::operator-=(Scalar s) { return sub_(detail::wrap_scalar(s, *this)); }
+inline Tensor& Tensor::operator*=(Scalar s) { return mul_(detail::wrap_scalar(s, *this)); }
+inline Tensor& Tensor::operator/=(Scalar s) { return div_(detail::wrap_scalar(s, *this)); }
+
+// ------------------------------------------------------------------------------ printing --
+
+namespace detail {
+constexpr int64_t kPrintLimit = 20;
+
+inline void print_shape(std::ostream& os, const std::vector<int64_t>& shape) {
+  os << '[';
+  for (std::size_t i = 0; i < shape.size(); ++i) os << (i ? ", " : "") << shape[i];
+  os << ']';
+}
+
+/// Up to kPrintLimit values of `t` in row-major order, as text.
+inline void print_values(std::ostream& os, const Tensor& t) {
+  const int64_t n = t.numel();
+  const int64_t shown = n < kPrintLimit ? n : kPrintLimit;
+  const bool scalar = t.dim() == 0;
+  const Tensor head = scalar ? t : t.reshape({-1}).slice(0, 0, shown);
+  if (!scalar) os << '[';
+  if (is_floating(t.dtype())) {
+    const std::vector<double> v = head.to_vector<double>();
+    for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  } else if (t.dtype() == Dtype::Bool) {
+    const std::vector<bool> v = head.to_vector<bool>();
+    for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << (v[i] ? "true" : "false");
+  } else {
+    const std::vector<int64_t> v = head.to_vector<int64_t>();
+    for (std::size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  }
+  if (shown < n) os << ", ... (" << n - shown << " more)";
+  if (!scalar) os << ']';
+}
+}  // namespace detail
+
+/// tensor([1, 2, 3], shape=[3], dtype=float32, device=cpu) (a 0-dim tensor: tensor(7.5, ...));
+/// at most 20 values.
+inline std::ostream& operator<<(std::ostream& os, const Tensor& t) {
+  if (!t.defined()) return os << "tensor(undefined)";
+  os << "tensor(";
+  try {
+    detail::print_values(os, t);
+  } catch (const Error& e) {
+    os << "<values unavailable: " << e.what() << '>';
+  }
+  os << ", shape=";
+  detail::print_shape(os, t.sizes());
+  return os << ", dtype=" << t.dtype() << ", device=" << t.device() << ')';
+}
+
+}  // namespace kf
+
+#endif  // KERNFORGE_KERNFORGE_HPP_

@@ -1,0 +1,469 @@
+"""Tests of the op schema validator and code generator (tools/codegen).
+
+Written as unittest.TestCase classes so that both `python3 -m pytest` and
+`python3 -m unittest discover` run them. CTest puts tools/codegen on PYTHONPATH; run by hand:
+
+    PYTHONPATH=tools/codegen python3 -m unittest discover -s tests/codegen -v
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CODEGEN = os.path.join(ROOT, "tools", "codegen")
+if CODEGEN not in sys.path:
+    sys.path.insert(0, CODEGEN)
+
+import gen_c  # noqa: E402
+import gen_docs  # noqa: E402
+import schema  # noqa: E402
+from schema import SchemaError  # noqa: E402
+
+OPS_YAML = os.path.join(ROOT, "dispatcher", "ops.yaml")
+
+# Lines 1-5 of every test schema: a comment and one valid op, so that the entry under test
+# starts at line 6 (or later) and a message pointing at line 1 is caught.
+PRELUDE = textwrap.dedent("""\
+    # a test schema
+    - op: neg(Tensor self) -> Tensor
+      meta: unary
+      variants: [function, method, inplace, out]
+      doc: Negation.
+    """)
+FIRST_LINE = PRELUDE.count("\n") + 1  # the line where the entry under test starts
+
+
+class SchemaTestCase(unittest.TestCase):
+    def setUp(self) -> None:
+        self._dir = tempfile.TemporaryDirectory(prefix="kf_codegen_")
+        self.addCleanup(self._dir.cleanup)
+
+    def write(self, text: str, name: str = "ops.yaml") -> str:
+        path = os.path.join(self._dir.name, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        return path
+
+    def load_text(self, body: str, prelude: str = PRELUDE) -> list[schema.Op]:
+        return schema.load(self.write(prelude + textwrap.dedent(body)))
+
+    def assert_rejected(self, body: str, line: int, *words: str, prelude: str = PRELUDE) -> str:
+        """The schema prelude+body is rejected with `<file>:<line>: ...` naming every word."""
+        path = self.write(prelude + textwrap.dedent(body))
+        with self.assertRaises(SchemaError) as cm:
+            schema.load(path)
+        msg = str(cm.exception)
+        self.assertTrue(msg.startswith(f"{path}:{line}: "),
+                        f"message should start with '{path}:{line}: ', got: {msg}")
+        for w in words:
+            self.assertIn(w, msg)
+        return msg
+
+
+class BadEntries(SchemaTestCase):
+    def test_valid_prelude_loads(self):
+        ops = self.load_text("")
+        self.assertEqual([op.name for op in ops], ["neg"])
+        self.assertEqual(ops[0].line, 2)
+
+    def test_unknown_field(self):
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              meta: unary
+              kernel_name: abs_impl
+              doc: Absolute value.
+            """, FIRST_LINE, "unknown field 'kernel_name'", "known:")
+
+    def test_missing_op(self):
+        self.assert_rejected("""\
+            - meta: unary
+              doc: Absolute value.
+            """, FIRST_LINE, "missing field 'op'")
+
+    def test_missing_doc(self):
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              meta: unary
+            """, FIRST_LINE, "'abs'", "'doc'")
+
+    def test_empty_doc(self):
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              meta: unary
+              doc: ""
+            """, FIRST_LINE, "'abs'", "'doc'")
+
+    def test_missing_meta_of_kernel_op(self):
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              doc: Absolute value.
+            """, FIRST_LINE, "kernel op 'abs'", "'meta'")
+
+    def test_meta_on_view_op(self):
+        self.assert_rejected("""\
+            - op: alias(Tensor(a) self) -> Tensor(a)
+              kind: view
+              meta: unary
+              doc: The same tensor.
+            """, FIRST_LINE, "view op 'alias'", "'meta'")
+
+    def test_bad_kind(self):
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              kind: kernal
+              meta: unary
+              doc: Absolute value.
+            """, FIRST_LINE, "kind 'kernal'", "kernel, view, composite")
+
+    def test_field_of_wrong_type(self):
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              meta: unary
+              variants: function
+              doc: Absolute value.
+            """, FIRST_LINE, "'variants'", "list")
+
+    def test_bad_variant_and_tag(self):
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              meta: unary
+              variants: [function, outplace]
+              doc: Absolute value.
+            """, FIRST_LINE, "variant 'outplace'")
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              meta: unary
+              tags: [pointwize]
+              doc: Absolute value.
+            """, FIRST_LINE, "tag 'pointwize'")
+
+    def test_unknown_type(self):
+        self.assert_rejected("""\
+            - op: abs(Tensr self) -> Tensor
+              meta: unary
+              doc: Absolute value.
+            """, FIRST_LINE, "unknown type 'Tensr'", "'self'")
+
+    def test_unsupported_return_type(self):
+        self.assert_rejected("""\
+            - op: numel(Tensor self) -> int
+              meta: unary
+              doc: Element count.
+            """, FIRST_LINE, "return type 'int'")
+
+    def test_unparsable_signature(self):
+        self.assert_rejected("""\
+            - op: abs Tensor self -> Tensor
+              meta: unary
+              doc: Absolute value.
+            """, FIRST_LINE, "cannot parse signature")
+
+    def test_bad_defaults(self):
+        cases = [("int n=abc", "'abc'"), ("int n=1.5", "'1.5'"), ("bool flag=1", "'1'"),
+                 ("float eps=fast", "'fast'"), ("ScalarType dtype=None", "'None'"),
+                 ("Tensor other=None", "'None'"), ("int[] dims=[1,", "'[1,'"),
+                 ("Scalar alpha=two", "'two'")]
+        for arg, word in cases:
+            with self.subTest(arg=arg):
+                self.assert_rejected(f"""\
+                    - op: foo(Tensor self, {arg}) -> Tensor
+                      meta: unary
+                      doc: Foo.
+                    """, FIRST_LINE, "default " + word, "not valid")
+
+    def test_good_defaults_load(self):
+        ops = self.load_text("""\
+            - op: foo(Tensor self, int n=-3, float eps=1e-5, bool flag=True, Scalar alpha=1.5, int[] dims=[0, -1], int[]? d2=None, ScalarType? dtype=None, Tensor? w=None) -> Tensor
+              meta: unary
+              doc: Foo.
+            """)
+        self.assertEqual([a.default for a in ops[1].args[1:]],
+                         ["-3", "1e-5", "True", "1.5", "[0, -1]", "None", "None", "None"])
+
+    def test_duplicate_op(self):
+        msg = self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              meta: unary
+              doc: Absolute value.
+            - op: neg(Tensor self) -> Tensor
+              meta: unary
+              doc: Negation again.
+            """, FIRST_LINE + 3, "op 'neg'", "already defined")
+        self.assertIn("line 2", msg)
+
+    def test_duplicate_argument(self):
+        self.assert_rejected("""\
+            - op: foo(Tensor self, int n, int n) -> Tensor
+              meta: unary
+              doc: Foo.
+            """, FIRST_LINE, "argument 'n' appears twice", "'foo'")
+
+    def test_reserved_argument_name(self):
+        self.assert_rejected("""\
+            - op: foo(Tensor self, Tensor out) -> Tensor
+              meta: unary
+              doc: Foo.
+            """, FIRST_LINE, "'out'", "reserved")
+
+    def test_argument_without_default_after_one_with(self):
+        self.assert_rejected("""\
+            - op: foo(Tensor self, int a=1, int b) -> Tensor
+              meta: unary
+              doc: Foo.
+            """, FIRST_LINE, "'b'", "without a default")
+
+    def test_kernel_op_with_tensor_list(self):
+        self.assert_rejected("""\
+            - op: concat(Tensor[] tensors, int dim=0) -> Tensor
+              meta: cat
+              doc: Concatenation.
+            """, FIRST_LINE, "kernel op 'concat'", "Tensor[]", "composite")
+
+    def test_composite_op_with_tensor_list_loads(self):
+        ops = self.load_text("""\
+            - op: concat(Tensor[] tensors, int dim=0) -> Tensor
+              kind: composite
+              doc: Concatenation.
+            """)
+        self.assertEqual(ops[1].kind, "composite")
+
+    def test_view_with_out_variant(self):
+        self.assert_rejected("""\
+            - op: alias(Tensor(a) self) -> Tensor(a)
+              kind: view
+              variants: [function, out]
+              doc: The same tensor.
+            """, FIRST_LINE, "view op 'alias'", "out")
+
+    def test_view_with_inplace_variant(self):
+        self.assert_rejected("""\
+            - op: alias(Tensor(a) self) -> Tensor(a)
+              kind: view
+              variants: [function, inplace]
+              doc: The same tensor.
+            """, FIRST_LINE, "view op 'alias'", "inplace")
+
+    def test_inplace_op_without_mutable_self(self):
+        for sig in ("zero_(Tensor self) -> Tensor", "zero_(Tensor(a) self) -> Tensor(a)",
+                    "zero_(int n) -> Tensor", "zero_() -> Tensor",
+                    "zero_(Tensor[] self) -> Tensor"):
+            with self.subTest(sig=sig):
+                self.assert_rejected(f"""\
+                    - op: {sig}
+                      kind: composite
+                      doc: Zero in place.
+                    """, FIRST_LINE, "in-place op 'zero_'", "Tensor(a!) self")
+
+    def test_inplace_op_with_mutable_self_loads(self):
+        ops = self.load_text("""\
+            - op: zero_(Tensor(a!) self) -> Tensor(a!)
+              kind: composite
+              doc: Zero in place.
+            """)
+        self.assertTrue(ops[1].inplace_only)
+
+    def test_inplace_variant_clashing_with_op(self):
+        self.assert_rejected("""\
+            - op: neg_(Tensor(a!) self) -> Tensor(a!)
+              kind: composite
+              doc: Negation in place.
+            """, 2, "inplace variant of 'neg'", "'neg_'")
+
+    def test_yaml_syntax_error(self):
+        # Line FIRST_LINE + 1 has a mapping value where none is allowed.
+        self.assert_rejected("""\
+            - op: abs(Tensor self) -> Tensor
+              meta: unary: fast
+              doc: Absolute value.
+            """, FIRST_LINE + 1, "YAML")
+
+    def test_schema_not_a_list(self):
+        self.assert_rejected("op: neg(Tensor self) -> Tensor\n", 1, "list", prelude="")
+
+    def test_entry_not_a_mapping(self):
+        msg = self.assert_rejected("- just a string\n", FIRST_LINE, "entry 2", "mapping")
+        self.assertIn("mapping", msg)
+
+
+class RealSchema(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.ops = schema.load(OPS_YAML)
+
+    def test_loads_with_unique_dense_ops(self):
+        self.assertGreaterEqual(len(self.ops), 30)
+        names = [op.name for op in self.ops]
+        self.assertEqual(len(names), len(set(names)))
+        self.assertEqual([op.index for op in self.ops], list(range(len(self.ops))))
+        for op in self.ops:
+            self.assertTrue(op.doc, op.name)
+            self.assertEqual(op.kind == "kernel", bool(op.meta), op.name)
+        for required in ("add", "matmul", "sum", "reshape", "copy_", "where"):
+            self.assertIn(required, names)
+
+    def test_hashes_are_distinct(self):
+        hashes = [op.hash for op in self.ops]
+        self.assertEqual(len(hashes), len(set(hashes)))
+
+    def test_main_exits_1_with_file_line_reason(self):
+        with tempfile.TemporaryDirectory() as d:
+            bad = os.path.join(d, "ops.yaml")
+            with open(bad, "w", encoding="utf-8") as f:
+                f.write(PRELUDE + "- op: abs(Tensr self) -> Tensor\n  meta: unary\n  doc: x\n")
+            r = subprocess.run([sys.executable, os.path.join(CODEGEN, "main.py"), "--schema", bad,
+                                "--out", os.path.join(d, "out")],
+                               capture_output=True, text=True, check=False)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn(f"{bad}:{FIRST_LINE}: unknown type 'Tensr'", r.stderr)
+            self.assertFalse(os.path.exists(os.path.join(d, "out")), "nothing is written")
+
+
+class SchemaHash(SchemaTestCase):
+    def test_fnv1a64_reference_vectors(self):
+        # The published FNV-1a 64-bit test vectors: plugins compare this hash across builds.
+        self.assertEqual(schema.fnv1a64(""), 0xCBF29CE484222325)
+        self.assertEqual(schema.fnv1a64("a"), 0xAF63DC4C8601EC8C)
+        self.assertEqual(schema.fnv1a64("foobar"), 0x85944171F73967E8)
+
+    def _hashes(self, text: str) -> dict[str, int]:
+        return {op.name: op.hash for op in schema.load(self.write(text, "h.yaml"))}
+
+    def test_hash_ignores_runs_of_whitespace_and_layout(self):
+        with open(OPS_YAML, encoding="utf-8") as f:
+            original = f.read()
+        base = self._hashes(original)
+        # Double every space inside signatures, pad them with spaces, and shift every
+        # entry down by blank lines and comments: no signature hash may change.
+        lines = []
+        for line in original.splitlines():
+            m = re.match(r"^- op: (.*)$", line)
+            if m:
+                sig = m.group(1).replace(" ", "  ")  # (PyYAML ends a plain scalar at a tab)
+                lines += ["", "# moved", f"- op:   {sig}   "]
+            else:
+                lines.append(line)
+        self.assertEqual(self._hashes("\n".join(lines) + "\n"), base)
+
+    def test_hash_ignores_folded_multiline_signature(self):
+        one = self._hashes(PRELUDE + "- op: add(Tensor self, Tensor other, *, Scalar alpha=1)"
+                           " -> Tensor\n  meta: binary\n  doc: Add.\n")
+        folded = self._hashes(PRELUDE + "- op: >-\n    add(Tensor self,\n    Tensor other, *,\n"
+                              "    Scalar alpha=1) -> Tensor\n  meta: binary\n  doc: Add.\n")
+        self.assertEqual(one, folded)
+
+    def test_hash_ignores_space_around_punctuation(self):
+        # Removing the optional space after a comma or adding one inside the parentheses is
+        # a whitespace change: a plugin built against the other spelling must still match.
+        ref = self._hashes(PRELUDE + "- op: add(Tensor self, Tensor other, *, Scalar alpha=1) -> "
+                           "Tensor\n  meta: binary\n  doc: Add.\n")["add"]
+        for sig in ("add(Tensor self,Tensor other,*,Scalar alpha=1) -> Tensor",
+                    "add( Tensor self, Tensor other, *, Scalar alpha=1 ) -> Tensor",
+                    "add(Tensor self, Tensor other, *, Scalar alpha=1)->Tensor"):
+            with self.subTest(sig=sig):
+                got = self._hashes(PRELUDE + f"- op: {sig}\n  meta: binary\n  doc: Add.\n")
+                self.assertEqual(got["add"], ref)
+
+    def test_hash_changes_with_the_signature(self):
+        a = self._hashes(PRELUDE + "- op: foo(Tensor self, int n=1) -> Tensor\n  meta: u\n"
+                         "  doc: x\n")["foo"]
+        for sig in ("foo(Tensor self, int n=2) -> Tensor", "foo(Tensor self, int m=1) -> Tensor",
+                    "foo(Tensor self, float n=1) -> Tensor",
+                    "foo(Tensor self, *, int n=1) -> Tensor"):
+            with self.subTest(sig=sig):
+                b = self._hashes(PRELUDE + f"- op: {sig}\n  meta: u\n  doc: x\n")["foo"]
+                self.assertNotEqual(a, b)
+
+    def test_hash_ignores_doc_and_line(self):
+        a = self._hashes(PRELUDE + "- op: foo(Tensor self) -> Tensor\n  meta: u\n  doc: x\n")
+        b = self._hashes("\n\n" + PRELUDE + "- op: foo(Tensor self) -> Tensor\n  meta: u\n"
+                         "  doc: another text\n  tags: [pointwise]\n")
+        self.assertEqual(a, b)
+
+
+def _generated_dir() -> str | None:
+    d = os.environ.get("KF_GENERATED_DIR")
+    return d if d and os.path.isfile(os.path.join(d, "include", "kernforge", "kernforge_ops.h")) \
+        else None
+
+
+class GeneratedCode(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.ops = schema.load(OPS_YAML)
+        cls.header = gen_c.header(cls.ops)
+
+    def _headers(self) -> list[tuple[str, str]]:
+        """(label, text) of the header generated here and, when built, the build's copy."""
+        out = [("generated now", self.header)]
+        gen = _generated_dir()
+        if gen:
+            with open(os.path.join(gen, "include", "kernforge", "kernforge_ops.h"),
+                      encoding="utf-8") as f:
+                out.append(("build tree", f.read()))
+        return out
+
+    def test_every_out_variant_is_declared(self):
+        for label, text in self._headers():
+            declared = set(re.findall(r"KF_API kf_status_t (kf_\w+)\(", text))
+            for op in self.ops:
+                with self.subTest(op=op.name, header=label):
+                    if op.inplace_only:
+                        self.assertIn(f"kf_{op.name}", declared)
+                        continue
+                    self.assertIn(f"kf_{op.name}", declared)
+                    self.assertEqual(f"kf_{op.name}_out" in declared, "out" in op.variants)
+                    self.assertEqual(f"kf_{op.name}_" in declared, "inplace" in op.variants)
+
+    def test_out_variant_takes_an_existing_tensor_last(self):
+        for op in self.ops:
+            if "out" not in op.variants or op.inplace_only:
+                continue
+            m = re.search(rf"kf_{op.name}_out\(([^)]*)\);", self.header)
+            self.assertIsNotNone(m, op.name)
+            last = m.group(1).split(",")[-1].strip()
+            self.assertRegex(last, r"^kf_tensor_t out\d*$", op.name)
+
+    def test_build_tree_header_is_up_to_date(self):
+        gen = _generated_dir()
+        if not gen:
+            self.skipTest("KF_GENERATED_DIR is not set or not built")
+        self.assertEqual(self._headers()[1][1], self.header,
+                         "the build's kernforge_ops.h differs from what ops.yaml generates now")
+
+    def test_c_header_compiles_as_c99(self):
+        cc = shutil.which(os.environ.get("CC", "cc")) or shutil.which("cc")
+        if not cc:
+            self.skipTest("no C compiler (cc) on PATH")
+        for label, text in self._headers():
+            with self.subTest(header=label), tempfile.TemporaryDirectory() as d:
+                inc = os.path.join(d, "include")
+                os.makedirs(os.path.join(inc, "kernforge"))
+                with open(os.path.join(inc, "kernforge", "kernforge_ops.h"), "w",
+                          encoding="utf-8") as f:
+                    f.write(text)
+                src = os.path.join(d, "use.c")
+                with open(src, "w", encoding="utf-8") as f:
+                    f.write('#include "kernforge/kernforge.h"\n'
+                            "int main(void) { kf_tensor_t out = NULL; (void)out; return 0; }\n")
+                r = subprocess.run([cc, "-fsyntax-only", "-std=c99", "-pedantic-errors", "-Wall",
+                                    "-Wextra", "-Werror", "-I", os.path.join(ROOT, "runtime",
+                                                                              "include"),
+                                    "-I", inc, src], capture_output=True, text=True, check=False)
+                self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_docs_list_every_op(self):
+        md = gen_docs.ops_md(self.ops)
+        for op in self.ops:
+            self.assertIn(f"### `{op.name}`", md)
+        self.assertIn(f"{len(self.ops)} ops.", md)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,180 @@
+// Dtype facts, PyTorch's type promotion and can_cast, and the dtype names of the C ABI.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/dtype.hpp"
+#include "kernforge/kernforge.h"
+
+namespace {
+
+// ---------------------------------------------------------------------------- promote_types
+
+// torch.promote_types(a, b), written out from PyTorch (c10/core/ScalarType.cpp,
+// _promoteTypesLookup) in PyTorch's own order u8 i8 i16 i32 i64 f16 f32 f64 bool bf16, so it
+// does not share a layout with kernforge's table (which is in kernforge's dtype order).
+constexpr kf_dtype_t u1 = KF_UINT8, i1 = KF_INT8, i2 = KF_INT16, i4 = KF_INT32, i8 = KF_INT64,
+                     f2 = KF_FLOAT16, f4 = KF_FLOAT32, f8 = KF_FLOAT64, b1 = KF_BOOL,
+                     bf = KF_BFLOAT16;
+constexpr kf_dtype_t kTorchOrder[10] = {u1, i1, i2, i4, i8, f2, f4, f8, b1, bf};
+constexpr kf_dtype_t kTorchPromote[10][10] = {
+    /*         u1  i1  i2  i4  i8  f2  f4  f8  b1  bf */
+    /* u1 */ {u1, i2, i2, i4, i8, f2, f4, f8, u1, bf},
+    /* i1 */ {i2, i1, i2, i4, i8, f2, f4, f8, i1, bf},
+    /* i2 */ {i2, i2, i2, i4, i8, f2, f4, f8, i2, bf},
+    /* i4 */ {i4, i4, i4, i4, i8, f2, f4, f8, i4, bf},
+    /* i8 */ {i8, i8, i8, i8, i8, f2, f4, f8, i8, bf},
+    /* f2 */ {f2, f2, f2, f2, f2, f2, f4, f8, f2, f4},
+    /* f4 */ {f4, f4, f4, f4, f4, f4, f4, f8, f4, f4},
+    /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
+    /* b1 */ {u1, i1, i2, i4, i8, f2, f4, f8, b1, bf},
+    /* bf */ {bf, bf, bf, bf, bf, f4, f4, f8, bf, bf},
+};
+
+TEST(Promote, MatchesPyTorchPromoteTypesForEveryPair) {
+  for (int a = 0; a < 10; ++a) {
+    for (int b = 0; b < 10; ++b) {
+      const kf_dtype_t x = kTorchOrder[a], y = kTorchOrder[b];
+      EXPECT_EQ(kf::promote(x, y), kTorchPromote[a][b])
+          << "promote(" << kf::dtype_name(x) << ", " << kf::dtype_name(y) << ") is "
+          << kf::dtype_name(kf::promote(x, y)) << ", PyTorch gives "
+          << kf::dtype_name(kTorchPromote[a][b]);
+    }
+  }
+}
+
+TEST(Promote, IsSymmetricAndIdempotent) {
+  for (int a = 0; a < KF_DTYPE_COUNT; ++a) {
+    const auto x = static_cast<kf_dtype_t>(a);
+    EXPECT_EQ(kf::promote(x, x), x) << kf::dtype_name(x);
+    for (int b = 0; b < KF_DTYPE_COUNT; ++b) {
+      const auto y = static_cast<kf_dtype_t>(b);
+      EXPECT_EQ(kf::promote(x, y), kf::promote(y, x))
+          << kf::dtype_name(x) << " vs " << kf::dtype_name(y);
+    }
+  }
+}
+
+TEST(Promote, BoolInt8Uint8Corners) {
+  EXPECT_EQ(kf::promote(KF_UINT8, KF_INT8), KF_INT16);    // neither holds the other
+  EXPECT_EQ(kf::promote(KF_INT8, KF_UINT8), KF_INT16);
+  EXPECT_EQ(kf::promote(KF_BOOL, KF_UINT8), KF_UINT8);    // bool is below every other type
+  EXPECT_EQ(kf::promote(KF_BOOL, KF_INT8), KF_INT8);
+  EXPECT_EQ(kf::promote(KF_BOOL, KF_BOOL), KF_BOOL);
+  EXPECT_EQ(kf::promote(KF_UINT8, KF_INT16), KF_INT16);
+  EXPECT_EQ(kf::promote(KF_FLOAT16, KF_BFLOAT16), KF_FLOAT32);  // neither holds the other
+  EXPECT_EQ(kf::promote(KF_INT64, KF_FLOAT16), KF_FLOAT16);     // any float beats any int
+  EXPECT_EQ(kf::promote(KF_INT64, KF_BFLOAT16), KF_BFLOAT16);
+  EXPECT_EQ(kf::promote(KF_BOOL, KF_BFLOAT16), KF_BFLOAT16);
+}
+
+TEST(Promote, UndefinedIsTheIdentity) {
+  EXPECT_EQ(kf::promote(KF_DTYPE_UNDEFINED, KF_INT32), KF_INT32);
+  EXPECT_EQ(kf::promote(KF_FLOAT16, KF_DTYPE_UNDEFINED), KF_FLOAT16);
+}
+
+TEST(Promote, CAbiAgreesAndRejectsInvalidDtypes) {
+  kf_dtype_t out = KF_DTYPE_UNDEFINED;
+  ASSERT_EQ(kf_promote_types(KF_UINT8, KF_INT8, &out), KF_OK);
+  EXPECT_EQ(out, KF_INT16);
+  EXPECT_EQ(kf_promote_types(static_cast<kf_dtype_t>(42), KF_INT8, &out), KF_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(kf_last_error_message()).find("42"), std::string::npos)
+      << kf_last_error_message();
+  EXPECT_EQ(kf_promote_types(KF_INT8, KF_INT8, nullptr), KF_INVALID_ARGUMENT);
+}
+
+// ---------------------------------------------------------------------------------- can_cast
+
+// torch.can_cast(from, to): no floating -> integral, no non-bool -> bool; everything else,
+// narrowing within a category included, is allowed.
+TEST(CanCast, MatchesPyTorch) {
+  const kf_dtype_t floats[] = {KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16};
+  const kf_dtype_t ints[] = {KF_INT8, KF_UINT8, KF_INT16, KF_INT32, KF_INT64};
+  for (kf_dtype_t f : floats) {
+    for (kf_dtype_t g : floats) EXPECT_TRUE(kf::can_cast(f, g)) << kf::dtype_name(f);
+    for (kf_dtype_t i : ints) EXPECT_FALSE(kf::can_cast(f, i)) << kf::dtype_name(f);
+    EXPECT_FALSE(kf::can_cast(f, KF_BOOL)) << kf::dtype_name(f);
+    EXPECT_TRUE(kf::can_cast(KF_BOOL, f));
+  }
+  for (kf_dtype_t i : ints) {
+    for (kf_dtype_t f : floats) EXPECT_TRUE(kf::can_cast(i, f)) << kf::dtype_name(i);
+    for (kf_dtype_t j : ints) EXPECT_TRUE(kf::can_cast(i, j)) << kf::dtype_name(i);
+    EXPECT_FALSE(kf::can_cast(i, KF_BOOL)) << kf::dtype_name(i);
+    EXPECT_TRUE(kf::can_cast(KF_BOOL, i));
+  }
+  EXPECT_TRUE(kf::can_cast(KF_BOOL, KF_BOOL));
+  EXPECT_TRUE(kf::can_cast(KF_INT64, KF_INT8));       // narrowing is a cast PyTorch allows
+  EXPECT_TRUE(kf::can_cast(KF_FLOAT64, KF_FLOAT16));
+}
+
+// ------------------------------------------------------------------------------ dtype facts
+
+TEST(DtypeFacts, ItemsizeAndCategories) {
+  const struct {
+    kf_dtype_t d;
+    size_t size;
+    bool floating;
+    bool integral;
+  } cases[] = {{KF_FLOAT32, 4, true, false}, {KF_FLOAT64, 8, true, false},
+               {KF_FLOAT16, 2, true, false}, {KF_BFLOAT16, 2, true, false},
+               {KF_INT8, 1, false, true},    {KF_UINT8, 1, false, true},
+               {KF_INT16, 2, false, true},   {KF_INT32, 4, false, true},
+               {KF_INT64, 8, false, true},   {KF_BOOL, 1, false, false}};
+  for (const auto& c : cases) {
+    EXPECT_EQ(kf::itemsize(c.d), c.size) << kf::dtype_name(c.d);
+    EXPECT_EQ(kf_dtype_size(c.d), c.size) << kf::dtype_name(c.d);
+    EXPECT_EQ(kf::is_floating(c.d), c.floating) << kf::dtype_name(c.d);
+    EXPECT_EQ(kf::is_integral(c.d, false), c.integral) << kf::dtype_name(c.d);
+  }
+  EXPECT_TRUE(kf::is_integral(KF_BOOL, true));
+  EXPECT_EQ(kf::itemsize(KF_DTYPE_UNDEFINED), 0u);
+  EXPECT_EQ(kf::itemsize(static_cast<kf_dtype_t>(KF_DTYPE_COUNT)), 0u);
+  EXPECT_FALSE(kf::is_valid_dtype(KF_DTYPE_UNDEFINED));
+}
+
+TEST(DtypeFacts, ScalarDefaultDtypes) {
+  EXPECT_EQ(kf::scalar_default_dtype(kf_scalar_f64(1.5)), KF_FLOAT32);
+  EXPECT_EQ(kf::scalar_default_dtype(kf_scalar_i64(7)), KF_INT64);
+  EXPECT_EQ(kf::scalar_default_dtype(kf_scalar_bool(true)), KF_BOOL);
+}
+
+// --------------------------------------------------------------------------- names, parse
+
+TEST(DtypeNames, RoundTripLongAndShortNames) {
+  const struct {
+    kf_dtype_t d;
+    const char* name;
+    const char* short_name;
+  } cases[] = {{KF_FLOAT32, "float32", "f32"}, {KF_FLOAT64, "float64", "f64"},
+               {KF_FLOAT16, "float16", "f16"}, {KF_BFLOAT16, "bfloat16", "bf16"},
+               {KF_INT8, "int8", "i8"},        {KF_UINT8, "uint8", "u8"},
+               {KF_INT16, "int16", "i16"},     {KF_INT32, "int32", "i32"},
+               {KF_INT64, "int64", "i64"},     {KF_BOOL, "bool", "bool"}};
+  for (const auto& c : cases) {
+    EXPECT_STREQ(kf_dtype_name(c.d), c.name);
+    kf_dtype_t got = KF_DTYPE_UNDEFINED;
+    ASSERT_EQ(kf_dtype_parse(c.name, &got), KF_OK) << c.name << ": " << kf_last_error_message();
+    EXPECT_EQ(got, c.d) << c.name;
+    got = KF_DTYPE_UNDEFINED;
+    ASSERT_EQ(kf_dtype_parse(c.short_name, &got), KF_OK) << c.short_name;
+    EXPECT_EQ(got, c.d) << c.short_name;
+  }
+  EXPECT_STREQ(kf_dtype_name(KF_DTYPE_UNDEFINED), "undefined");
+  EXPECT_STREQ(kf_dtype_name(static_cast<kf_dtype_t>(99)), "undefined");
+}
+
+TEST(DtypeNames, UnknownNameIsRejectedWithTheKnownOnes) {
+  kf_dtype_t got = KF_INT32;
+  for (const char* bad : {"float128", "", "Float32", "float32 ", "i"}) {
+    EXPECT_EQ(kf_dtype_parse(bad, &got), KF_INVALID_ARGUMENT) << "'" << bad << "'";
+    const std::string msg = kf_last_error_message();
+    EXPECT_NE(msg.find(std::string("'") + bad + "'"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("bfloat16"), std::string::npos) << msg;  // lists the known dtypes
+  }
+  EXPECT_EQ(got, KF_INT32);  // untouched on failure
+  EXPECT_EQ(kf_dtype_parse(nullptr, &got), KF_INVALID_ARGUMENT);
+  EXPECT_EQ(kf_dtype_parse("f32", nullptr), KF_INVALID_ARGUMENT);
+}
+
+}  // namespace

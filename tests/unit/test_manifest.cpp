@@ -1,0 +1,244 @@
+// The plugin manifest parser (DESIGN section 6): strict, capped, and every rejection names the
+// file and the field.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "loader/manifest.hpp"
+#include "unit_util.hpp"
+
+namespace {
+
+using json = nlohmann::json;
+using kfunit::mentions;
+using kfunit::thrown_by;
+
+constexpr const char* kPath = "/opt/kf/plugins/cuda/kernforge_cuda.json";
+
+json valid() {
+  return json::parse(R"({
+    "manifest_version": 1, "name": "cuda", "library": "libkernforge_cuda.so",
+    "abi": [1, 0], "device_type": "cuda", "priority": 100,
+    "requires": { "os": "linux", "arch": "x86_64", "cpu_features": ["avx2"] },
+    "global_deps": ["libgomp.so.1"],
+    "preload": [ {"soname": "libcublasLt.so.13", "folders": ["cublas", "cu13"]},
+                 {"soname": "libcublas.so.13", "folders": ["cublas", "cu13"]},
+                 {"soname": "libnvrtc.so.13", "folders": ["cuda_nvrtc"], "required": false} ],
+    "search": ["$ORIGIN", "$CUDA_HOME/lib64"] })");
+}
+
+kf::Error reject(const json& j) {
+  return thrown_by([&] { kf::parse_manifest_text(j.dump(), kPath); });
+}
+
+TEST(Manifest, ValidManifestParsesEveryField) {
+  const kf::Manifest m = kf::parse_manifest_text(valid().dump(2), kPath);
+  EXPECT_EQ(m.path, kPath);
+  EXPECT_EQ(m.dir, "/opt/kf/plugins/cuda");
+  EXPECT_EQ(m.name, "cuda");
+  EXPECT_EQ(m.library, "libkernforge_cuda.so");
+  EXPECT_EQ(m.library_path(), "/opt/kf/plugins/cuda/libkernforge_cuda.so");
+  EXPECT_EQ(m.abi_major, 1);
+  EXPECT_EQ(m.abi_minor, 0);
+  EXPECT_EQ(m.device_type, "cuda");
+  EXPECT_EQ(m.priority, 100);
+  EXPECT_EQ(m.requires_os, "linux");
+  EXPECT_EQ(m.requires_arch, "x86_64");
+  ASSERT_EQ(m.cpu_features.size(), 1u);
+  EXPECT_EQ(m.cpu_features[0], "avx2");
+  ASSERT_EQ(m.global_deps.size(), 1u);
+  ASSERT_EQ(m.preload.size(), 3u);  // in the manifest's order: cublasLt before cublas
+  EXPECT_EQ(m.preload[0].soname, "libcublasLt.so.13");
+  EXPECT_EQ(m.preload[1].soname, "libcublas.so.13");
+  EXPECT_EQ(m.preload[0].folders, (std::vector<std::string>{"cublas", "cu13"}));
+  EXPECT_TRUE(m.preload[0].required);
+  EXPECT_FALSE(m.preload[2].required);
+  EXPECT_EQ(m.search, (std::vector<std::string>{"$ORIGIN", "$CUDA_HOME/lib64"}));
+}
+
+TEST(Manifest, OptionalFieldsDefault) {
+  const json j = {{"manifest_version", 1}, {"name", "cpu"}, {"library", "/abs/libcpu.so"},
+                  {"abi", {1, 2}}, {"device_type", "cpu"}};
+  const kf::Manifest m = kf::parse_manifest_text(j.dump(), kPath);
+  EXPECT_EQ(m.priority, 0);
+  EXPECT_EQ(m.abi_minor, 2);
+  EXPECT_TRUE(m.preload.empty());
+  EXPECT_TRUE(m.search.empty());
+  EXPECT_TRUE(m.requires_os.empty());
+  EXPECT_EQ(m.library_path(), "/abs/libcpu.so");  // absolute library paths stay as they are
+}
+
+TEST(Manifest, EveryRequiredFieldMissingIsNamed) {
+  for (const char* f : {"manifest_version", "name", "library", "abi", "device_type"}) {
+    json j = valid();
+    j.erase(f);
+    const kf::Error e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << f;
+    EXPECT_TRUE(mentions(e.what(), {kPath, std::string("'") + f + "'", "missing"})) << f;
+  }
+  json j = valid();
+  j["preload"][1].erase("soname");
+  const kf::Error e = reject(j);
+  EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(e.what(), {kPath, "'soname'", "missing"}));
+}
+
+TEST(Manifest, WrongTypesNameTheFieldAndTheTypeFound) {
+  const struct {
+    const char* field;
+    json value;
+  } cases[] = {{"manifest_version", "1"}, {"name", 5}, {"library", json::array({"a"})},
+               {"device_type", true}, {"abi", "1.0"}, {"priority", "high"},
+               {"requires", json::array()}, {"global_deps", "libgomp.so.1"},
+               {"preload", json::object()}, {"search", 3}};
+  for (const auto& c : cases) {
+    json j = valid();
+    j[c.field] = c.value;
+    const kf::Error e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << c.field;
+    EXPECT_TRUE(mentions(e.what(), {kPath, std::string("'") + c.field + "'", "must be",
+                                    c.value.type_name()}))
+        << c.field;
+  }
+}
+
+TEST(Manifest, WrongTypesInsideArraysAndObjects) {
+  const struct {
+    const char* pointer;
+    json value;
+    const char* field;
+  } cases[] = {{"/search/1", 7, "search"},
+               {"/preload/0", "libcublasLt.so.13", "preload"},
+               {"/preload/0/required", "no", "required"},
+               {"/preload/0/folders", "cublas", "folders"},
+               {"/requires/os", 1, "os"},
+               {"/requires/cpu_features/0", json::object(), "cpu_features"},
+               {"/abi", json::array({1}), "abi"},
+               {"/abi", json::array({1, -1}), "abi"},
+               {"/abi", json::array({1, 0.5}), "abi"}};
+  for (const auto& c : cases) {
+    json j = valid();
+    j[json::json_pointer(c.pointer)] = c.value;
+    const kf::Error e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << c.pointer;
+    EXPECT_TRUE(mentions(e.what(), {kPath, std::string("'") + c.field + "'"})) << c.pointer;
+  }
+}
+
+TEST(Manifest, IntegerFieldsRejectFractionsWithAClearMessage) {
+  // 1.5 is a JSON number but not an integer: the message must say an integer is wanted, not
+  // "must be number, got number".
+  for (const char* f : {"manifest_version", "priority"}) {
+    json j = valid();
+    j[f] = 1.5;
+    const kf::Error e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << f;
+    EXPECT_TRUE(mentions(e.what(), {kPath, std::string("'") + f + "'", "integer"})) << f;
+  }
+}
+
+TEST(Manifest, OutOfRangeIntegersAreRejectedNotTruncated) {
+  json j = valid();
+  j["priority"] = 4294967297LL;  // 2^32 + 1 would silently become priority 1
+  kf::Error e = reject(j);
+  EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << "priority 2^32+1 was accepted";
+  EXPECT_TRUE(mentions(e.what(), {kPath, "'priority'"}));
+
+  j = valid();
+  j["abi"] = json::array({4294967297LL, 0});  // would become ABI major 1
+  e = reject(j);
+  EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << "abi major 2^32+1 was accepted";
+  EXPECT_TRUE(mentions(e.what(), {kPath, "'abi'"}));
+}
+
+TEST(Manifest, OtherManifestVersionsAreRefused) {
+  for (int v : {0, 2, 100}) {
+    json j = valid();
+    j["manifest_version"] = v;
+    const kf::Error e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << v;
+    EXPECT_TRUE(mentions(e.what(), {kPath, "'manifest_version'", std::to_string(v), "1"})) << v;
+  }
+}
+
+TEST(Manifest, EmptyNamesAreRefused) {
+  for (const char* f : {"name", "library", "device_type"}) {
+    json j = valid();
+    j[f] = "";
+    const kf::Error e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << f;
+    EXPECT_TRUE(mentions(e.what(), {kPath, f, "empty"})) << f;
+  }
+}
+
+TEST(Manifest, OversizedIsRefusedBeforeParsing) {
+  std::string text = valid().dump();
+  text.insert(text.size() - 1, ", \"padding\": \"" + std::string(kf::kMaxManifestBytes, 'x') + "\"");
+  const kf::Error e = thrown_by([&] { kf::parse_manifest_text(text, kPath); });
+  EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(e.what(), {kPath, std::to_string(text.size()),
+                                  std::to_string(kf::kMaxManifestBytes)}));
+  // Exactly at the limit is accepted by the size check (and parsed).
+  std::string at_limit = valid().dump();
+  at_limit.append(kf::kMaxManifestBytes - at_limit.size(), ' ');
+  EXPECT_NO_THROW(kf::parse_manifest_text(at_limit, kPath));
+}
+
+TEST(Manifest, InvalidJsonIsRefusedNamingTheFile) {
+  for (const std::string& text : {std::string("{"), std::string(""),
+                                 std::string("{\"name\": \"cpu\",}"),
+                                 std::string("\x01\x02garbage")}) {
+    const kf::Error e = thrown_by([&] { kf::parse_manifest_text(text, kPath); });
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << text;
+    EXPECT_TRUE(mentions(e.what(), {kPath, "JSON"})) << text;
+  }
+  for (const char* text : {"[1, 2]", "\"cuda\"", "42", "null"}) {
+    const kf::Error e = thrown_by([&] { kf::parse_manifest_text(text, kPath); });
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << text;
+    EXPECT_TRUE(mentions(e.what(), {kPath, "object"})) << text;
+  }
+}
+
+TEST(Manifest, DeeplyNestedJsonIsRefusedWithoutCrashing) {
+  // The parser caps depth (DESIGN section 6): 20000 nested arrays must not blow the stack.
+  std::string deep = "{\"manifest_version\": 1, \"search\": ";
+  deep += std::string(20000, '[') + std::string(20000, ']') + "}";
+  const kf::Error e = thrown_by([&] { kf::parse_manifest_text(deep, kPath); });
+  EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(e.what(), {kPath}));
+}
+
+TEST(Manifest, FileReading) {
+  char dir_template[] = "/tmp/kf_unit_manifest_XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  const std::string path = dir + "/cpu.json";
+  {
+    std::ofstream f(path);
+    f << valid().dump();
+  }
+  const kf::Manifest m = kf::parse_manifest_file(path);
+  EXPECT_EQ(m.dir, dir);
+  EXPECT_EQ(m.library_path(), dir + "/libkernforge_cuda.so");
+
+  {  // a file over the cap is refused without reading all of it
+    std::ofstream f(path, std::ios::trunc);
+    f << std::string(kf::kMaxManifestBytes * 2, ' ');
+  }
+  kf::Error e = thrown_by([&] { kf::parse_manifest_file(path); });
+  EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(e.what(), {path, std::to_string(kf::kMaxManifestBytes)}));
+
+  std::remove(path.c_str());
+  e = thrown_by([&] { kf::parse_manifest_file(path); });
+  EXPECT_EQ(e.status(), KF_NOT_FOUND);
+  EXPECT_TRUE(mentions(e.what(), {path}));
+  rmdir(dir.c_str());
+}
+
+}  // namespace

@@ -1,0 +1,37 @@
+// main.cpp — the `kernforge` command: parses the command line (CLI11) and runs one subcommand.
+// Everything it knows comes from the C ABI. Logging (KERNFORGE_LOG_LEVEL, stderr) is the
+// library's; this program prints only its own output.
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli_error.hpp"
+#include "info_command.hpp"
+#include "ops_command.hpp"
+
+int main(int argc, char** argv) {
+  using namespace kf::cli;
+  CLI::App app{"kernforge: a microkernel tensor runtime. Every command takes --json.", "kernforge"};
+  app.set_version_flag("--version", std::string("kernforge ") + kf_version());
+  app.require_subcommand(0, 1);
+
+  InfoOptions info_options;
+  OpsOptions ops_options;
+  CLI::App* info = add_info_command(app, info_options);
+  CLI::App* ops = add_ops_command(app, ops_options);
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (info->parsed()) return run_info(info_options);
+    if (ops->parsed()) return run_ops(ops_options);
+  } catch (const CliError& e) {
+    std::cerr << "kernforge: " << e.what() << "\n";
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    std::cerr << "kernforge: internal error: " << e.what() << "\n";
+    return kExitFailure;
+  }
+  std::cerr << app.help() << "\nkernforge: a command is required\n";
+  return kExitUsage;
+}

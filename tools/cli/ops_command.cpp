@@ -1,0 +1,153 @@
+#include "ops_command.hpp"
+
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "abi_names.hpp"
+#include "cli_error.hpp"
+#include "close_names.hpp"
+#include "text_table.hpp"
+
+namespace kf::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  const int32_t count = kf_backend_count();
+  for (int32_t i = 0; i < count; ++i) {
+    kf_backend_info_t info{};
+    info.struct_size = sizeof info;
+    check(kf_backend_info(i, &info), "kf_backend_info(" + std::to_string(i) + ")");
+    names.push_back(str(info.name));
+  }
+  return names;
+}
+
+std::vector<kf_op_t> all_ops() {
+  std::vector<kf_op_t> ops;
+  const int32_t count = kf_op_count();
+  for (int32_t i = 0; i < count; ++i) {
+    kf_op_t op = nullptr;
+    check(kf_op_at(i, &op), "kf_op_at(" + std::to_string(i) + ")");
+    ops.push_back(op);
+  }
+  return ops;
+}
+
+Json kernel_json(kf_op_t op, int32_t backend, const std::string& backend_name) {
+  kf_kernel_info_t info{};
+  info.struct_size = sizeof info;
+  check(kf_op_kernel_info(op, backend, &info),
+        "kf_op_kernel_info(" + str(kf_op_name(op)) + ", " + backend_name + ")");
+  Json dtypes = Json::array();
+  if (info.kind == KF_KERNEL_BACKEND) {
+    for (const std::string& d : dtype_short_names(info.dtype_mask)) dtypes.push_back(d);
+  }
+  return Json{{"backend", backend_name},
+              {"kind", kernel_kind_name(info.kind)},
+              {"dtypes", dtypes},
+              {"provenance", str(info.provenance)}};
+}
+
+Json op_json(kf_op_t op, const std::vector<std::string>& backends) {
+  Json kernels = Json::array();
+  for (std::size_t b = 0; b < backends.size(); ++b) {
+    kernels.push_back(kernel_json(op, static_cast<int32_t>(b), backends[b]));
+  }
+  return Json{{"name", str(kf_op_name(op))},
+              {"schema", str(kf_op_schema(op))},
+              {"kernels", kernels}};
+}
+
+/// The matrix cell of one kernel: its dtypes for a backend kernel, else the kind ("-" = none).
+std::string cell(const Json& kernel) {
+  const std::string kind = kernel["kind"].get<std::string>();
+  if (kind == "backend") {
+    std::vector<std::string> dtypes = kernel["dtypes"].get<std::vector<std::string>>();
+    return dtypes.empty() ? "backend" : join(dtypes, ",");
+  }
+  return kind == "none" ? "-" : kind;
+}
+
+void print_matrix(const Json& ops, const std::vector<std::string>& backends) {
+  std::vector<std::string> header{"op"};
+  header.insert(header.end(), backends.begin(), backends.end());
+  TextTable table(header);
+  for (const Json& op : ops) {
+    std::vector<std::string> row{op["name"].get<std::string>()};
+    for (const Json& k : op["kernels"]) row.push_back(cell(k));
+    table.add_row(row);
+  }
+  table.print(std::cout);
+  std::cout << "\n" << ops.size() << " ops x " << backends.size()
+            << " backends. Cells: the dtypes of a backend kernel, composite (built from other "
+               "ops), view (computed in the core), fallback (CPU fallback), - (none).\n";
+}
+
+void print_op(const Json& op) {
+  std::cout << op["schema"].get<std::string>() << "\n\n";
+  TextTable table({"backend", "kind", "dtypes", "provenance"});
+  for (const Json& k : op["kernels"]) {
+    table.add_row({k["backend"].get<std::string>(), k["kind"].get<std::string>(),
+                   join(k["dtypes"].get<std::vector<std::string>>(), ","),
+                   k["provenance"].get<std::string>()});
+  }
+  if (op["kernels"].empty()) {
+    std::cout << "no backends loaded\n";
+  } else {
+    table.print(std::cout);
+  }
+}
+
+[[noreturn]] void unknown_op(const std::string& name, const std::vector<kf_op_t>& ops) {
+  std::vector<std::string> names;
+  for (kf_op_t op : ops) names.push_back(str(kf_op_name(op)));
+  const std::vector<std::string> close = close_names(name, names);
+  std::string message = "unknown op '" + name + "'";
+  if (!close.empty()) message += "; did you mean: " + join(close, ", ") + "?";
+  message += " (`kernforge ops` lists all " + std::to_string(names.size()) + " ops)";
+  throw CliError(message, kExitUsage);
+}
+
+}  // namespace
+
+CLI::App* add_ops_command(CLI::App& app, OpsOptions& options) {
+  CLI::App* cmd = app.add_subcommand(
+      "ops", "The op x backend coverage matrix, or one op's schema and kernels");
+  cmd->add_option("op", options.op, "Show this op (e.g. add) instead of the matrix");
+  cmd->add_flag("--json", options.json, "Print JSON (schema_version 1) instead of text");
+  return cmd;
+}
+
+int run_ops(const OpsOptions& options) {
+  const std::vector<std::string> backends = backend_names();
+  const std::vector<kf_op_t> ops = all_ops();
+  if (!options.op.empty()) {
+    kf_op_t op = nullptr;
+    if (kf_op_find(options.op.c_str(), &op) != KF_OK || op == nullptr) unknown_op(options.op, ops);
+    const Json entry = op_json(op, backends);
+    if (options.json) {
+      std::cout << Json{{"schema_version", 1}, {"op", entry}}.dump(2) << "\n";
+    } else {
+      print_op(entry);
+    }
+    return kExitOk;
+  }
+  Json entries = Json::array();
+  for (kf_op_t op : ops) entries.push_back(op_json(op, backends));
+  if (options.json) {
+    std::cout << Json{{"schema_version", 1}, {"backends", backends}, {"ops", entries}}.dump(2)
+              << "\n";
+  } else {
+    print_matrix(entries, backends);
+  }
+  return kExitOk;
+}
+
+}  // namespace kf::cli

@@ -1,0 +1,38 @@
+#include "text_table.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace kf::cli {
+namespace {
+
+void print_row(std::ostream& os, const std::string& indent, const std::vector<std::string>& row,
+               const std::vector<std::size_t>& widths) {
+  std::string line = indent;
+  for (std::size_t c = 0; c < widths.size(); ++c) {
+    const std::string cell = c < row.size() ? row[c] : "";
+    line += cell;
+    if (c + 1 < widths.size()) line += std::string(widths[c] - cell.size() + 2, ' ');
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  os << line << '\n';
+}
+
+}  // namespace
+
+void TextTable::print(std::ostream& os, const std::string& indent) const {
+  std::vector<std::size_t> widths(header_.size(), 0);
+  for (std::size_t c = 0; c < header_.size(); ++c) widths[c] = header_[c].size();
+  for (const auto& row : rows_) {
+    for (std::size_t c = 0; c < row.size() && c < widths.size(); ++c) {
+      widths[c] = std::max(widths[c], row[c].size());
+    }
+  }
+  print_row(os, indent, header_, widths);
+  std::vector<std::string> rule;
+  for (std::size_t w : widths) rule.emplace_back(w, '-');
+  print_row(os, indent, rule, widths);
+  for (const auto& row : rows_) print_row(os, indent, row, widths);
+}
+
+}  // namespace kf::cli

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Installs everything kernforge needs to build and test on a fresh Debian 12 machine.
+#   bash tools/install-deps.sh        (as root, or as a user with sudo)
+# Idempotent: when every package is already installed it touches nothing and takes a second.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build ccache pkg-config python3 python3-yaml
+  libspdlog-dev libcli11-dev nlohmann-json3-dev libboost-dev libopenblas-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status="$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)"
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  sudo=()
+  if [[ "$(id -u)" != 0 ]]; then
+    if command -v sudo >/dev/null; then
+      sudo=(sudo)
+    else
+      echo "install-deps: missing ${missing[*]}; run this script as root" >&2
+      exit 1
+    fi
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update
+  "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+else
+  echo "install-deps: all ${#packages[@]} Debian packages already installed"
+fi
+
+# The op code generator runs on the python3 found first on PATH, which may not be Debian's.
+if ! python3 -c 'import yaml' 2>/dev/null; then
+  echo "install-deps: $(command -v python3) lacks PyYAML; installing it with pip"
+  python3 -m pip install --quiet pyyaml
+fi
