@@ -20,7 +20,6 @@
 #include "dispatch/kernel_table.hpp"
 
 namespace kf {
-namespace {
 
 bool cpu_fallback_enabled() {
   static const bool enabled = [] {
@@ -29,6 +28,8 @@ bool cpu_fallback_enabled() {
   }();
   return enabled;
 }
+
+namespace {
 
 void warn_once(const OpDef& def, const Backend& backend) {
   static std::mutex mutex;

@@ -9,10 +9,24 @@
 namespace kf {
 namespace {
 
+// Inputs as the kernel sees them. Temporaries (conversions, copies) are rare, so they are
+// held in a counted array that costs nothing when empty.
 struct Prepared {
-  TensorRef temps[kMaxTensorArgs];
   kf_tensor_view_t views[kMaxTensorArgs];
   int64_t strides[kMaxTensorArgs][KF_MAX_NDIM];
+  TensorImpl* temps[3 * kMaxTensorArgs];  // device move, conversion, contiguous copy
+  int32_t ntemps = 0;
+
+  Prepared() = default;
+  Prepared(const Prepared&) = delete;
+  Prepared& operator=(const Prepared&) = delete;
+  ~Prepared() {
+    for (int32_t i = 0; i < ntemps; ++i) release(temps[i]);
+  }
+  TensorImpl* keep(TensorImpl* t) {
+    temps[ntemps++] = t;
+    return t;
+  }
 };
 
 bool same_shape(const int64_t* a, int32_t na, const int64_t* b, int32_t nb) {
@@ -52,15 +66,15 @@ void prepare_inputs(const CallArgs& a, const MetaResult& m, kf_dtype_t compute, 
       p.views[k] = undefined_view();
       continue;
     }
-    if (t->device != m.device) t = (p.temps[k] = TensorRef(op_to_device(*t, m.device))).get();
+    if (t->device != m.device) t = p.keep(op_to_device(*t, m.device));
     if (((m.convert_mask >> k) & 1u) != 0 && t->dtype != compute) {
-      t = (p.temps[k] = TensorRef(op_to_dtype(*t, compute))).get();
+      t = p.keep(op_to_dtype(*t, compute));
     }
     const bool bcast = ((m.broadcast_mask >> k) & 1u) != 0 &&
                        !same_shape(t->shape, t->ndim, o.shape, o.ndim);
     if ((flags & KF_KERNEL_NEEDS_CONTIGUOUS) != 0 && (bcast || !is_contiguous(*t))) {
       TensorRef expanded(bcast ? op_expand(*t, o.shape, o.ndim) : nullptr);
-      t = (p.temps[k] = TensorRef(op_contiguous(expanded ? *expanded : *t))).get();
+      t = p.keep(op_contiguous(expanded ? *expanded : *t));
       p.views[k] = kernel_view(*t);
       continue;
     }
@@ -139,6 +153,16 @@ void run_through_temporary(const CallArgs& a, TensorImpl* const* given) {
 }  // namespace
 
 kf_device_t common_device(const CallArgs& a) {
+  // The common case: every tensor on one device.
+  const TensorImpl* first = nullptr;
+  bool same = true;
+  for (int32_t k = 0; k < a.def->ntensor_args && same; ++k) {
+    const TensorImpl* t = a.tensors[a.tensor_index[k]];
+    if (t == nullptr) continue;
+    if (first == nullptr) first = t;
+    same = t->device == first->device;
+  }
+  if (same) return first != nullptr ? first->device : kf_device_cpu();
   int32_t chosen = -1;  // schema index of the tensor that decides the device
   for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
     const int32_t i = a.tensor_index[k];

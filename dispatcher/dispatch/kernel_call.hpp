@@ -19,6 +19,9 @@ void check_output_fits(const OpDef& def, const TensorImpl& result, const TensorI
 /// device. Throws naming both devices when tensors live on two.
 kf_device_t common_device(const CallArgs& args);
 
+/// Whether the CPU fallback is on (KERNFORGE_CPU_FALLBACK is not "0"; Note [CPU fallback]).
+bool cpu_fallback_enabled();
+
 /// Called when `backend` has no kernel for (op, dtype): the CPU fallback or KF_UNIMPLEMENTED.
 void run_fallback(const CallArgs& args, CallMode mode, TensorImpl* const* given,
                   TensorImpl** results, const MetaResult& meta, const Backend& backend);

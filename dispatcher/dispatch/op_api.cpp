@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "dispatch/boxing.hpp"
 #include "dispatch/dispatch.hpp"
+#include "dispatch/kernel_call.hpp"
 #include "dispatch/kernel_table.hpp"
 #include "runtime_state.hpp"
 
@@ -53,7 +54,8 @@ void fill_kernel_info(const kf::OpDef& def, int32_t backend_index, kf_kernel_inf
     return;
   }
   const kf::Backend* cpu = kf::backend_for_device_type(KF_DEVICE_CPU);
-  if (cpu != nullptr && cpu != b && kf::lookup_kernels(def.id, cpu->slot) != nullptr) {
+  if (cpu != nullptr && cpu != b && kf::cpu_fallback_enabled() &&
+      kf::lookup_kernels(def.id, cpu->slot) != nullptr) {
     out->kind = KF_KERNEL_FALLBACK;
     out->dtype_mask = kf::lookup_kernels(def.id, cpu->slot)->dtype_mask;
     out->provenance = "cpu fallback";

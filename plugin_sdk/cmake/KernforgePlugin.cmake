@@ -1,11 +1,13 @@
-# kernforge_add_plugin(<name> SOURCES <files...> [MANIFEST <template>] [LINK <libs...>])
+# kernforge_add_plugin(<name> SOURCES <files...> [MANIFEST <template>] [LINK <libs...>]
+#                      [OUTPUT_DIRECTORY <dir>])
 #
 # Builds the backend plugin libkernforge_<name> (MODULE library) that exports only
 # kf_plugin_get, and writes its manifest from <template> (default: manifest.json.in next to the
-# calling CMakeLists.txt) into the plugin folder next to libkernforge. The template may use
-# @KF_PLUGIN_NAME@, @KF_PLUGIN_LIBRARY@ and @KF_VERSION@.
+# calling CMakeLists.txt) next to it: by default in the plugin folder next to libkernforge (so
+# the core discovers it), or in OUTPUT_DIRECTORY (test plugins that must not be autoloaded).
+# The template may use @KF_PLUGIN_NAME@, @KF_PLUGIN_LIBRARY@ and @KF_VERSION@.
 function(kernforge_add_plugin name)
-  cmake_parse_arguments(ARG "" "MANIFEST" "SOURCES;LINK" ${ARGN})
+  cmake_parse_arguments(ARG "" "MANIFEST;OUTPUT_DIRECTORY" "SOURCES;LINK" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "kernforge_add_plugin(${name}): SOURCES is required")
   endif()
@@ -25,6 +27,9 @@ function(kernforge_add_plugin name)
   if(NOT KF_PLUGIN_DIR)
     set(KF_PLUGIN_DIR "${CMAKE_BINARY_DIR}/lib/kernforge/plugins")
   endif()
+  if(ARG_OUTPUT_DIRECTORY)
+    set(KF_PLUGIN_DIR "${ARG_OUTPUT_DIRECTORY}")
+  endif()
   set_target_properties(${target} PROPERTIES
     PREFIX "lib" OUTPUT_NAME "kernforge_${name}"
     LIBRARY_OUTPUT_DIRECTORY "${KF_PLUGIN_DIR}"
@@ -38,5 +43,7 @@ function(kernforge_add_plugin name)
   set(KF_PLUGIN_NAME "${name}")
   set(KF_PLUGIN_LIBRARY "${CMAKE_SHARED_MODULE_PREFIX}kernforge_${name}${CMAKE_SHARED_MODULE_SUFFIX}")
   configure_file("${ARG_MANIFEST}" "${KF_PLUGIN_DIR}/${name}.json" @ONLY)
-  set_property(GLOBAL APPEND PROPERTY KF_PLUGINS ${target})
+  if(NOT ARG_OUTPUT_DIRECTORY)
+    set_property(GLOBAL APPEND PROPERTY KF_PLUGINS ${target})
+  endif()
 endfunction()
