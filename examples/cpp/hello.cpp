@@ -53,6 +53,7 @@ bool run() {
   bool ok = expect("a + b", a + b, {1.5f, 1, 5, 4, 8, 5.5f});
   ok = expect("a @ b^T", m, {4.5f, 4.5f, 9, 12}) && ok;
   ok = expect("sum", m.sum(), {30}) && ok;
+  ok = expect("row sums", a.sum({1}), {6, 15}) && ok;
   // Scalars follow PyTorch's wrapped-number rule: a float32 tensor stays float32.
   ok = expect("2 * a - 1", 2 * a - 1, {1, 3, 5, 7, 9, 11}) && ok;
   kf::Tensor c = a.clone();

@@ -13,6 +13,8 @@ def cpp_type(arg: Arg) -> str:
     if arg.base == "Tensor":
         return "const std::vector<Tensor>&" if arg.is_list else "const Tensor&"
     if arg.base == "int" and arg.is_list:
+        if arg.optional:
+            return "OptionalIntArrayRef"
         t = "IntArrayRef"
     else:
         t = {"int": "int64_t", "float": "double", "bool": "bool", "Scalar": "Scalar",

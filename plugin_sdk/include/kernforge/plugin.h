@@ -61,7 +61,8 @@ typedef enum kf_arg_tag_t {
   KF_ARG_SCALAR = 4,
   KF_ARG_DTYPE = 5,
   KF_ARG_DEVICE = 6,
-  KF_ARG_INT_LIST = 7
+  KF_ARG_INT_LIST = 7,
+  KF_ARG_TAG_MAX_ENUM = 0x7fffffff
 } kf_arg_tag_t;
 
 /** A non-tensor argument of a kernel call, in schema order. Optional ones may be KF_ARG_NONE. */

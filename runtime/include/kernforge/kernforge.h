@@ -163,7 +163,8 @@ typedef enum kf_value_tag_t {
   KF_VALUE_DTYPE = 6,
   KF_VALUE_DEVICE = 7,
   KF_VALUE_INT_LIST = 8,
-  KF_VALUE_TENSOR_LIST = 9
+  KF_VALUE_TENSOR_LIST = 9,
+  KF_VALUE_TAG_MAX_ENUM = 0x7fffffff
 } kf_value_tag_t;
 
 /** A tagged argument or result of kf_op_call. Lists are borrowed for the call. */
@@ -205,7 +206,8 @@ typedef enum kf_kernel_kind_t {
   KF_KERNEL_BACKEND = 1,   /* a kernel the backend registered */
   KF_KERNEL_COMPOSITE = 2, /* the core's composite implementation (from other ops) */
   KF_KERNEL_VIEW = 3,      /* a view computed in the core; no kernel */
-  KF_KERNEL_FALLBACK = 4   /* the CPU fallback (copy to the CPU, run, copy back) */
+  KF_KERNEL_FALLBACK = 4,  /* the CPU fallback (copy to the CPU, run, copy back) */
+  KF_KERNEL_KIND_MAX_ENUM = 0x7fffffff
 } kf_kernel_kind_t;
 
 typedef struct kf_kernel_info_t {
@@ -224,7 +226,8 @@ typedef enum kf_backend_state_t {
   KF_BACKEND_LOADED = 0,
   KF_BACKEND_UNAVAILABLE = 1,
   KF_BACKEND_REJECTED = 2,
-  KF_BACKEND_SHADOWED = 3
+  KF_BACKEND_SHADOWED = 3,
+  KF_BACKEND_STATE_MAX_ENUM = 0x7fffffff
 } kf_backend_state_t;
 
 typedef struct kf_backend_info_t {

@@ -34,12 +34,14 @@ typedef enum kf_status_t {
   KF_ABI_MISMATCH = 8,       /* a plugin or struct of an incompatible ABI */
   KF_INTERNAL = 9,           /* a broken invariant: a bug, please report it */
   KF_OUT_OF_RANGE = 10,      /* an index or dim outside its range */
-  KF_BUFFER_TOO_SMALL = 11   /* a caller's buffer cannot hold the result; see `needed` */
+  KF_BUFFER_TOO_SMALL = 11,  /* a caller's buffer cannot hold the result; see `needed` */
+  KF_STATUS_MAX_ENUM = 0x7fffffff /* forces 32 bits; not a status */
 } kf_status_t;
 
 typedef enum kf_log_level_t {
   KF_LOG_TRACE = 0, KF_LOG_DEBUG = 1, KF_LOG_INFO = 2, KF_LOG_WARN = 3,
-  KF_LOG_ERROR = 4, KF_LOG_OFF = 6, KF_LOG_DEFAULT = -1
+  KF_LOG_ERROR = 4, KF_LOG_OFF = 6, KF_LOG_DEFAULT = -1,
+  KF_LOG_LEVEL_MAX_ENUM = 0x7fffffff
 } kf_log_level_t;
 
 /* -------------------------------------------------------------- dtypes -- */
@@ -56,7 +58,8 @@ typedef enum kf_dtype_t {
   KF_INT32 = 7,
   KF_INT64 = 8,
   KF_BOOL = 9,
-  KF_DTYPE_COUNT = 10
+  KF_DTYPE_COUNT = 10,
+  KF_DTYPE_MAX_ENUM = 0x7fffffff /* forces 32 bits: any int32 a C caller passes is a valid value */
 } kf_dtype_t;
 
 /* ------------------------------------------------------------- devices -- */
@@ -86,7 +89,8 @@ static inline kf_device_t kf_device_cpu(void) {
 typedef enum kf_scalar_tag_t {
   KF_SCALAR_FLOAT64 = 0,
   KF_SCALAR_INT64 = 1,
-  KF_SCALAR_BOOL = 2
+  KF_SCALAR_BOOL = 2,
+  KF_SCALAR_TAG_MAX_ENUM = 0x7fffffff
 } kf_scalar_tag_t;
 
 /** A tagged number; integers beyond 2^53 stay exact. */

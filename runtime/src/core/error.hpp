@@ -25,9 +25,16 @@ class Error : public std::exception {
   std::string message_;
 };
 
-/// Throws kf::Error with a formatted message.
+#if defined(__GNUC__)
+#define KF_COLD __attribute__((cold, noinline))
+#else
+#define KF_COLD
+#endif
+
+/// Throws kf::Error with a formatted message. Cold and out of line, so error paths do not
+/// weigh on the code around them.
 template <class... A>
-[[noreturn]] void fail(kf_status_t status, fmt::format_string<A...> format, A&&... args) {
+[[noreturn]] KF_COLD void fail(kf_status_t status, fmt::format_string<A...> format, A&&... args) {
   throw Error(status, fmt::format(format, std::forward<A>(args)...));
 }
 

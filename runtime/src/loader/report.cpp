@@ -30,6 +30,7 @@ const char* state_name(kf_backend_state_t s) {
     case KF_BACKEND_UNAVAILABLE: return "unavailable";
     case KF_BACKEND_REJECTED: return "rejected";
     case KF_BACKEND_SHADOWED: return "shadowed";
+    case KF_BACKEND_STATE_MAX_ENUM: break;
   }
   return "unknown";
 }

@@ -42,6 +42,7 @@ class Pool {
   static void release(T* p) noexcept {
     p->~T();
     if (local_count >= kLocalCap) return release_global(p);
+    if (!local_flusher_armed) arm_flusher();
     auto* n = reinterpret_cast<Node*>(p);
     n->next = local_head;
     local_head = n;
@@ -59,6 +60,30 @@ class Pool {
 
   static inline thread_local Node* local_head KF_TLS_INITIAL_EXEC = nullptr;
   static inline thread_local size_t local_count KF_TLS_INITIAL_EXEC = 0;
+  static inline thread_local bool local_flusher_armed KF_TLS_INITIAL_EXEC = false;
+
+  // Hands a thread's list to the global one when the thread exits, so no object is stranded.
+  struct Flusher {
+    ~Flusher() {
+      Global& g = global();
+      std::lock_guard<std::mutex> lock(g.mutex);
+      while (local_head != nullptr) {
+        Node* n = local_head;
+        local_head = n->next;
+        try {
+          g.items.push_back(n);
+        } catch (...) {
+          break;  // out of memory at thread exit: keep the rest unreachable rather than crash
+        }
+      }
+      local_count = 0;
+    }
+  };
+  static void arm_flusher() {
+    static thread_local Flusher flusher;
+    (void)flusher;
+    local_flusher_armed = true;
+  }
 
   struct Global {
     std::mutex mutex;

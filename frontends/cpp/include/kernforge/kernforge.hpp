@@ -173,6 +173,28 @@ class IntArrayRef {
   std::size_t size_ = 0;
 };
 
+/// An optional int list (`int[]?` in the schema): std::nullopt for None, or a list, written
+/// `t.sum({0, 1})`, `t.sum(dims)` or `t.sum(std::nullopt)`.
+class OptionalIntArrayRef {
+ public:
+  OptionalIntArrayRef() = default;
+  OptionalIntArrayRef(std::nullopt_t) {}  // NOLINT(google-explicit-constructor)
+  OptionalIntArrayRef(std::initializer_list<int64_t> v)  // NOLINT(google-explicit-constructor)
+      : ref_(v), has_(true) {}
+  OptionalIntArrayRef(const std::vector<int64_t>& v)  // NOLINT(google-explicit-constructor)
+      : ref_(v), has_(true) {}
+  OptionalIntArrayRef(IntArrayRef v) : ref_(v), has_(true) {}  // NOLINT
+
+  explicit operator bool() const { return has_; }
+  bool has_value() const { return has_; }
+  const IntArrayRef* operator->() const { return &ref_; }
+  const IntArrayRef& operator*() const { return ref_; }
+
+ private:
+  IntArrayRef ref_;
+  bool has_ = false;
+};
+
 // ------------------------------------------------------------------------------ tensors --
 
 /// A reference-counted tensor handle of the C ABI.
