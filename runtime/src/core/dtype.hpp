@@ -12,7 +12,7 @@ bool is_floating(kf_dtype_t d) noexcept;
 bool is_integral(kf_dtype_t d, bool include_bool) noexcept;
 /// Bytes per element (0 for an invalid dtype). Inline: it is on every tensor's hot path.
 inline size_t itemsize(kf_dtype_t d) noexcept {
-  constexpr unsigned char kSizes[KF_DTYPE_COUNT] = {4, 8, 2, 2, 1, 1, 2, 4, 8, 1};
+  static constexpr unsigned char kSizes[KF_DTYPE_COUNT] = {4, 8, 2, 2, 1, 1, 2, 4, 8, 1};
   return d >= 0 && d < KF_DTYPE_COUNT ? kSizes[d] : 0;
 }
 const char* dtype_name(kf_dtype_t d) noexcept;

@@ -45,8 +45,10 @@ struct kf_tensor_s {
   int64_t numel = 1;
   int64_t offset = 0;          // in elements, into the storage
   kf::Storage* storage = nullptr;
-  int64_t shape[KF_MAX_NDIM] = {};
-  int64_t strides[KF_MAX_NDIM] = {};
+  // Only the first ndim entries are meaningful; not zeroed, since that would cost every
+  // tensor 256 bytes of stores.
+  int64_t shape[KF_MAX_NDIM];
+  int64_t strides[KF_MAX_NDIM];
 };
 
 namespace kf {
