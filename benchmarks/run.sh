@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Builds the release preset, runs kernforge_bench (JSON) and writes docs/benchmarks.md.
+# Builds the release preset, runs kernforge_bench (JSON) and kernforge_bench_startup (JSON) and
+# writes docs/benchmarks.md.
 #   benchmarks/run.sh [extra Google Benchmark flags, e.g. --benchmark_filter=TinyAdd]
 # Environment: KF_BENCH_MIN_TIME (seconds per benchmark, default 0.2), KF_BENCH_REPETITIONS
 # (default 5, randomly interleaved so that a change of machine load hits every benchmark alike;
-# the report uses the medians), KF_BENCH_JSON (default build/release/benchmarks.json).
+# the report uses the medians), KF_BENCH_JSON (default build/release/benchmarks.json),
+# KF_STARTUP_RUNS (processes started per kind, default 50), KF_STARTUP_JSON (default
+# build/release/startup.json).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 cmake --preset release
-cmake --build --preset release --target kernforge_bench kernforge_cli
+cmake --build --preset release --target kernforge_bench kernforge_bench_startup kernforge_cli
 
 json="${KF_BENCH_JSON:-build/release/benchmarks.json}"
 ./build/release/bin/kernforge_bench \
@@ -21,6 +24,9 @@ json="${KF_BENCH_JSON:-build/release/benchmarks.json}"
   --benchmark_out="$json" --benchmark_out_format=json \
   "$@"
 
+startup_json="${KF_STARTUP_JSON:-build/release/startup.json}"
+./build/release/bin/kernforge_bench_startup --runs "${KF_STARTUP_RUNS:-50}" --json "$startup_json"
+
 python3 benchmarks/write_report.py "$json" docs/benchmarks.md --build-type Release \
-  --kernforge-info "$(./build/release/bin/kernforge info --json)"
-echo "wrote docs/benchmarks.md from $json"
+  --kernforge-info "$(./build/release/bin/kernforge info --json)" --startup "$startup_json"
+echo "wrote docs/benchmarks.md from $json and $startup_json"

@@ -2,10 +2,12 @@
 """Turns kernforge_bench's Google Benchmark JSON into docs/benchmarks.md.
 
     python3 benchmarks/write_report.py build/release/benchmarks.json docs/benchmarks.md \
-        [--kernforge-info "$(kernforge info --json)"]
+        [--kernforge-info "$(kernforge info --json)"] [--startup build/release/startup.json]
 
 The page holds the machine (CPU model from /proc/cpuinfo, nproc), the date, every figure and the
 ratios against the budgets of DESIGN section 12. With repetitions it uses the medians.
+--startup takes the JSON of kernforge_bench_startup (process start to C ABI ready) and adds the
+"Start-up" section and its budget row.
 """
 from __future__ import annotations
 
@@ -19,6 +21,8 @@ from pathlib import Path
 
 TINY_ADD_BUDGET_NS = 100.0
 MATMUL_BUDGET_PCT = 95.0
+STARTUP_BUDGET_MS = 10.0
+STARTUP_KINDS = ("bare", "linked", "core", "full")
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
@@ -93,7 +97,29 @@ def figures_table(picked: dict[str, dict]) -> list[str]:
     return lines
 
 
-def budget_rows(picked: dict[str, dict]) -> list[str]:
+def startup_share_ms(startup: dict) -> float | None:
+    """kernforge's part of a process's start and end: full minus bare, medians, in ms."""
+    try:
+        return startup["kernforge_us"]["median"] / 1e3
+    except (KeyError, TypeError):
+        return None
+
+
+def startup_budget_row(startup: dict | None) -> list[str]:
+    ms = startup_share_ms(startup) if startup else None
+    if ms is None:
+        return []
+    verdict = "within budget" if ms <= STARTUP_BUDGET_MS else "over budget"
+    probed = (startup.get("full_child") or {}).get("plugins_probed", "?")
+    best = (startup.get("kernforge_us") or {}).get("min")
+    best_text = f" (fastest runs: {best / 1e3:.2f} ms)" if isinstance(best, (int, float)) else ""
+    return [f"| start-up to C ABI ready, every plugin probed ({probed} found): a process "
+            f"calling `kf_init` minus a bare process, medians | {ms:.2f} ms{best_text} | "
+            f"≤ {STARTUP_BUDGET_MS:.0f} ms | {ms / STARTUP_BUDGET_MS:.2f}× the budget | "
+            f"{verdict} |"]
+
+
+def budget_rows(picked: dict[str, dict], startup: dict | None = None) -> list[str]:
     lines = ["| budget | measured | target | ratio | verdict |", "|---|---:|---:|---:|---|"]
     tiny = picked.get("BM_TinyAdd")
     if tiny:
@@ -112,6 +138,68 @@ def budget_rows(picked: dict[str, dict]) -> list[str]:
         lines.append(f"| CPU `matmul` {n}² f32 vs `cblas_sgemm`{binding} | "
                      f"{ours['GFLOP/s']:.1f} vs {ref['GFLOP/s']:.1f} GFLOP/s | "
                      f"≥ {MATMUL_BUDGET_PCT:.0f}% | {pct:.1f}% | {verdict} |")
+    return lines + startup_budget_row(startup)
+
+
+def fmt_us(value: object) -> str:
+    return f"{value / 1e3:.2f} ms" if isinstance(value, (int, float)) else "–"
+
+
+def median_of(stats: dict | None) -> object:
+    return (stats or {}).get("median")
+
+
+def loader_steps_table(full: dict) -> list[str]:
+    """The loader's steps in the `full` child, slowest first (medians over the runs)."""
+    steps = full.get("loader_steps_us") or {}
+    ranked = sorted(((median_of(v), k) for k, v in steps.items()
+                     if isinstance(median_of(v), (int, float))), reverse=True)
+    if not ranked:
+        return []
+    lines = ["", "Inside the loader, in the `full` child (the steps of the load report, medians):",
+             "", "| step | median |", "|---|---:|"]
+    lines += [f"| `{key}` | {fmt_us(value)} |" for value, key in ranked]
+    return lines
+
+
+def startup_section(startup: dict) -> list[str]:
+    """The "Start-up" section: every child kind, kernforge's share and the verdict."""
+    kinds = startup.get("kinds", {})
+    lines = ["## Start-up", "",
+             f"`kernforge_bench_startup` (benchmarks/bench_startup.cpp) started each kind of "
+             f"process {startup.get('runs', '?')} times, round-robin, after warm-up rounds, and "
+             "timed each from `fork` to the parent's `waitpid` return (\"process\"). The `core` "
+             "and `full` children also measure, inside, main's first line to `kf_init`'s return "
+             "(\"inside\"), and report the loader's own figure (`startup_micros` of "
+             "`kf_runtime_report_json`, \"loader\").", "",
+             "| process | what it does | process median | p90 | min | inside median | "
+             "loader median |", "|---|---|---:|---:|---:|---:|---:|"]
+    for name in STARTUP_KINDS:
+        k = kinds.get(name)
+        if not k:
+            continue
+        out = k.get("outside_us") or {}
+        lines.append(f"| `{name}` | {k.get('what', '')} | {fmt_us(out.get('median'))} | "
+                     f"{fmt_us(out.get('p90'))} | {fmt_us(out.get('min'))} | "
+                     f"{fmt_us(median_of(k.get('inside_us')))} | "
+                     f"{fmt_us(median_of(k.get('loader_startup_us')))} |")
+    lines += loader_steps_table(kinds.get("full") or {})
+    ms = startup_share_ms(startup)
+    if ms is not None:
+        verdict = "within" if ms <= STARTUP_BUDGET_MS else "over"
+        full = startup.get("full_child") or {}
+        loaded = ", ".join(full.get("loaded", [])) or "none"
+        lines += ["", f"kernforge's share of a process (`full` − `bare`, medians): **{ms:.2f} ms**, "
+                  f"{verdict} the budget of {STARTUP_BUDGET_MS:.0f} ms (DESIGN section 12: "
+                  f"the C ABI ready with every plugin probed). Plugins found: "
+                  f"{full.get('plugins_probed', '?')}, loaded: {loaded}. The steps between the "
+                  "rows say where it goes: `linked` − `bare` is mapping libkernforge and its "
+                  "libraries with their static initialisers, `core` − `linked` the core's own "
+                  "initialisation, `full` − `core` discovering and loading the plugins. On a "
+                  "busy machine the medians carry the waits for a CPU; the minimums "
+                  "(`full` − `bare`: "
+                  f"{fmt_us((startup.get('kernforge_us') or {}).get('min'))}) are closer to the "
+                  "cost on an idle one."]
     return lines
 
 
@@ -157,18 +245,22 @@ def machine_lines(report: dict, info: dict | None, build_type: str) -> list[str]
     return lines
 
 
-def render(report: dict, info: dict | None, build_type: str) -> str:
+def render(report: dict, info: dict | None, build_type: str,
+           startup: dict | None = None) -> str:
     picked = figures(report)
     out = ["# Benchmarks", "",
            f"Written by `benchmarks/write_report.py` on {dt.date.today().isoformat()} from a run "
-           "of `benchmarks/run.sh` (release build, Google Benchmark, `kernforge_bench`). "
+           "of `benchmarks/run.sh` (release build, Google Benchmark `kernforge_bench`, and "
+           "`kernforge_bench_startup` for the start-up). "
            "Figures are the medians of the repetitions, wall-clock time. Timings are never "
            "pass/fail tests; this page is where the budgets of DESIGN section 12 are checked. "
            "Rerun `bash benchmarks/run.sh` to refresh it.", "",
            "## Machine", ""]
     out += machine_lines(report, info, build_type)
     out += busy_note()
-    out += ["", "## Budgets", ""] + budget_rows(picked)
+    out += ["", "## Budgets", ""] + budget_rows(picked, startup)
+    if startup:
+        out += [""] + startup_section(startup)
     out += ["", "## All figures", ""] + figures_table(picked)
     out += ["", "`BM_TinyAdd`: `kf_add(a, b, alpha=1, &out)` on two 1-element float32 tensors, "
             "then `kf_tensor_release(out)`. `BM_MatmulKernforge/n`: `kf_matmul` of two n×n "
@@ -185,14 +277,17 @@ def main() -> None:
     parser.add_argument("markdown", type=Path, help="the page to write (docs/benchmarks.md)")
     parser.add_argument("--kernforge-info", help="the output of `kernforge info --json`")
     parser.add_argument("--build-type", default="unknown", help="kernforge's CMAKE_BUILD_TYPE")
+    parser.add_argument("--startup", type=Path,
+                        help="the JSON written by kernforge_bench_startup --json")
     args = parser.parse_args()
     report = json.loads(args.json.read_text())
     info = json.loads(args.kernforge_info) if args.kernforge_info else None
+    startup = json.loads(args.startup.read_text()) if args.startup else None
     failed = errors(report)
     if failed:
         raise SystemExit("benchmarks failed, docs not written:\n  " + "\n  ".join(failed))
     args.markdown.parent.mkdir(parents=True, exist_ok=True)
-    args.markdown.write_text(render(report, info, args.build_type))
+    args.markdown.write_text(render(report, info, args.build_type, startup))
 
 
 if __name__ == "__main__":

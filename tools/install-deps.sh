@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs everything kernforge needs to build and test on a fresh Debian 12 machine.
+# Installs everything kernforge needs to build and test on a fresh Debian 12 machine (clang and
+# lld: the libFuzzer targets and the loader test's cross-built foreign-architecture library).
 #   bash tools/install-deps.sh        (as root, or as a user with sudo)
 # Idempotent: when every package is already installed it touches nothing and takes a second.
 set -euo pipefail
@@ -8,6 +9,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config python3 python3-yaml
   libspdlog-dev libcli11-dev nlohmann-json3-dev libboost-dev libopenblas-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang lld
 )
 
 missing=()

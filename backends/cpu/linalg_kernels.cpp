@@ -2,9 +2,14 @@
 // row-major): an operand that is row-major with unit column stride is passed as is, one that is
 // a transposed contiguous matrix (strides (1, rows)) is passed with CblasTrans, anything else
 // (expanded, sliced with steps) is first copied into a contiguous temporary. An output that
-// BLAS cannot write directly is computed into a temporary and copied back. float16/bfloat16 are
-// computed in float32 through temporaries; integer dtypes use a wrapping triple loop.
+// BLAS cannot write directly is computed into a temporary and copied back. Built without
+// OpenBLAS (KF_CPU_HAVE_OPENBLAS unset: KF_CPU_BLAS=OFF, or the Windows build), they go to
+// plain_gemm (plain_gemm.hpp), which takes every operand with its strides as it is.
+// float16/bfloat16 are computed in float32 through temporaries; integer dtypes use a wrapping
+// triple loop.
+#if KF_CPU_HAVE_OPENBLAS
 #include <cblas.h>
+#endif
 
 #include <climits>
 #include <memory>
@@ -13,6 +18,7 @@
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
+#include "plain_gemm.hpp"
 #include "strided.hpp"
 
 namespace kf::cpu {
@@ -54,6 +60,7 @@ std::unique_ptr<To[]> contiguous_copy(const Mat& m, int32_t dtype) {
   return buf;
 }
 
+#if KF_CPU_HAVE_OPENBLAS
 /// How BLAS can read m directly: NoTrans with lda = rs, Trans with lda = cs, or not at all.
 bool blas_layout(const Mat& m, CBLAS_TRANSPOSE& trans, int64_t& ld) {
   if (m.cs == 1 && m.rs >= std::max<int64_t>(1, m.cols)) {
@@ -85,7 +92,7 @@ void gemm_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int
 
 /// c = a @ b through BLAS (T = float or double); c is [a.rows, b.cols], a.cols == b.rows.
 template <class T>
-void gemm_blas(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
+void gemm_float(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
   const int64_t limit = INT_MAX;
   if (a.rows > limit || a.cols > limit || b.cols > limit || a.rs > limit || a.cs > limit ||
       b.rs > limit || b.cs > limit || c.rs > limit) {
@@ -115,6 +122,17 @@ void gemm_blas(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
   map1<T, T>(out.view, in.view, [](T v) { return v; });
 }
 
+#else  // no BLAS library
+
+/// c = a @ b with the plain blocked GEMM (T = float or double), strides as they are.
+template <class T>
+void gemm_float(const Mat& a, const Mat& b, const Mat& c, int32_t /*dtype*/) {
+  plain_gemm(a.rows, b.cols, a.cols, static_cast<const T*>(a.data), a.rs, a.cs,
+             static_cast<const T*>(b.data), b.rs, b.cs, static_cast<T*>(c.data), c.rs, c.cs);
+}
+
+#endif  // KF_CPU_HAVE_OPENBLAS
+
 /// c = a @ b for 16-bit floats: in float32 through temporaries.
 template <class T>
 void gemm_half(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
@@ -122,7 +140,7 @@ void gemm_half(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
   auto bf = contiguous_copy<float, T>(b, dtype);
   std::unique_ptr<float[]> cf(new float[static_cast<size_t>(c.rows * c.cols)]);
   const Mat a32{af.get(), a.rows, a.cols, a.cols, 1}, b32{bf.get(), b.rows, b.cols, b.cols, 1};
-  gemm_blas<float>(a32, b32, Mat{cf.get(), c.rows, c.cols, c.cols, 1}, KF_FLOAT32);
+  gemm_float<float>(a32, b32, Mat{cf.get(), c.rows, c.cols, c.cols, 1}, KF_FLOAT32);
   MatView out(c, dtype), in(Mat{cf.get(), c.rows, c.cols, c.cols, 1}, KF_FLOAT32);
   map1<T, float>(out.view, in.view, [](float v) { return convert<T>(v); });
 }
@@ -162,7 +180,7 @@ void gemm(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
     return;
   }
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    gemm_blas<T>(a, b, c, dtype);
+    gemm_float<T>(a, b, c, dtype);
   } else if constexpr (is_half_v<T>) {
     gemm_half<T>(a, b, c, dtype);
   } else {

@@ -5,14 +5,28 @@
 // kept here (process-wide, atomic) and every parallel region passes it in num_threads().
 // Work smaller than kParallelGrain elements runs on the calling thread: tiny ops never wake
 // the pool.
+//
+// Built without OpenMP (a toolchain lacking it; CMake then adds -Wno-unknown-pragmas), the
+// omp_* calls below are the serial stand-ins, every kernel runs on the calling thread and the
+// `#pragma omp` lines are ignored.
 #pragma once
 
+#if defined(_OPENMP)
 #include <omp.h>
+#endif
 
 #include <atomic>
 #include <cstdint>
 
 namespace kf::cpu {
+
+#if !defined(_OPENMP)
+inline int omp_get_max_threads() { return 1; }
+inline int omp_get_thread_num() { return 0; }
+inline int omp_get_num_threads() { return 1; }
+inline int omp_in_parallel() { return 0; }
+inline void omp_set_num_threads(int) {}
+#endif
 
 /// Below this many elements (or multiply-adds) a kernel stays on the calling thread.
 constexpr int64_t kParallelGrain = 32768;
@@ -24,9 +38,13 @@ inline std::atomic<int>& thread_setting() {
 
 /// Threads a parallel region may use (1 inside another parallel region).
 inline int num_threads() {
+#if defined(_OPENMP)
   if (omp_in_parallel()) return 1;
   const int n = thread_setting().load(std::memory_order_relaxed);
   return n > 0 ? n : omp_get_max_threads();
+#else
+  return 1;
+#endif
 }
 
 /// Threads worth using for `work` elements: 1 below the grain.

@@ -2,13 +2,26 @@
 //
 // Memory is plain host memory, 64-byte aligned; copies of every kind are memmove. The backend
 // is synchronous, keeps no per-device state (init stores no state) and is thread-safe.
+#if KF_CPU_HAVE_OPENBLAS
 #include <cblas.h>
-#include <omp.h>
+#endif
+#if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#else
 #include <unistd.h>
+#endif
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <string>
 #include <thread>
 
@@ -42,6 +55,21 @@ void cpu_shutdown(void* /*state*/) {}
 
 int32_t cpu_device_count(void* /*state*/) { return 1; }
 
+/// Physical memory of the machine in bytes, 0 when the system does not say.
+uint64_t physical_memory() {
+#if defined(_WIN32)
+  MEMORYSTATUSEX status{};
+  status.dwLength = sizeof(status);
+  return GlobalMemoryStatusEx(&status) ? static_cast<uint64_t>(status.ullTotalPhys) : 0;
+#else
+  const long pages = sysconf(_SC_PHYS_PAGES);
+  const long page_size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page_size > 0
+             ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size)
+             : 0;
+#endif
+}
+
 kf_status_t cpu_device_properties(void* /*state*/, int32_t device, kf_device_properties_t* out) {
   if (out == nullptr || device != 0) {
     kf::plugin::set_error("cpu: no device " + std::to_string(device) + " (the cpu has device 0)");
@@ -49,11 +77,7 @@ kf_status_t cpu_device_properties(void* /*state*/, int32_t device, kf_device_pro
   }
   std::memset(out->name, 0, sizeof(out->name));
   std::strncpy(out->name, "cpu", sizeof(out->name) - 1);
-  const long pages = sysconf(_SC_PHYS_PAGES);
-  const long page_size = sysconf(_SC_PAGESIZE);
-  out->total_memory =
-      pages > 0 && page_size > 0 ? static_cast<uint64_t>(pages) * static_cast<uint64_t>(page_size)
-                                 : 0;
+  out->total_memory = physical_memory();
   const unsigned threads = std::thread::hardware_concurrency();
   out->compute_units = threads > 0 ? static_cast<int32_t>(threads) : 1;
   return KF_OK;
@@ -65,8 +89,9 @@ kf_status_t cpu_allocate(void* /*state*/, int32_t /*device*/, size_t bytes, void
   // bytes == 0 still gets a unique block; sizes round up to whole cache lines.
   const size_t rounded =
       bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = nullptr;
-  if (rounded < bytes || posix_memalign(&p, kAlignment, rounded) != 0 || p == nullptr) {
+  void* p = rounded < bytes ? nullptr
+                            : ::operator new(rounded, std::align_val_t{kAlignment}, std::nothrow);
+  if (p == nullptr) {
     kf::plugin::set_error("cpu: cannot allocate " + std::to_string(bytes) +
                           " bytes of host memory");
     return KF_OUT_OF_MEMORY;
@@ -76,7 +101,7 @@ kf_status_t cpu_allocate(void* /*state*/, int32_t /*device*/, size_t bytes, void
 }
 
 void cpu_deallocate(void* /*state*/, int32_t /*device*/, void* ptr, size_t /*bytes*/) {
-  std::free(ptr);
+  ::operator delete(ptr, std::align_val_t{kAlignment});
 }
 
 kf_status_t cpu_copy(void* /*state*/, int32_t /*device*/, void* dst, const void* src,
@@ -120,7 +145,47 @@ kf_status_t cpu_set_num_threads(void* /*state*/, int32_t n) {
   }
   thread_setting().store(n, std::memory_order_relaxed);  // Note [Thread count]
   omp_set_num_threads(n);
+#if KF_CPU_HAVE_OPENBLAS
   openblas_set_num_threads(n);
+#endif
+  return KF_OK;
+}
+
+/// The instruction sets the kernels may use here, e.g. "AVX2 FMA" (the CPU's and the OS's).
+std::string cpu_features() {
+  std::string out;
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_cpu_init();
+  const auto add = [&out](bool has, const char* name) {
+    if (has) out += (out.empty() ? "" : " ") + std::string(name);
+  };
+  add(__builtin_cpu_supports("avx512f"), "AVX512F");
+  add(__builtin_cpu_supports("avx2"), "AVX2");
+  add(__builtin_cpu_supports("fma"), "FMA");
+  if (out.empty()) add(__builtin_cpu_supports("avx"), "AVX");
+  if (out.empty()) add(__builtin_cpu_supports("sse4.2"), "SSE4.2");
+#endif
+  return out.empty() ? "no AVX" : out;
+}
+
+// describe (ABI 1.1): the GEMM library, the thread count and the instruction sets, e.g.
+// "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64, 2 threads, AVX2 FMA".
+kf_status_t cpu_describe(void* /*state*/, char* buf, size_t cap) {
+  if (buf == nullptr || cap == 0) return KF_INVALID_ARGUMENT;
+#if KF_CPU_HAVE_OPENBLAS
+  const char* config = openblas_get_config();
+  const std::string gemm = config != nullptr ? config : "OpenBLAS";
+#else
+  const std::string gemm = "plain GEMM (no OpenBLAS)";
+#endif
+  const int threads = num_threads();
+#if defined(_OPENMP)
+  const char* openmp = "";
+#else
+  const char* openmp = " (no OpenMP)";
+#endif
+  std::snprintf(buf, cap, "%s, %d thread%s%s, %s", gemm.c_str(), threads, threads == 1 ? "" : "s",
+                openmp, cpu_features().c_str());
   return KF_OK;
 }
 
@@ -157,6 +222,7 @@ kf_plugin_t make_plugin() {
   p.manual_seed = cpu_manual_seed;
   p.set_num_threads = cpu_set_num_threads;
   p.register_kernels = cpu_register_kernels;
+  p.describe = cpu_describe;
   return p;
 }
 

@@ -5,7 +5,13 @@
 # kf_plugin_get, and writes its manifest from <template> (default: manifest.json.in next to the
 # calling CMakeLists.txt) next to it: by default in the plugin folder next to libkernforge (so
 # the core discovers it), or in OUTPUT_DIRECTORY (test plugins that must not be autoloaded).
-# The template may use @KF_PLUGIN_NAME@, @KF_PLUGIN_LIBRARY@ and @KF_VERSION@.
+# The template may use @KF_PLUGIN_NAME@, @KF_PLUGIN_LIBRARY@ (the library's file name:
+# libkernforge_<name>.so, libkernforge_<name>.dll), @KF_PLUGIN_OS@ (the target system as the
+# manifest's requires.os names it: linux, windows, macos) and @KF_VERSION@.
+#
+# Exports: kf_plugin_get only. Linux: hidden visibility and a version script. Windows: only what
+# is marked __declspec(dllexport) (KF_PLUGIN_EXPORT) is exported, and --exclude-all-symbols keeps
+# the linker from ever exporting anything else automatically.
 function(kernforge_add_plugin name)
   cmake_parse_arguments(ARG "" "MANIFEST;OUTPUT_DIRECTORY" "SOURCES;LINK" ${ARGN})
   if(NOT ARG_SOURCES)
@@ -24,7 +30,9 @@ function(kernforge_add_plugin name)
   if(COMMAND kernforge_warnings)
     kernforge_warnings(${target})
   endif()
-  if(NOT KF_PLUGIN_DIR)
+  if(NOT KF_PLUGIN_DIR AND WIN32)
+    set(KF_PLUGIN_DIR "${CMAKE_BINARY_DIR}/bin/kernforge/plugins")  # DLLs live in bin/
+  elseif(NOT KF_PLUGIN_DIR)
     set(KF_PLUGIN_DIR "${CMAKE_BINARY_DIR}/lib/kernforge/plugins")
   endif()
   if(ARG_OUTPUT_DIRECTORY)
@@ -39,9 +47,18 @@ function(kernforge_add_plugin name)
     file(WRITE "${map}" "{ global: kf_plugin_get; local: *; };\n")
     target_link_options(${target} PRIVATE "-Wl,--version-script=${map}" "-Wl,--no-undefined")
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
+  elseif(WIN32 AND NOT MSVC)
+    target_link_options(${target} PRIVATE "-Wl,--exclude-all-symbols")
   endif()
   set(KF_PLUGIN_NAME "${name}")
-  set(KF_PLUGIN_LIBRARY "${CMAKE_SHARED_MODULE_PREFIX}kernforge_${name}${CMAKE_SHARED_MODULE_SUFFIX}")
+  set(KF_PLUGIN_LIBRARY "libkernforge_${name}${CMAKE_SHARED_MODULE_SUFFIX}")  # PREFIX above
+  if(WIN32)
+    set(KF_PLUGIN_OS windows)
+  elseif(APPLE)
+    set(KF_PLUGIN_OS macos)
+  else()
+    string(TOLOWER "${CMAKE_SYSTEM_NAME}" KF_PLUGIN_OS)
+  endif()
   configure_file("${ARG_MANIFEST}" "${KF_PLUGIN_DIR}/${name}.json" @ONLY)
   if(NOT ARG_OUTPUT_DIRECTORY)
     set_property(GLOBAL APPEND PROPERTY KF_PLUGINS ${target})

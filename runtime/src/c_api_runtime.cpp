@@ -62,7 +62,9 @@ KF_API int32_t kf_backend_count(void) {
 KF_API kf_status_t kf_backend_info(int32_t index, kf_backend_info_t* out) {
   return kf::guard([&] {
     kf::ensure_initialized();
-    if (out == nullptr || out->struct_size < sizeof(kf_backend_info_t)) {
+    // Callers built against ABI 1.0 pass the smaller struct; fill what it has.
+    constexpr size_t kMinSize = offsetof(kf_backend_info_t, manifest_path) + sizeof(const char*);
+    if (out == nullptr || out->struct_size < kMinSize) {
       kf::fail(KF_INVALID_ARGUMENT, "kf_backend_info: out is NULL or its struct_size is not set "
                                     "to sizeof(kf_backend_info_t)");
     }
@@ -80,6 +82,10 @@ KF_API kf_status_t kf_backend_info(int32_t index, kf_backend_info_t* out) {
     out->reason = b->reason.c_str();
     out->library_path = b->library_path.c_str();
     out->manifest_path = b->manifest_path.c_str();
+    if (out->struct_size >= offsetof(kf_backend_info_t, details) + sizeof(const char*)) {
+      out->failure = b->state == KF_BACKEND_LOADED ? KF_OK : b->failure;
+      out->details = b->details.c_str();
+    }
   });
 }
 

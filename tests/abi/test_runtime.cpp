@@ -1,6 +1,4 @@
 // Bad input at the C ABI: the boxed path, parsing, the runtime report, plugin loading.
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -185,18 +183,16 @@ TEST(AbiRuntime, StatusAndDtypeNamesNeverNull) {
 class AbiPlugin : public ::testing::Test {
  protected:
   void SetUp() override {
-    char tmpl[] = "/tmp/kf_abi_XXXXXX";
-    ASSERT_NE(mkdtemp(tmpl), nullptr);
-    dir_ = tmpl;
+    dir_ = make_temp_dir("kf_abi_");
+    ASSERT_FALSE(dir_.empty());
   }
   void TearDown() override {
-    for (const std::string& f : files_) std::remove(f.c_str());
-    rmdir(dir_.c_str());
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
   }
   std::string write(const std::string& name, const std::string& text) {
     const std::string path = dir_ + "/" + name;
     std::ofstream(path) << text;
-    files_.push_back(path);
     return path;
   }
   static void cpu_still_works() {
@@ -208,7 +204,6 @@ class AbiPlugin : public ::testing::Test {
     EXPECT_EQ(v[1], 3.0f);
   }
   std::string dir_;
-  std::vector<std::string> files_;
 };
 
 TEST_F(AbiPlugin, MissingFile) {

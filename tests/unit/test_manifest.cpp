@@ -3,9 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
@@ -18,7 +19,24 @@ using json = nlohmann::json;
 using kfunit::mentions;
 using kfunit::thrown_by;
 
-constexpr const char* kPath = "/opt/kf/plugins/cuda/kernforge_cuda.json";
+// Absolute paths of this system (Windows: with a drive letter).
+#if defined(_WIN32)
+#define KF_TEST_ROOT "C:"
+#else
+#define KF_TEST_ROOT ""
+#endif
+constexpr const char* kDir = KF_TEST_ROOT "/opt/kf/plugins/cuda";
+constexpr const char* kPath = KF_TEST_ROOT "/opt/kf/plugins/cuda/kernforge_cuda.json";
+constexpr const char* kAbsoluteLibrary = KF_TEST_ROOT "/abs/libcpu.so";
+
+/// The same path, whichever separators each uses (Windows takes both '/' and '\\').
+::testing::AssertionResult same_path(const std::string& got, const std::string& want) {
+  namespace fs = std::filesystem;
+  if (fs::path(got).lexically_normal() == fs::path(want).lexically_normal()) {
+    return ::testing::AssertionSuccess();
+  }
+  return ::testing::AssertionFailure() << "path '" << got << "' is not '" << want << "'";
+}
 
 json valid() {
   return json::parse(R"({
@@ -39,10 +57,10 @@ kf::Error reject(const json& j) {
 TEST(Manifest, ValidManifestParsesEveryField) {
   const kf::Manifest m = kf::parse_manifest_text(valid().dump(2), kPath);
   EXPECT_EQ(m.path, kPath);
-  EXPECT_EQ(m.dir, "/opt/kf/plugins/cuda");
+  EXPECT_TRUE(same_path(m.dir, kDir));
   EXPECT_EQ(m.name, "cuda");
   EXPECT_EQ(m.library, "libkernforge_cuda.so");
-  EXPECT_EQ(m.library_path(), "/opt/kf/plugins/cuda/libkernforge_cuda.so");
+  EXPECT_TRUE(same_path(m.library_path(), std::string(kDir) + "/libkernforge_cuda.so"));
   EXPECT_EQ(m.abi_major, 1);
   EXPECT_EQ(m.abi_minor, 0);
   EXPECT_EQ(m.device_type, "cuda");
@@ -62,7 +80,7 @@ TEST(Manifest, ValidManifestParsesEveryField) {
 }
 
 TEST(Manifest, OptionalFieldsDefault) {
-  const json j = {{"manifest_version", 1}, {"name", "cpu"}, {"library", "/abs/libcpu.so"},
+  const json j = {{"manifest_version", 1}, {"name", "cpu"}, {"library", kAbsoluteLibrary},
                   {"abi", {1, 2}}, {"device_type", "cpu"}};
   const kf::Manifest m = kf::parse_manifest_text(j.dump(), kPath);
   EXPECT_EQ(m.priority, 0);
@@ -70,7 +88,7 @@ TEST(Manifest, OptionalFieldsDefault) {
   EXPECT_TRUE(m.preload.empty());
   EXPECT_TRUE(m.search.empty());
   EXPECT_TRUE(m.requires_os.empty());
-  EXPECT_EQ(m.library_path(), "/abs/libcpu.so");  // absolute library paths stay as they are
+  EXPECT_EQ(m.library_path(), kAbsoluteLibrary);  // absolute library paths stay as they are
 }
 
 TEST(Manifest, EveryRequiredFieldMissingIsNamed) {
@@ -214,17 +232,16 @@ TEST(Manifest, DeeplyNestedJsonIsRefusedWithoutCrashing) {
 }
 
 TEST(Manifest, FileReading) {
-  char dir_template[] = "/tmp/kf_unit_manifest_XXXXXX";
-  ASSERT_NE(mkdtemp(dir_template), nullptr);
-  const std::string dir = dir_template;
+  const std::string dir = kfunit::make_temp_dir("kf_unit_manifest_");
+  ASSERT_FALSE(dir.empty());
   const std::string path = dir + "/cpu.json";
   {
     std::ofstream f(path);
     f << valid().dump();
   }
   const kf::Manifest m = kf::parse_manifest_file(path);
-  EXPECT_EQ(m.dir, dir);
-  EXPECT_EQ(m.library_path(), dir + "/libkernforge_cuda.so");
+  EXPECT_TRUE(same_path(m.dir, dir));
+  EXPECT_TRUE(same_path(m.library_path(), dir + "/libkernforge_cuda.so"));
 
   {  // a file over the cap is refused without reading all of it
     std::ofstream f(path, std::ios::trunc);
@@ -238,7 +255,8 @@ TEST(Manifest, FileReading) {
   e = thrown_by([&] { kf::parse_manifest_file(path); });
   EXPECT_EQ(e.status(), KF_NOT_FOUND);
   EXPECT_TRUE(mentions(e.what(), {path}));
-  rmdir(dir.c_str());
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
 
 }  // namespace

@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <initializer_list>
+#include <random>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "core/error.hpp"
@@ -54,6 +57,21 @@ inline ::testing::AssertionResult mentions(const std::string& msg,
     }
   }
   return ::testing::AssertionSuccess();
+}
+
+/// A new, empty folder under the system's temporary folder, named `prefix` and a random number;
+/// "" when none could be made. The caller removes it (std::filesystem::remove_all).
+inline std::string make_temp_dir(const std::string& prefix) {
+  namespace fs = std::filesystem;
+  std::random_device random;
+  std::error_code ec;
+  const fs::path base = fs::temp_directory_path(ec);
+  if (ec) return "";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const fs::path p = base / (prefix + std::to_string(random()));
+    if (fs::create_directory(p, ec)) return p.string();
+  }
+  return "";
 }
 
 }  // namespace kfunit

@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli_error.hpp"
+#include "doctor_command.hpp"
 #include "info_command.hpp"
 #include "ops_command.hpp"
 
@@ -17,13 +18,16 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
 
   InfoOptions info_options;
+  DoctorOptions doctor_options;
   OpsOptions ops_options;
   CLI::App* info = add_info_command(app, info_options);
+  CLI::App* doctor = add_doctor_command(app, doctor_options);
   CLI::App* ops = add_ops_command(app, ops_options);
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (info->parsed()) return run_info(info_options);
+    if (doctor->parsed()) return run_doctor(doctor_options);
     if (ops->parsed()) return run_ops(ops_options);
   } catch (const CliError& e) {
     std::cerr << "kernforge: " << e.what() << "\n";

@@ -30,7 +30,7 @@ extern "C" {
 #endif
 
 #define KF_PLUGIN_ABI_MAJOR 1
-#define KF_PLUGIN_ABI_MINOR 0
+#define KF_PLUGIN_ABI_MINOR 1
 
 #if defined(_WIN32)
 #  define KF_PLUGIN_EXPORT __declspec(dllexport)
@@ -188,6 +188,12 @@ typedef struct kf_plugin_t {
   kf_status_t (*set_num_threads)(void* state, int32_t n);
 
   kf_status_t (*register_kernels)(void* state, const kf_registrar_t* registrar);
+
+  /* ------------------------------------------------------- ABI 1.1 -- */
+  /** (optional) One line on what the backend found (library and driver versions, devices,
+   * instruction sets), NUL-terminated and truncated to cap. Called after init; `kernforge doctor`
+   * shows it. */
+  kf_status_t (*describe)(void* state, char* buf, size_t cap);
 } kf_plugin_t;
 
 enum { KF_COPY_HOST_TO_DEVICE = 0, KF_COPY_DEVICE_TO_HOST = 1, KF_COPY_DEVICE_TO_DEVICE = 2 };

@@ -71,6 +71,13 @@ typedef struct kf_init_options_t {
   int32_t autoload;
   /** Log level; KF_LOG_DEFAULT keeps KERNFORGE_LOG_LEVEL or "warn". */
   int32_t log_level;
+  /* ---- ABI 1.1 ---- */
+  /** Extra roots for plugins' native dependencies, absolute paths (the Python frontend passes
+   * its site-packages folders): each root R is searched as R/nvidia/<folder>/lib for every
+   * "folders" entry of a manifest's preload list, after the manifest's own "search" list.
+   * May be NULL. */
+  const char* const* library_roots;
+  int32_t library_root_count;
 } kf_init_options_t;
 
 /**
@@ -241,6 +248,9 @@ typedef struct kf_backend_info_t {
   const char* reason;          /* why not loaded; "" when loaded */
   const char* library_path;    /* absolute path of the plugin library ("" if not found) */
   const char* manifest_path;   /* absolute path of its manifest ("" for kf_load_plugin(lib)) */
+  /* ---- ABI 1.1 (filled when struct_size covers them) ---- */
+  int32_t failure;             /* kf_status_t: KF_OK when loaded, else what kf_load_plugin returned */
+  const char* details;         /* the plugin's own description (versions, devices); may be "" */
 } kf_backend_info_t;
 
 /** Number of backends the loader knows of, in every state (trivial accessor, initialises). */
@@ -253,7 +263,11 @@ KF_API kf_status_t kf_backend_info(int32_t index, kf_backend_info_t* out);
  * cap < needed; call again with a larger buffer. buf may be NULL when cap is 0.
  */
 KF_API kf_status_t kf_runtime_report_json(char* buf, size_t cap, size_t* needed);
-/** Loads one plugin from its manifest (.json) or library (.so) by absolute path. */
+/**
+ * Loads one plugin from its manifest (.json) or library (.so) by absolute path, after start-up
+ * (the Python frontend loads its `kernforge.backends` entry points this way). KF_ALREADY_EXISTS
+ * when a plugin already serves its device type or its library is already loaded.
+ */
 KF_API kf_status_t kf_load_plugin(const char* path);
 
 /** Waits until all work queued on `device` is done. */

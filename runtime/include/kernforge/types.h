@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #define KF_ABI_VERSION_MAJOR 1
-#define KF_ABI_VERSION_MINOR 0
+#define KF_ABI_VERSION_MINOR 1
 
 /** Maximum number of dimensions of a tensor. */
 #define KF_MAX_NDIM 16
@@ -35,6 +35,7 @@ typedef enum kf_status_t {
   KF_INTERNAL = 9,           /* a broken invariant: a bug, please report it */
   KF_OUT_OF_RANGE = 10,      /* an index or dim outside its range */
   KF_BUFFER_TOO_SMALL = 11,  /* a caller's buffer cannot hold the result; see `needed` */
+  KF_PERMISSION_DENIED = 12, /* a file or folder may not be trusted (world-writable, foreign) */
   KF_STATUS_MAX_ENUM = 0x7fffffff /* forces 32 bits; not a status */
 } kf_status_t;
 

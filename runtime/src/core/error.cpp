@@ -67,6 +67,7 @@ KF_API const char* kf_status_name(kf_status_t status) {
     case KF_INTERNAL: return "KF_INTERNAL";
     case KF_OUT_OF_RANGE: return "KF_OUT_OF_RANGE";
     case KF_BUFFER_TOO_SMALL: return "KF_BUFFER_TOO_SMALL";
+    case KF_PERMISSION_DENIED: return "KF_PERMISSION_DENIED";
     case KF_STATUS_MAX_ENUM: break;
   }
   return "KF_UNKNOWN_STATUS";

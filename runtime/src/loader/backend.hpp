@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/device_types.hpp"
 #include "kernforge/kernforge.h"
@@ -15,6 +16,14 @@ namespace kf {
 
 constexpr int32_t kMaxBackendSlots = 16;
 
+/// A library loaded for a plugin before it (its global_deps and preload lists).
+struct DependencyRecord {
+  std::string soname;
+  std::string path;     // the live copy ("" when missing)
+  std::string how;      // "loaded", "already mapped", "missing"
+  bool global = false;  // loaded RTLD_GLOBAL (a global_deps entry)
+};
+
 struct Backend {
   std::string name;
   std::string version;
@@ -22,6 +31,9 @@ struct Backend {
   std::string library_path;
   std::string manifest_path;
   std::string reason;            // why it is not loaded ("" when loaded)
+  std::string source;            // where it was found: "kf_init", "KERNFORGE_PLUGIN_PATH", ...
+  std::string details;           // the plugin's describe() line (ABI 1.1), "" without one
+  std::vector<DependencyRecord> dependencies;
   int32_t device_type = KF_DEVICE_NONE;
   int32_t device_count = 0;
   kf_backend_state_t state = KF_BACKEND_UNAVAILABLE;
@@ -32,7 +44,7 @@ struct Backend {
   const kf_plugin_t* plugin = nullptr;
   size_t plugin_struct_size = 0; // how much of *plugin its ABI minor has
   void* plugin_state = nullptr;
-  void* library = nullptr;       // the dlopen handle
+  void* library = nullptr;       // the os::Library (never closed)
 
   /// Whether the plugin's struct has the slot at `offset` (an older minor may not).
   bool has_slot(size_t offset_end) const noexcept { return plugin_struct_size >= offset_end; }

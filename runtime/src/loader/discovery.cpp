@@ -1,13 +1,14 @@
 #include "loader/discovery.hpp"
 
 #include <algorithm>
-#include <cstdlib>
+#include <optional>
 #include <filesystem>
 #include <sstream>
 #include <system_error>
 
 #include "core/logging.hpp"
-#include "loader/library.hpp"
+#include "loader/loader_env.hpp"
+#include "loader/os.hpp"
 #include "loader/report.hpp"
 
 namespace kf {
@@ -15,19 +16,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* env(const char* name) {
-#if defined(__GLIBC__)
-  return secure_getenv(name);
-#else
-  return std::getenv(name);
-#endif
-}
-
 // Adds a manifest file, or every *.json in a folder (sorted), as load requests.
 void add_path(const std::string& path, const std::string& source,
               std::vector<LoadRequest>& out) {
   std::error_code ec;
-  if (fs::is_directory(path, ec)) {
+  // A relative path is passed on as it is and rejected there: the current directory is never
+  // searched.
+  if (os::is_absolute(path) && fs::is_directory(path, ec)) {
     report_search_root(path, source);
     std::vector<std::string> found;
     for (const auto& e : fs::directory_iterator(path, ec)) {
@@ -41,16 +36,23 @@ void add_path(const std::string& path, const std::string& source,
 }
 
 void add_env_paths(std::vector<LoadRequest>& out) {
-  const char* v = env("KERNFORGE_PLUGIN_PATH");
-  if (v == nullptr) return;
-  std::stringstream ss(v);
+  const std::optional<std::string> v = os::get_env("KERNFORGE_PLUGIN_PATH");
+  if (!v) return;
+  std::stringstream ss(*v);
   std::string item;
-  while (std::getline(ss, item, ':')) {
-    if (item.empty() || item[0] != '/') {
+  while (std::getline(ss, item, os::path_list_separator())) {
+    // Never the current directory: empty and relative entries are dropped.
+    if (!os::is_absolute(item)) {
       log().warn("KERNFORGE_PLUGIN_PATH: entry '{}' is {} and is ignored; use absolute folders",
                  item, item.empty() ? "empty" : "relative");
       report_step(ReportStep{"discover", "", item, "skipped",
                              "KERNFORGE_PLUGIN_PATH entries must be absolute", 0});
+      continue;
+    }
+    std::error_code ec;
+    if (!fs::exists(item, ec)) {
+      report_step(ReportStep{"discover", "", item, "skipped",
+                             "KERNFORGE_PLUGIN_PATH entry does not exist", 0});
       continue;
     }
     add_path(item, "KERNFORGE_PLUGIN_PATH", out);
@@ -63,12 +65,16 @@ std::vector<LoadRequest> discover_plugins(const std::vector<std::string>& explic
                                           bool autoload) {
   std::vector<LoadRequest> out;
   for (const std::string& p : explicit_paths) add_path(p, "kf_init", out);
-  const char* auto_env = env("KERNFORGE_AUTOLOAD");
-  if (!autoload || (auto_env != nullptr && std::string(auto_env) == "0")) return out;
+  if (!autoload || autoload_disabled_by_env()) {
+    report_step(ReportStep{"discover", "", "", "skipped",
+                           autoload ? "KERNFORGE_AUTOLOAD=0: only explicit paths are loaded"
+                                    : "kf_init autoload=0: only explicit paths are loaded", 0});
+    return out;
+  }
   add_env_paths(out);
-  const std::string core = core_library_path();
+  const std::string core = os::core_library_path();
   if (!core.empty()) {
-    const std::string dir = fs::path(core).parent_path().string() + "/kernforge/plugins";
+    const std::string dir = (fs::path(core).parent_path() / "kernforge" / "plugins").string();
     std::error_code ec;
     if (fs::is_directory(dir, ec)) {
       add_path(dir, "next to libkernforge", out);

@@ -2,6 +2,7 @@
 
 #include <climits>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -87,8 +88,9 @@ void parse_preload(const json& j, const std::string& path, Manifest& m) {
 }  // namespace
 
 std::string Manifest::library_path() const {
-  if (!library.empty() && library[0] == '/') return library;
-  return dir + "/" + library;
+  const std::filesystem::path lib = std::filesystem::u8path(library);
+  if (lib.is_absolute()) return library;
+  return (std::filesystem::u8path(dir) / lib).u8string();
 }
 
 Manifest parse_manifest_text(const std::string& text, const std::string& path) {
@@ -97,15 +99,25 @@ Manifest parse_manifest_text(const std::string& text, const std::string& path) {
          kMaxManifestBytes);
   }
   json j;
+  std::string top_key;  // the top-level field being parsed, for the depth error
+  const auto limit_depth = [&](int depth, json::parse_event_t event, json& parsed) {
+    if (event == json::parse_event_t::key && depth == 1) top_key = parsed.get<std::string>();
+    if ((event == json::parse_event_t::object_start ||
+         event == json::parse_event_t::array_start) && depth >= kMaxManifestDepth) {
+      bad(path, top_key.empty() ? "(top level)" : top_key,
+          fmt::format("nests deeper than {} levels", kMaxManifestDepth));
+    }
+    return true;
+  };
   try {
-    j = json::parse(text);
+    j = json::parse(text, limit_depth);
   } catch (const json::exception& e) {
     fail(KF_INVALID_ARGUMENT, "manifest {}: not valid JSON: {}", path, e.what());
   }
   if (!j.is_object()) fail(KF_INVALID_ARGUMENT, "manifest {}: must be a JSON object", path);
   Manifest m;
   m.path = path;
-  m.dir = path.substr(0, path.find_last_of('/'));
+  m.dir = std::filesystem::u8path(path).parent_path().u8string();
   const int64_t version = integer(
       field(j, path, "manifest_version", json::value_t::number_integer, true), path,
       "manifest_version", 0, INT32_MAX);

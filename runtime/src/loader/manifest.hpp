@@ -35,6 +35,8 @@ struct Manifest {
 };
 
 constexpr size_t kMaxManifestBytes = 64 * 1024;
+/// Deepest nesting of arrays and objects accepted (a manifest needs 3).
+constexpr int kMaxManifestDepth = 16;
 
 /// Reads and validates a manifest; throws kf::Error(KF_INVALID_ARGUMENT) naming file and field.
 Manifest parse_manifest_file(const std::string& path);

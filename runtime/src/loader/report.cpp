@@ -1,11 +1,14 @@
 #include "loader/report.hpp"
 
-#include <cstdlib>
+#include <optional>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "core/device_types.hpp"
+#include "loader/backend_registry.hpp"
+#include "loader/loader_env.hpp"
+#include "loader/os.hpp"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
 #include "runtime_state.hpp"
@@ -17,6 +20,7 @@ struct Report {
   std::mutex mutex;
   std::vector<ReportStep> steps;
   std::vector<std::pair<std::string, std::string>> roots;
+  int64_t startup_micros = -1;
 };
 
 Report& report() {
@@ -35,26 +39,37 @@ const char* state_name(kf_backend_state_t s) {
   return "unknown";
 }
 
+// The variables as the loader reads them (secure_getenv: null in a setuid process).
 nlohmann::ordered_json environment() {
   nlohmann::ordered_json env = nlohmann::ordered_json::object();
-  for (const char* name : {"KERNFORGE_PLUGIN_PATH", "KERNFORGE_AUTOLOAD",
-                           "KERNFORGE_DISABLE_PLUGINS", "KERNFORGE_LOG_LEVEL",
-                           "KERNFORGE_CPU_FALLBACK", "LD_LIBRARY_PATH"}) {
-    const char* v = std::getenv(name);
-    env[name] = v != nullptr ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+  for (const char* name : loader_variables()) {
+    const std::optional<std::string> v = os::get_env(name);
+    env[name] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
   }
   return env;
+}
+
+nlohmann::ordered_json dependencies_json(const Backend& b) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const DependencyRecord& d : b.dependencies) {
+    list.push_back({{"soname", d.soname}, {"path", d.path}, {"how", d.how},
+                    {"global", d.global}});
+  }
+  return list;
 }
 
 nlohmann::ordered_json backends_json() {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (int32_t i = 0; i < backend_count(); ++i) {
     const Backend* b = backend_by_index(i);
-    list.push_back({{"name", b->name}, {"state", state_name(b->state)}, {"reason", b->reason},
+    const kf_status_t status = b->state == KF_BACKEND_LOADED ? KF_OK : b->failure;
+    list.push_back({{"name", b->name}, {"state", state_name(b->state)},
+                    {"status", kf_status_name(status)}, {"reason", b->reason},
                     {"version", b->version}, {"device_type", b->device_type_name},
                     {"device_count", b->device_count}, {"library", b->library_path},
                     {"manifest", b->manifest_path}, {"score", b->score},
-                    {"priority", b->priority}});
+                    {"priority", b->priority}, {"source", b->source}, {"details", b->details},
+                    {"libraries", dependencies_json(*b)}});
   }
   return list;
 }
@@ -65,6 +80,12 @@ void report_step(ReportStep step) {
   Report& r = report();
   std::lock_guard<std::mutex> lock(r.mutex);
   r.steps.push_back(std::move(step));
+}
+
+void set_startup_micros(int64_t micros) {
+  Report& r = report();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.startup_micros = micros;
 }
 
 void report_search_root(const std::string& path, const std::string& source) {
@@ -79,9 +100,14 @@ std::string report_json() {
   j["kernforge_version"] = kf_version();
   j["abi"] = {KF_ABI_VERSION_MAJOR, KF_ABI_VERSION_MINOR};
   j["plugin_abi"] = {KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR};
+  j["core_library"] = os::core_library_path();
+  Report& r = report();
+  {
+    std::lock_guard<std::mutex> lock(r.mutex);
+    j["startup_micros"] = r.startup_micros;
+  }
   j["environment"] = environment();
   j["backends"] = backends_json();
-  Report& r = report();
   std::lock_guard<std::mutex> lock(r.mutex);
   j["search_roots"] = nlohmann::ordered_json::array();
   for (const auto& [path, source] : r.roots) {

@@ -9,7 +9,9 @@
 namespace kf {
 
 struct ReportStep {
-  std::string what;    // "discover", "manifest", "dlopen", "abi", "score", "init", "register"...
+  std::string what;    // "global_deps", "discover", "manifest", "requires", "security",
+                       // "global_dep", "preload", "dlopen", "abi", "init", "register",
+                       // "select", "startup"
   std::string plugin;  // plugin name when known
   std::string path;
   std::string result;  // "ok", "failed", "skipped", "warning"
@@ -19,6 +21,8 @@ struct ReportStep {
 
 void report_step(ReportStep step);
 void report_search_root(const std::string& path, const std::string& source);
+/// The time from the start of start-up to the runtime being ready.
+void set_startup_micros(int64_t micros);
 /// The whole report as JSON text.
 std::string report_json();
 

@@ -1,0 +1,37 @@
+#include "loader/core_global_deps.hpp"
+
+#include <filesystem>
+#include <string>
+
+#include "core/logging.hpp"
+#include "loader/os.hpp"
+#include "loader/report.hpp"
+
+namespace kf {
+namespace {
+
+#if defined(_WIN32)
+constexpr const char* kGlobalDepsFile = "libkernforge_global_deps.dll";
+#else
+constexpr const char* kGlobalDepsFile = "libkernforge_global_deps.so";
+#endif
+
+}  // namespace
+
+void load_core_global_deps() {
+  StepTimer t;
+  const std::string core = os::core_library_path();
+  const std::string path =
+      (std::filesystem::path(core).parent_path() / kGlobalDepsFile).string();
+  const os::OpenResult r = os::open_library(path, true);
+  if (r.library == nullptr) {
+    const std::string why = "cannot load " + path + ": " + r.error +
+                            "; reinstall kernforge's core (the file ships with libkernforge)";
+    log().warn("{}", why);
+    report_step(ReportStep{"global_deps", "", path, "failed", why, t.micros()});
+    return;
+  }
+  report_step(ReportStep{"global_deps", "", path, "ok", "loaded RTLD_GLOBAL", t.micros()});
+}
+
+}  // namespace kf

@@ -1,0 +1,26 @@
+// A plugin's native dependencies (DESIGN section 6, step 4): its "global_deps" loaded with
+// RTLD_GLOBAL, then its "preload" list in the manifest's order (cublasLt before cublas, as
+// PyTorch learned). A library already mapped in the process is used, not loaded twice, and the
+// report says which copy is live. Each library is looked up in the search roots in order, then
+// through the system's own search; a missing required one makes the plugin unavailable with
+// a message naming the library, every root searched and the dynamic loader's text.
+#pragma once
+
+#include <string>
+
+#include "loader/backend.hpp"
+#include "loader/manifest.hpp"
+
+namespace kf {
+
+struct LoadFailure {
+  kf_backend_state_t state = KF_BACKEND_UNAVAILABLE;
+  kf_status_t status = KF_UNAVAILABLE;
+  std::string reason;
+};
+
+/// Loads everything the manifest lists, recording each in b.dependencies and the report.
+/// Returns false with `failure` set when a required library cannot be had.
+bool load_dependencies(Backend& b, const Manifest& m, LoadFailure& failure);
+
+}  // namespace kf

@@ -1,0 +1,131 @@
+// open_plugin (see plugin_steps.hpp): from the library's real path to a scored kf_plugin_t.
+#include <algorithm>
+#include <cstddef>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "loader/os.hpp"
+#include "loader/plugin_steps.hpp"
+#include "loader/security.hpp"
+
+namespace kf {
+namespace {
+
+// The fields every plugin ABI 1.x has (the start of kf_plugin_t up to register_kernels).
+constexpr size_t kMinPluginStruct = offsetof(kf_plugin_t, register_kernels) + sizeof(void*);
+
+std::set<std::string>& loaded_real_paths() {
+  static auto* s = new std::set<std::string>();
+  return *s;
+}
+
+// The dynamic loader names the object that failed first: when that is not the plugin itself,
+// a library it needs is missing (an unavailable plugin, not a broken one).
+bool about_a_dependency(const std::string& error, const std::string& real,
+                        const std::string& given) {
+  return error.rfind(real, 0) != 0 && error.rfind(given, 0) != 0 &&
+         error.find("cannot open shared object file") != std::string::npos;
+}
+
+bool open_library_file(Backend& b, const std::string& real, const StepTimer& t) {
+  const os::OpenResult r = os::open_library(real, false);
+  if (r.library != nullptr) {
+    b.library = r.library;
+    step(b, "dlopen", real, "ok", "", t);
+    return true;
+  }
+  if (about_a_dependency(r.error, real, b.library_path)) {
+    return fail_step(b, "dlopen", real, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE,
+                     "cannot load " + real + ": a library it needs is missing: " + r.error +
+                         ". List it in the manifest's \"preload\" with the folders to search",
+                     t);
+  }
+  const std::string header = os::diagnose_library_file(real);
+  return fail_step(b, "dlopen", real, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT,
+                   "cannot load " + real + ": " + (header.empty() ? "" : header + "; ") +
+                       "the dynamic loader said: " + r.error +
+                       ". Reinstall a build of the plugin for this system", t);
+}
+
+std::string abi_problem(const Backend& b, const kf_plugin_t* p) {
+  if (p == nullptr) {
+    return fmt::format("{}: kf_plugin_get returned NULL for host plugin ABI {}.{}",
+                       b.library_path, KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR);
+  }
+  if (p->abi_major != KF_PLUGIN_ABI_MAJOR) {
+    return fmt::format("{}: plugin ABI {}.{} does not match the host's {}.{}; install a build of "
+                       "the plugin for this kernforge", b.library_path, p->abi_major,
+                       p->abi_minor, KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR);
+  }
+  if (p->struct_size < kMinPluginStruct || p->name == nullptr || p->device_type == nullptr ||
+      p->init == nullptr || p->allocate == nullptr || p->deallocate == nullptr ||
+      p->copy == nullptr || p->device_count == nullptr || p->register_kernels == nullptr) {
+    return b.library_path + ": kf_plugin_t is too small or lacks a required slot";
+  }
+  return "";
+}
+
+// ABI negotiation: same major; the host uses only the slots the plugin's struct has.
+bool check_plugin(Backend& b, const kf_plugin_t* p) {
+  StepTimer t;
+  if (std::string why = abi_problem(b, p); !why.empty()) {
+    const bool major = p != nullptr && p->abi_major != KF_PLUGIN_ABI_MAJOR;
+    return fail_step(b, "abi", b.library_path, KF_BACKEND_REJECTED,
+                     major ? KF_ABI_MISMATCH : KF_INVALID_ARGUMENT, std::move(why), t);
+  }
+  b.plugin = p;
+  b.plugin_struct_size = std::min<size_t>(p->struct_size, sizeof(kf_plugin_t));
+  if (b.name.empty()) b.name = p->name;
+  b.version = p->version != nullptr ? p->version : "";
+  if (b.device_type_name.empty()) b.device_type_name = p->device_type;
+  const char* note = p->abi_minor > KF_PLUGIN_ABI_MINOR ? "; newer minor: the host's slots only"
+                     : p->abi_minor < KF_PLUGIN_ABI_MINOR ? "; older minor: only its own slots"
+                                                          : "";
+  step(b, "abi", b.library_path, "ok",
+       fmt::format("plugin ABI {}.{}{}", p->abi_major, p->abi_minor, note), t);
+  StepTimer st;
+  b.score = KF_PLUGIN_HAS(b, score) ? p->score() : 1;
+  if (b.score <= 0) {
+    return fail_step(b, "score", b.library_path, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE,
+                     b.library_path + ": score 0: the plugin says it cannot run on this machine",
+                     st);
+  }
+  step(b, "score", b.library_path, "ok", fmt::format("score {}", b.score), st);
+  return true;
+}
+
+}  // namespace
+
+bool open_plugin(Backend& b) {
+  StepTimer t;
+  const std::string real = os::real_path(b.library_path);
+  if (real.empty()) {
+    return fail_step(b, "dlopen", b.library_path, KF_BACKEND_UNAVAILABLE, KF_NOT_FOUND,
+                     "plugin library " + b.library_path + " does not exist", t);
+  }
+  if (std::string why = untrusted_files({real}); !why.empty()) {
+    return fail_step(b, "security", real, KF_BACKEND_REJECTED, KF_PERMISSION_DENIED,
+                     std::move(why), t);
+  }
+  if (!loaded_real_paths().insert(real).second) {
+    set_state(b, KF_BACKEND_SHADOWED, "the same library " + real +
+                  " is already loaded (reached through another path or a symlink); it loads once",
+              KF_ALREADY_EXISTS);
+    step(b, "dlopen", real, "skipped", b.reason, t);
+    return false;
+  }
+  b.library_path = real;
+  if (!open_library_file(b, real, t)) return false;
+  auto get = reinterpret_cast<kf_plugin_get_fn>(
+      os::find_symbol(static_cast<os::Library*>(b.library), KF_PLUGIN_ENTRY_SYMBOL));
+  if (get == nullptr) {
+    StepTimer at;
+    return fail_step(b, "abi", real, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT,
+                     real + " does not export " KF_PLUGIN_ENTRY_SYMBOL
+                            "; is it a kernforge plugin?", at);
+  }
+  return check_plugin(b, get(KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR));
+}
+
+}  // namespace kf

@@ -1,0 +1,194 @@
+// The loader's operating-system layer on POSIX systems (see os.hpp): libraries are opened with
+// Boost.DLL (RTLD_NOW | RTLD_GLOBAL or RTLD_LOCAL), mapped libraries are read from
+// /proc/self/maps, ownership from stat(), and variables with secure_getenv.
+#if !defined(_WIN32)
+
+#include "loader/os.hpp"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#define BOOST_DLL_USE_STD_FS
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <fmt/format.h>
+
+namespace kf::os {
+
+struct Library {
+  boost::dll::shared_library lib;
+};
+
+namespace {
+
+// Every library ever opened; never freed, so nothing is dlclose'd (DESIGN section 6).
+std::vector<Library*>& opened() {
+  static auto* v = new std::vector<Library*>();
+  return *v;
+}
+
+std::mutex& opened_mutex() {
+  static auto* m = new std::mutex();
+  return *m;
+}
+
+std::string file_name_of(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Boost.DLL turns a failed dlopen into a generic error code and drops dlerror()'s text, which
+// names the library that was missing or broken. The failure is repeated with dlopen itself to
+// read that text (a failed dlopen maps nothing).
+std::string dlerror_text(const std::string& path, int flags) {
+  dlerror();
+  void* h = dlopen(path.c_str(), flags);
+  if (h != nullptr) return "the library loaded on a second attempt";  // kept open: never closed
+  const char* e = dlerror();
+  return e != nullptr ? e : "dlopen failed without a message";
+}
+
+#if defined(__x86_64__)
+constexpr unsigned kThisMachine = EM_X86_64;
+#elif defined(__aarch64__)
+constexpr unsigned kThisMachine = EM_AARCH64;
+#elif defined(__i386__)
+constexpr unsigned kThisMachine = EM_386;
+#else
+constexpr unsigned kThisMachine = EM_NONE;
+#endif
+
+const char* machine_name(unsigned machine) {
+  switch (machine) {
+    case EM_X86_64: return "x86_64";
+    case EM_AARCH64: return "aarch64";
+    case EM_386: return "i386";
+    case EM_ARM: return "arm";
+    case EM_PPC64: return "ppc64";
+    case EM_RISCV: return "riscv";
+    default: return "unknown";
+  }
+}
+
+}  // namespace
+
+OpenResult open_library(const std::string& path, bool global) {
+  namespace mode = boost::dll::load_mode;
+  OpenResult r;
+  auto lib = std::make_unique<Library>();
+  std::error_code ec;
+  // An absolute path or, for the system's own search (ld.so.cache, LD_LIBRARY_PATH), a bare
+  // file name.
+  const auto flags = static_cast<mode::type>(
+      mode::rtld_now | (global ? mode::rtld_global : mode::rtld_local) |
+      (path.find('/') == std::string::npos ? mode::search_system_folders : 0));
+  lib->lib.load(path, flags, ec);
+  if (ec || !lib->lib.is_loaded()) {
+    r.error = dlerror_text(path, RTLD_NOW | (global ? RTLD_GLOBAL : RTLD_LOCAL));
+    return r;
+  }
+  std::lock_guard<std::mutex> lock(opened_mutex());
+  opened().push_back(lib.get());
+  r.library = lib.release();
+  return r;
+}
+
+std::string diagnose_library_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return "";
+  unsigned char h[20] = {};
+  f.read(reinterpret_cast<char*>(h), sizeof(h));
+  const std::streamsize n = f.gcount();
+  if (n == 0) return "the file is empty (0 bytes)";
+  if (n < 4 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
+    return "the file is not an ELF shared library (no ELF magic number)";
+  }
+  if (n < 20) return "the file is a truncated ELF header";
+  if (h[EI_CLASS] != (sizeof(void*) == 8 ? ELFCLASS64 : ELFCLASS32)) {
+    return fmt::format("the file is a {}-bit ELF; this process is {}-bit",
+                       h[EI_CLASS] == ELFCLASS64 ? 64 : 32, sizeof(void*) * 8);
+  }
+  const unsigned machine = h[EI_DATA] == ELFDATA2MSB ? (h[18] << 8u) | h[19]
+                                                     : (h[19] << 8u) | h[18];
+  if (machine != kThisMachine) {
+    return fmt::format("the file is built for another architecture (ELF machine {}, {}); this "
+                       "process is {}", machine, machine_name(machine),
+                       machine_name(kThisMachine));
+  }
+  return "";
+}
+
+void* find_symbol(Library* library, const char* name) {
+  if (library == nullptr || !library->lib.has(name)) return nullptr;
+  return reinterpret_cast<void*>(library->lib.get<void()>(name));
+}
+
+std::string core_library_path() {
+  std::error_code ec;
+  const auto p = boost::dll::symbol_location_ptr(reinterpret_cast<void*>(&core_library_path), ec);
+  if (ec) return "";
+  const std::string resolved = real_path(p.string());
+  return resolved.empty() ? p.string() : resolved;
+}
+
+std::string real_path(const std::string& path) {
+  char buf[PATH_MAX];
+  if (realpath(path.c_str(), buf) == nullptr) return "";
+  return buf;
+}
+
+std::string mapped_library(const std::string& file_name) {
+  std::ifstream maps("/proc/self/maps");
+  std::string line;
+  while (std::getline(maps, line)) {
+    const size_t slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    const std::string path = line.substr(slash);
+    if (file_name_of(path) == file_name) return path;
+  }
+  return "";
+}
+
+void add_library_directory(const std::string&) {}
+
+std::optional<std::string> get_env(const char* name) {
+#if defined(__GLIBC__)
+  const char* v = secure_getenv(name);
+#else
+  const char* v = (getuid() == geteuid() && getgid() == getegid()) ? std::getenv(name) : nullptr;
+#endif
+  if (v == nullptr) return std::nullopt;
+  return std::string(v);
+}
+
+bool is_absolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
+
+char path_list_separator() { return ':'; }
+
+std::string insecure_reason(const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "";
+  if ((st.st_mode & S_IWOTH) != 0) {
+    return fmt::format("{} is world-writable (mode {:04o}); remove that with chmod o-w", path,
+                       st.st_mode & 07777);
+  }
+  if (st.st_uid != 0 && st.st_uid != geteuid()) {
+    return fmt::format("{} is owned by user {}, neither root nor this process's user {}", path,
+                       st.st_uid, geteuid());
+  }
+  return "";
+}
+
+}  // namespace kf::os
+
+#endif  // !_WIN32

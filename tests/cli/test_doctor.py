@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""`kernforge doctor` end to end: runs the built command in child processes with a controlled
+environment and checks its exit codes (0 all well, 1 degraded, 2 no usable backend), the text
+and the --json output. The command's path comes from KERNFORGE_CLI (CTest sets it).
+
+    KERNFORGE_CLI=build/default/bin/kernforge python3 tests/cli/test_doctor.py [-v] [Case.test]
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+LIB_SUFFIX = ".dll" if os.name == "nt" else ".so"
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The caller's environment without any KERNFORGE_* variable, plus `extra`."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("KERNFORGE_")}
+    env.update(extra)
+    return env
+
+
+def doctor(*args: str, **env: str) -> subprocess.CompletedProcess:
+    cli = os.environ.get("KERNFORGE_CLI")
+    if not cli:
+        raise unittest.SkipTest("KERNFORGE_CLI is not set (run through ctest)")
+    return subprocess.run([cli, "doctor", *args], env=clean_env(**env), capture_output=True,
+                          text=True, timeout=60, check=False)
+
+
+def report(proc: subprocess.CompletedProcess) -> dict:
+    """stdout of `doctor --json`, which must be one JSON object and nothing else."""
+    try:
+        parsed = json.loads(proc.stdout)
+    except json.JSONDecodeError as e:
+        raise AssertionError(f"--json printed something that is not JSON ({e}):\n{proc.stdout}")
+    assert isinstance(parsed, dict), proc.stdout
+    return parsed
+
+
+def states(rep: dict) -> dict[str, str]:
+    return {b.get("name"): b.get("state") for b in rep.get("backends", [])}
+
+
+def hint_lines(text: str) -> list[str]:
+    return [line.strip() for line in text.splitlines() if line.strip().startswith("what to do:")]
+
+
+class PluginFolder:
+    """A temporary folder holding one plugin manifest (and optionally its library file)."""
+
+    def __init__(self, name: str, library_bytes: bytes | None, **manifest: object) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="kf_doctor_")
+        self.path = Path(self._tmp.name)
+        self.library = self.path / f"libkernforge_{name}{LIB_SUFFIX}"
+        if library_bytes is not None:
+            self.library.write_bytes(library_bytes)
+        data = {"manifest_version": 1, "name": name, "library": self.library.name,
+                "abi": [1, 0], "device_type": name, "priority": 1, "search": ["$ORIGIN"]}
+        data.update(manifest)
+        self.manifest = self.path / f"{name}.json"
+        self.manifest.write_text(json.dumps(data))
+
+    def __enter__(self) -> "PluginFolder":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._tmp.cleanup()
+
+
+class Doctor(unittest.TestCase):
+    def check_exit(self, proc: subprocess.CompletedProcess, code: int) -> None:
+        self.assertEqual(proc.returncode, code,
+                         f"exit code {proc.returncode}, expected {code}\n--- stdout\n"
+                         f"{proc.stdout}--- stderr\n{proc.stderr}")
+
+    def test_all_well(self) -> None:
+        proc = doctor()
+        self.check_exit(proc, 0)
+        self.assertIn("kernforge doctor: all well", proc.stdout)
+        self.assertIn("search roots:", proc.stdout)
+        self.assertRegex(proc.stdout, r"(?m)^\s+cpu\s+loaded\s")
+        self.assertEqual(hint_lines(proc.stdout), [])
+        self.assertTrue(proc.stdout.rstrip().splitlines()[-1].startswith("kernforge doctor:"),
+                        "the verdict is the last line")
+
+    def test_json_is_the_report(self) -> None:
+        proc = doctor("--json")
+        self.check_exit(proc, 0)
+        rep = report(proc)
+        self.assertEqual(rep.get("schema_version"), 1)
+        self.assertEqual(states(rep).get("cpu"), "loaded", rep.get("backends"))
+        for key in ("backends", "search_roots", "steps"):
+            self.assertIsInstance(rep.get(key), list, key)
+        self.assertNotIn("kernforge doctor:", proc.stdout)
+
+    def test_verbose_lists_the_steps(self) -> None:
+        proc = doctor("--verbose")
+        self.check_exit(proc, 0)
+        self.assertIn("steps:", proc.stdout)
+        self.assertRegex(proc.stdout, r"(?m)^\s+dlopen\s+cpu\s+ok\s+\d+\s")
+        self.assertIn("start-up:", proc.stdout)
+        self.assertNotIn("steps:", doctor().stdout, "steps are for --verbose only")
+
+    def test_autoload_off_is_no_usable_backend(self) -> None:
+        proc = doctor(KERNFORGE_AUTOLOAD="0")
+        self.check_exit(proc, 2)
+        self.assertIn("kernforge doctor: no usable backend", proc.stdout)
+        self.assertIn("KERNFORGE_AUTOLOAD=0", proc.stdout)
+        proc = doctor("--json", KERNFORGE_AUTOLOAD="0")
+        self.check_exit(proc, 2)
+        self.assertNotIn("loaded", states(report(proc)).values())
+
+    def test_zero_byte_library_is_degraded(self) -> None:
+        with PluginFolder("broken", b"") as folder:
+            proc = doctor(KERNFORGE_PLUGIN_PATH=str(folder.path))
+            self.check_exit(proc, 1)
+            self.assertIn(str(folder.library), proc.stdout)
+            self.assertIn("kernforge doctor: degraded: 1 plugin(s) rejected", proc.stdout)
+            self.assertRegex(proc.stdout, r"(?m)^\s+cpu\s+loaded\s", "cpu keeps working")
+            self.assertTrue(any(str(folder.library) in h for h in hint_lines(proc.stdout)),
+                            proc.stdout)
+            proc = doctor("--json", KERNFORGE_PLUGIN_PATH=str(folder.path))
+            self.check_exit(proc, 1)
+            self.assertEqual(states(report(proc)).get("broken"), "rejected")
+
+    def test_disabled_cpu_is_no_usable_backend(self) -> None:
+        proc = doctor(KERNFORGE_DISABLE_PLUGINS="cpu")
+        self.check_exit(proc, 2)
+        self.assertIn("kernforge doctor: no usable backend", proc.stdout)
+        hints = hint_lines(proc.stdout)
+        self.assertTrue(any("KERNFORGE_DISABLE_PLUGINS" in h for h in hints), proc.stdout)
+
+    def test_missing_dependency_names_the_library(self) -> None:
+        cpu = next(b for b in report(doctor("--json")).get("backends", [])
+                   if b.get("name") == "cpu")
+        with PluginFolder("gpulike", None, device_type="gpulike",
+                          preload=[{"soname": "libkf_no_such_dependency.so.13",
+                                    "folders": ["nowhere"]}]) as folder:
+            shutil.copyfile(cpu["library"], folder.library)
+            proc = doctor(KERNFORGE_PLUGIN_PATH=str(folder.path))
+            self.check_exit(proc, 0)  # a missing dependency makes it unavailable: normal
+            self.assertRegex(proc.stdout, r"(?m)^\s+gpulike\s+unavailable\s")
+            hints = [h for h in hint_lines(proc.stdout) if "libkf_no_such_dependency.so.13" in h]
+            self.assertEqual(len(hints), 1, proc.stdout)
+            self.assertIn("KERNFORGE_GPULIKE_HOME", hints[0])
+
+    @unittest.skipIf(os.name == "nt", "POSIX permissions")
+    def test_world_writable_folder_is_degraded(self) -> None:
+        with PluginFolder("exposed", b"") as folder:
+            folder.path.chmod(folder.path.stat().st_mode | stat.S_IWOTH)
+            proc = doctor(KERNFORGE_PLUGIN_PATH=str(folder.path))
+            self.check_exit(proc, 1)
+            self.assertRegex(proc.stdout, r"(?m)^\s+exposed\s+rejected\s")
+            hints = hint_lines(proc.stdout)
+            self.assertTrue(any("chmod o-w" in h and "KERNFORGE_ALLOW_INSECURE_PLUGINS" in h
+                                for h in hints), proc.stdout)
+
+    def test_unmet_requirements_are_normal(self) -> None:
+        with PluginFolder("elsewhere", None, requires={"os": "no-such-os"}) as folder:
+            proc = doctor(KERNFORGE_PLUGIN_PATH=str(folder.path))
+            self.check_exit(proc, 0)
+            self.assertIn("kernforge doctor: all well", proc.stdout)
+            self.assertRegex(proc.stdout, r"(?m)^\s+elsewhere\s+unavailable\s")
+            self.assertEqual(len(hint_lines(proc.stdout)), 1, proc.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

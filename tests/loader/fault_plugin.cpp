@@ -1,0 +1,334 @@
+// fault_plugin.cpp — the fault plugins of the loader tests (DESIGN.md sections 6 and 10): ONE
+// source, built once per case with FAULT_<CASE>=1 and FAULT_NAME="fault_<case>" into
+// libkernforge_fault_<case> (tests/loader/CMakeLists.txt).
+//
+// The plain plugin (FAULT_OK) serves device type "faultdev": one device whose memory is host
+// memory (malloc), and one real kernel, float32 `neg`, so a loaded fault plugin can be exercised.
+// init() `new`s its state and shutdown() `delete`s it: LeakSanitizer (label `loader` runs under
+// ASan in CI) catches a loader that forgets shutdown when it rolls a plugin back.
+//
+// Cases:
+//   NO_ENTRY               exports no kf_plugin_get (its entry is misspelt)
+//   ABI_MAJOR_NEWER/OLDER  claims plugin ABI 2.0 / 0.7
+//   MINOR_NEWER            claims 1.99 with a kf_plugin_t grown by slots the host does not know
+//   MINOR_OLDER            claims 1.0 with struct_size = offsetof(kf_plugin_t, describe); where
+//                          `describe` (ABI 1.1) would be lies a poison the host must never call
+//   INIT_UNAVAILABLE       init: set_error("no faultdev device here"), KF_UNAVAILABLE
+//   INIT_FAILS             init: KF_INTERNAL with a message
+//   INIT_THROWS            init throws std::runtime_error
+//   SCORE_ZERO             score() is 0; init aborts the process if it ever runs
+//   DUPLICATE_REGISTRATION add, then neg twice from two lines (FAULT_SITE_1, FAULT_SITE_2)
+//   CPU_CONFLICT           device type "cpu" (the CPU plugin's)
+//   UNKNOWN_OP             registers "no_such_op_xyz" before its good kernel
+//   NEEDS_DEP              init calls kf_test_dep_answer() from libkf_test_dep (linked, no RPATH)
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+#include <string>
+
+#if defined(_WIN32)
+#  include <windows.h>
+#else
+#  include <dlfcn.h>
+#endif
+
+#include "kernforge/plugin.hpp"
+
+#ifndef FAULT_NAME
+#  error "build with FAULT_NAME=\"fault_<case>\" (tests/loader/CMakeLists.txt)"
+#endif
+
+#if FAULT_NEEDS_DEP
+extern "C" int kf_test_dep_answer(void);
+#endif
+
+namespace fault {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+#if FAULT_CPU_CONFLICT
+constexpr const char* kDeviceType = "cpu";
+#else
+constexpr const char* kDeviceType = "faultdev";
+#endif
+constexpr uint32_t kF32 = kf::plugin::dtypes({KF_FLOAT32});
+
+/// What init() allocates and shutdown() frees.
+struct State {
+  int32_t devices = 1;
+  char tag[16] = "faultdev";
+};
+
+// ------------------------------------------------------------------ kernels
+
+float load_f32(const void* p) {
+  float v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+/// Address of element `idx` (in out's shape) of view v, broadcast to out's rank.
+const char* address(const kf_tensor_view_t& v, const kf_tensor_view_t& out, const int64_t* idx) {
+  int64_t off = 0;
+  const int32_t lead = out.ndim - v.ndim;
+  for (int32_t d = 0; d < v.ndim; ++d) {
+    if (v.shape[d] != 1) off += idx[d + lead] * v.strides[d];
+  }
+  return static_cast<const char*>(v.data) + off * static_cast<int64_t>(sizeof(float));
+}
+
+/// out[i] = f(in...[i]) over out's shape in row-major order (float32 only).
+template <class F, class... In>
+void elementwise(const kf_tensor_view_t& out, F f, const In&... in) {
+  int64_t idx[KF_MAX_NDIM] = {};
+  for (int64_t n = 0; n < out.numel; ++n) {
+    const float r = f(load_f32(address(in, out, idx))...);
+    std::memcpy(const_cast<char*>(address(out, out, idx)), &r, sizeof(r));
+    for (int32_t d = out.ndim - 1; d >= 0; --d) {
+      if (++idx[d] < out.shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+void neg_f32(const ops::neg::Args& a) {
+  elementwise(a.out, [](float x) { return -x; }, a.self);
+}
+
+#if FAULT_DUPLICATE_REGISTRATION
+void add_f32(const ops::add::Args& a) {
+  const float alpha = a.alpha.tag == KF_SCALAR_FLOAT64 ? static_cast<float>(a.alpha.v.f64)
+                      : a.alpha.tag == KF_SCALAR_INT64 ? static_cast<float>(a.alpha.v.i64)
+                                                       : (a.alpha.v.b ? 1.0f : 0.0f);
+  elementwise(a.out, [alpha](float x, float y) { return x + alpha * y; }, a.self, a.other);
+}
+#endif
+
+// ------------------------------------------------------------ test hooks
+
+#if FAULT_MINOR_OLDER
+/// A symbol the test executable exports (kf_fault_poison_calls), or null.
+void* find_test_hook(const char* name) {
+#  if defined(_WIN32)
+  return reinterpret_cast<void*>(GetProcAddress(GetModuleHandleW(nullptr), name));
+#  else
+  return dlsym(RTLD_DEFAULT, name);
+#  endif
+}
+
+/// Lies where ABI 1.1's `describe` would be, beyond the struct_size of this 1.0 plugin. The host
+/// must never call it: it counts the call for the test (or aborts when no test is watching).
+kf_status_t poison_describe(void* /*state*/, char* buf, size_t cap) {
+  auto* calls = static_cast<std::atomic<int>*>(find_test_hook("kf_fault_poison_calls"));
+  if (calls == nullptr) {
+    std::fputs(FAULT_NAME ": POISON: the host called `describe` beyond struct_size\n", stderr);
+    std::abort();
+  }
+  calls->fetch_add(1);
+  if (buf != nullptr && cap > 0) std::snprintf(buf, cap, "POISON: describe of a 1.0 plugin");
+  return KF_OK;
+}
+#endif
+
+// ------------------------------------------------------------------- plugin
+
+int32_t fd_score(void) {
+#if FAULT_SCORE_ZERO
+  return 0;
+#else
+  return 1;
+#endif
+}
+
+kf_status_t fd_init(const kf_host_api_t* host, void** out_state) {
+  kf::plugin::host() = host;
+#if FAULT_SCORE_ZERO
+  std::fputs(FAULT_NAME ": init ran although score() returned 0\n", stderr);
+  std::abort();
+#elif FAULT_INIT_UNAVAILABLE
+  host->set_error("no faultdev device here");
+  return KF_UNAVAILABLE;
+#elif FAULT_INIT_FAILS
+  host->set_error(FAULT_NAME ": the faultdev firmware did not answer");
+  return KF_INTERNAL;
+#elif FAULT_INIT_THROWS
+  throw std::runtime_error(FAULT_NAME ": init threw on purpose");
+#else
+#  if FAULT_NEEDS_DEP
+  if (kf_test_dep_answer() != 42) {
+    host->set_error(FAULT_NAME ": kf_test_dep_answer() is not 42");
+    return KF_INTERNAL;
+  }
+#  endif
+  if (out_state == nullptr) return KF_INVALID_ARGUMENT;
+  *out_state = new State();
+  return KF_OK;
+#endif
+}
+
+void fd_shutdown(void* state) { delete static_cast<State*>(state); }
+
+int32_t fd_device_count(void* state) {
+  return state != nullptr ? static_cast<State*>(state)->devices : 0;
+}
+
+kf_status_t fd_device_properties(void* /*state*/, int32_t device, kf_device_properties_t* out) {
+  if (out == nullptr || device != 0) return KF_INVALID_ARGUMENT;
+  std::memset(out->name, 0, sizeof(out->name));
+  std::snprintf(out->name, sizeof(out->name), "%s:0", kDeviceType);
+  out->total_memory = 1ull << 30;
+  out->compute_units = 1;
+  return KF_OK;
+}
+
+kf_status_t fd_allocate(void* /*state*/, int32_t device, size_t bytes, void** out_ptr) {
+  if (out_ptr == nullptr || device != 0) return KF_INVALID_ARGUMENT;
+  *out_ptr = std::malloc(bytes == 0 ? 1 : bytes);
+  if (*out_ptr == nullptr) {
+    kf::plugin::set_error(FAULT_NAME ": out of host memory");
+    return KF_OUT_OF_MEMORY;
+  }
+  return KF_OK;
+}
+
+void fd_deallocate(void* /*state*/, int32_t /*device*/, void* ptr, size_t /*bytes*/) {
+  std::free(ptr);
+}
+
+kf_status_t fd_copy(void* /*state*/, int32_t device, void* dst, const void* src, size_t bytes,
+                    int32_t kind) {
+  if (device != 0 || kind < KF_COPY_HOST_TO_DEVICE || kind > KF_COPY_DEVICE_TO_DEVICE) {
+    return KF_INVALID_ARGUMENT;
+  }
+  if (bytes != 0) std::memmove(dst, src, bytes);
+  return KF_OK;
+}
+
+kf_status_t fd_memset(void* /*state*/, int32_t device, void* dst, int32_t value, size_t bytes) {
+  if (device != 0) return KF_INVALID_ARGUMENT;
+  if (bytes != 0) std::memset(dst, value, bytes);
+  return KF_OK;
+}
+
+kf_status_t fd_describe(void* state, char* buf, size_t cap) {
+  if (buf == nullptr || cap == 0) return KF_INVALID_ARGUMENT;
+  std::snprintf(buf, cap, "%s: %d host-memory device(s)", FAULT_NAME, fd_device_count(state));
+  return KF_OK;
+}
+
+#if FAULT_UNKNOWN_OP
+/// An op this host's schema lacks (a plugin built against a newer op set).
+kf_status_t register_unknown_op(const kf_registrar_t* reg) {
+  kf_kernel_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  desc.op_name = "no_such_op_xyz";
+  desc.schema_hash = 0;
+  desc.dtype_mask = kF32;
+  desc.fn = &kf::plugin::trampoline<ops::neg, &neg_f32>;
+  desc.file = __FILE__;
+  desc.line = __LINE__;
+  return reg->register_kernel(reg->ctx, &desc);
+}
+#endif
+
+kf_status_t fd_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
+  if (reg == nullptr || reg->register_kernel == nullptr) return KF_INVALID_ARGUMENT;
+#if FAULT_DUPLICATE_REGISTRATION
+  KF_REGISTER_KERNEL(reg, add, add_f32, kF32);
+  KF_REGISTER_KERNEL(reg, neg, neg_f32, kF32);  // FAULT_SITE_1
+  KF_REGISTER_KERNEL(reg, neg, neg_f32, kF32);  // FAULT_SITE_2
+  return KF_OK;
+#else
+#  if FAULT_UNKNOWN_OP
+  if (const kf_status_t s = register_unknown_op(reg); s != KF_OK) return s;
+#  endif
+  KF_REGISTER_KERNEL(reg, neg, neg_f32, kF32);
+  return KF_OK;
+#endif
+}
+
+kf_plugin_t make_plugin() {
+  kf_plugin_t p{};
+  p.struct_size = sizeof(kf_plugin_t);
+  p.abi_major = KF_PLUGIN_ABI_MAJOR;
+  p.abi_minor = KF_PLUGIN_ABI_MINOR;
+  p.name = FAULT_NAME;
+  p.version = "0.0.1";
+  p.device_type = kDeviceType;
+  p.score = fd_score;
+  p.init = fd_init;
+  p.shutdown = fd_shutdown;
+  p.device_count = fd_device_count;
+  p.device_properties = fd_device_properties;
+  p.allocate = fd_allocate;
+  p.deallocate = fd_deallocate;
+  p.copy = fd_copy;
+  p.memset = fd_memset;
+  p.register_kernels = fd_register_kernels;
+  p.describe = fd_describe;
+#if FAULT_ABI_MAJOR_NEWER
+  p.abi_major = 2;
+  p.abi_minor = 0;
+#elif FAULT_ABI_MAJOR_OLDER
+  p.abi_major = 0;
+  p.abi_minor = 7;
+#elif FAULT_MINOR_OLDER
+  p.abi_minor = 0;
+  p.struct_size = offsetof(kf_plugin_t, describe);
+  p.describe = poison_describe;
+#endif
+  return p;
+}
+
+#if FAULT_MINOR_NEWER
+/// kf_plugin_t of a future minor: the host's struct followed by slots it does not know.
+struct FuturePlugin {
+  kf_plugin_t base;
+  void* future_slots[4];
+};
+
+const kf_plugin_t* plugin_object() {
+  static const FuturePlugin plugin = [] {
+    FuturePlugin f{};
+    f.base = make_plugin();
+    f.base.struct_size = sizeof(FuturePlugin);
+    f.base.abi_minor = 99;
+    return f;
+  }();
+  return &plugin.base;
+}
+#else
+const kf_plugin_t* plugin_object() {
+  static const kf_plugin_t plugin = make_plugin();
+  return &plugin;
+}
+#endif
+
+}  // namespace
+}  // namespace fault
+
+#if FAULT_ABI_MAJOR_NEWER || FAULT_ABI_MAJOR_OLDER
+// Returns its object whatever the host asks, so the host can name both versions.
+extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t /*major*/,
+                                                             uint32_t /*minor*/) {
+  return fault::plugin_object();
+}
+#elif FAULT_NO_ENTRY
+// Misspelt: the library exports no kf_plugin_get (the version script hides this one too).
+extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get_v1(uint32_t major, uint32_t minor);
+extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get_v1(uint32_t major, uint32_t minor) {
+  (void)minor;
+  return major == KF_PLUGIN_ABI_MAJOR ? fault::plugin_object() : nullptr;
+}
+#else
+extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
+  (void)minor;
+  return major == KF_PLUGIN_ABI_MAJOR ? fault::plugin_object() : nullptr;
+}
+#endif

@@ -1,0 +1,70 @@
+#include "doctor_verdict.hpp"
+
+#include <string>
+#include <vector>
+
+#include "abi_names.hpp"
+
+namespace kf::cli {
+namespace {
+
+std::vector<std::string> names_in_state(const LoadReport& r, const std::string& state) {
+  std::vector<std::string> names;
+  for (const ReportBackend& b : r.backends) {
+    if (b.state == state) names.push_back(b.name);
+  }
+  return names;
+}
+
+bool global_deps_failed(const LoadReport& r) {
+  for (const ReportStep& s : r.steps) {
+    if (s.what == "global_deps" && s.result == "failed") return true;
+  }
+  return false;
+}
+
+std::string env_value(const LoadReport& r, const std::string& name) {
+  for (const auto& [key, value] : r.environment) {
+    if (key == name) return value;
+  }
+  return "";
+}
+
+// Why nothing loaded, in a few words, with what to do.
+std::string why_nothing_loaded(const LoadReport& r) {
+  if (env_value(r, "KERNFORGE_AUTOLOAD") == "0") {
+    return "KERNFORGE_AUTOLOAD=0 turned plugin discovery off (unset it, or load plugins with "
+           "kf_init's plugin_paths or kf_load_plugin)";
+  }
+  if (r.backends.empty()) {
+    return "no plugin manifest was found in the search roots (reinstall the cpu backend, or set "
+           "KERNFORGE_PLUGIN_PATH to a folder holding plugin manifests)";
+  }
+  return std::to_string(r.backends.size()) + " plugin(s) found, none loaded (see the reasons "
+         "and what to do above)";
+}
+
+}  // namespace
+
+DoctorVerdict doctor_verdict(const LoadReport& report) {
+  const std::vector<std::string> loaded = names_in_state(report, "loaded");
+  if (loaded.empty()) {
+    return {kDoctorNoBackend, "kernforge doctor: no usable backend: " + why_nothing_loaded(report)};
+  }
+  const std::vector<std::string> rejected = names_in_state(report, "rejected");
+  const bool deps_failed = global_deps_failed(report);
+  if (!rejected.empty() || deps_failed) {
+    std::string line = "kernforge doctor: degraded: ";
+    if (!rejected.empty()) {
+      line += std::to_string(rejected.size()) + " plugin(s) rejected (" + join(rejected, ", ") + ")";
+    }
+    if (deps_failed) {
+      line += std::string(rejected.empty() ? "" : "; ") + "the global dependencies failed to load";
+    }
+    return {kDoctorDegraded, line};
+  }
+  return {kDoctorAllWell, "kernforge doctor: all well (" + std::to_string(loaded.size()) +
+                              " backend(s) loaded: " + join(loaded, ", ") + ")"};
+}
+
+}  // namespace kf::cli
