@@ -96,6 +96,7 @@ TEST_F(FileFaults, WrongArchitectureLibrary) {
     fs::copy_file(foreign, s.library, fs::copy_options::overwrite_existing);
     RecordProperty("library", "cross-built " + foreign);
   } else {
+    fs::remove(s.library);  // MinGW libstdc++ copy_file(overwrite_existing) reports EEXIST
     fs::copy_file(built_plugin("ok"), s.library, fs::copy_options::overwrite_existing);
     patch_machine(s.library);
     RecordProperty("library", "the ok plugin with its machine field patched");

@@ -65,7 +65,7 @@ TEST_F(Security, WorldWritableLibraryIsRefused) {
 
 /// Exactly one of the backends named fault_ok is LOADED; the other is SHADOWED and its reason
 /// says the same library, named by its real path, is already loaded.
-void expect_loaded_once(const fs::path& real_library) {
+[[maybe_unused]] void expect_loaded_once(const fs::path& real_library) {
   const std::vector<BackendView> v = backends_named("fault_ok");
   ASSERT_EQ(v.size(), 2u) << describe_backends();
   int loaded = 0, shadowed = 0;

@@ -12,8 +12,10 @@ namespace {
 
 #if defined(_WIN32)
 constexpr const char* kGlobalDepsFile = "libkernforge_global_deps.dll";
+constexpr const char* kLoadedHow = "loaded first; the DLLs it imports are shared by every plugin";
 #else
 constexpr const char* kGlobalDepsFile = "libkernforge_global_deps.so";
+constexpr const char* kLoadedHow = "loaded RTLD_GLOBAL";
 #endif
 
 }  // namespace
@@ -31,7 +33,7 @@ void load_core_global_deps() {
     report_step(ReportStep{"global_deps", "", path, "failed", why, t.micros()});
     return;
   }
-  report_step(ReportStep{"global_deps", "", path, "ok", "loaded RTLD_GLOBAL", t.micros()});
+  report_step(ReportStep{"global_deps", "", path, "ok", kLoadedHow, t.micros()});
 }
 
 }  // namespace kf

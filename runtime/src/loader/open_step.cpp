@@ -24,8 +24,16 @@ std::set<std::string>& loaded_real_paths() {
 // a library it needs is missing (an unavailable plugin, not a broken one).
 bool about_a_dependency(const std::string& error, const std::string& real,
                         const std::string& given) {
+#if defined(_WIN32)
+  // os_windows.cpp: ERROR_MOD_NOT_FOUND for a DLL that exists is a missing import; the text
+  // then names it.
+  (void)real;
+  (void)given;
+  return error.find("(error 126)") != std::string::npos;
+#else
   return error.rfind(real, 0) != 0 && error.rfind(given, 0) != 0 &&
          error.find("cannot open shared object file") != std::string::npos;
+#endif
 }
 
 bool open_library_file(Backend& b, const std::string& real, const StepTimer& t) {
