@@ -1,42 +1,35 @@
 // Composite creation ops: empty (core allocation, no kernel) and the *_like family.
-#include "core/error.hpp"
-#include "dispatch/boxing.hpp"
+#include "core_ops.hpp"
+#include "dispatch/call_args.hpp"
 #include "tensor/tensor_impl.hpp"
 
 namespace kf::composite {
-namespace {
 
-kf_dtype_t dtype_arg(const kf_value_t& v, kf_dtype_t d) {
-  return v.tag == KF_VALUE_NONE ? d : v.v.dtype;
+void empty(const CallArgs& a, TensorRef* outs) {
+  const IntListView size = a.ints(0);
+  outs[0] = TensorRef(new_tensor(size.data, size.len, a.dtype_or(1, KF_FLOAT32),
+                                 a.device_or(2, kf_device_cpu())));
 }
 
-}  // namespace
-
-kf_status_t empty(const kf_value_t* args, kf_tensor_t* outs) {
-  const kf_device_t dev = args[2].tag == KF_VALUE_NONE ? kf_device_cpu() : args[2].v.device;
-  return kf_tensor_empty(args[0].v.ints.data, args[0].v.ints.len,
-                         dtype_arg(args[1], KF_FLOAT32), dev, &outs[0]);
+void empty_like(const CallArgs& a, TensorRef* outs) {
+  const TensorImpl& t = a.tensor(0);
+  outs[0] = TensorRef(new_tensor(t.shape, t.ndim, a.dtype_or(1, t.dtype), t.device));
 }
 
-kf_status_t empty_like(const kf_value_t* args, kf_tensor_t* outs) {
-  const TensorImpl& t = *args[0].v.tensor;
-  return kf_tensor_empty(t.shape, t.ndim, dtype_arg(args[1], t.dtype), t.device, &outs[0]);
+void zeros_like(const CallArgs& a, TensorRef* outs) {
+  const TensorImpl& t = a.tensor(0);
+  outs[0] = ops::zeros(IntListView(t.shape, t.ndim), a.dtype_or(1, t.dtype), t.device);
 }
 
-kf_status_t zeros_like(const kf_value_t* args, kf_tensor_t* outs) {
-  const TensorImpl& t = *args[0].v.tensor;
-  return kf_zeros(t.shape, t.ndim, dtype_arg(args[1], t.dtype), t.device, &outs[0]);
+void ones_like(const CallArgs& a, TensorRef* outs) {
+  const TensorImpl& t = a.tensor(0);
+  outs[0] = ops::ones(IntListView(t.shape, t.ndim), a.dtype_or(1, t.dtype), t.device);
 }
 
-kf_status_t ones_like(const kf_value_t* args, kf_tensor_t* outs) {
-  const TensorImpl& t = *args[0].v.tensor;
-  return kf_ones(t.shape, t.ndim, dtype_arg(args[1], t.dtype), t.device, &outs[0]);
-}
-
-kf_status_t full_like(const kf_value_t* args, kf_tensor_t* outs) {
-  const TensorImpl& t = *args[0].v.tensor;
-  return kf_full(t.shape, t.ndim, args[1].v.scalar, dtype_arg(args[2], t.dtype), t.device,
-                 &outs[0]);
+void full_like(const CallArgs& a, TensorRef* outs) {
+  const TensorImpl& t = a.tensor(0);
+  outs[0] = ops::full(IntListView(t.shape, t.ndim), a.scalar(1), a.dtype_or(2, t.dtype),
+                      t.device);
 }
 
 }  // namespace kf::composite

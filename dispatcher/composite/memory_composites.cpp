@@ -1,28 +1,22 @@
 // Composite memory ops: contiguous and clone (allocation plus copy_).
-#include "core/error.hpp"
+#include "core_ops.hpp"
+#include "dispatch/call_args.hpp"
 #include "tensor/tensor_impl.hpp"
 
 namespace kf::composite {
 
-kf_status_t clone(const kf_value_t* args, kf_tensor_t* outs) {
-  TensorImpl& t = *args[0].v.tensor;
-  kf_tensor_t out = nullptr;
-  KF_RETURN_IF_ERROR(kf_tensor_empty(t.shape, t.ndim, t.dtype, t.device, &out));
-  const kf_status_t s = kf_copy_(out, &t);
-  if (s != KF_OK) {
-    kf_tensor_release(out);
-    return s;
-  }
-  outs[0] = out;
-  return KF_OK;
+void clone(const CallArgs& a, TensorRef* outs) {
+  TensorImpl& t = a.tensor(0);
+  TensorRef out(new_tensor(t.shape, t.ndim, t.dtype, t.device));
+  ops::copy_(*out, t);
+  outs[0] = std::move(out);
 }
 
-kf_status_t contiguous(const kf_value_t* args, kf_tensor_t* outs) {
-  TensorImpl& t = *args[0].v.tensor;
-  if (!is_contiguous(t)) return clone(args, outs);
+void contiguous(const CallArgs& a, TensorRef* outs) {
+  TensorImpl& t = a.tensor(0);
+  if (!is_contiguous(t)) return clone(a, outs);
   retain(&t);
-  outs[0] = &t;
-  return KF_OK;
+  outs[0] = TensorRef(&t);
 }
 
 }  // namespace kf::composite

@@ -2,29 +2,14 @@
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
-#include "dispatch/boxing.hpp"
+#include "registry/boxing.hpp"
 
 namespace kf {
 namespace {
 
-const char* type_name(ArgType t) {
-  switch (t) {
-    case ArgType::Tensor: return "Tensor";
-    case ArgType::TensorList: return "Tensor[]";
-    case ArgType::Int: return "int";
-    case ArgType::IntList: return "int[]";
-    case ArgType::Float: return "float";
-    case ArgType::Bool: return "bool";
-    case ArgType::Scalar: return "Scalar";
-    case ArgType::Dtype: return "ScalarType";
-    case ArgType::Device: return "Device";
-  }
-  return "?";
-}
-
 [[noreturn]] void bad_tag(const OpDef& def, const ArgDef& a, const kf_value_t& v) {
   fail(KF_INVALID_ARGUMENT, "{}: argument '{}' must be a {}{}, got a value with tag {}", def.name,
-       a.name, type_name(a.type), a.optional ? " or None" : "", v.tag);
+       a.name, arg_type_name(a.type), a.optional ? " or None" : "", v.tag);
 }
 
 // Accepts the loose forms a boxed caller may use (an int for a float or Scalar, ...).
@@ -44,10 +29,7 @@ kf_value_t coerce(const OpDef& def, const ArgDef& a, kf_value_t v) {
     default:
       break;
   }
-  static constexpr int32_t kExpected[] = {KF_VALUE_TENSOR, KF_VALUE_TENSOR_LIST, KF_VALUE_INT,
-                                          KF_VALUE_INT_LIST, KF_VALUE_FLOAT, KF_VALUE_BOOL,
-                                          KF_VALUE_SCALAR, KF_VALUE_DTYPE, KF_VALUE_DEVICE};
-  if (v.tag != kExpected[static_cast<int>(a.type)]) bad_tag(def, a, v);
+  if (v.tag != value_tag_of(a.type)) bad_tag(def, a, v);
   return v;
 }
 
@@ -101,7 +83,7 @@ void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, Cal
     if (v.tag == KF_VALUE_NONE) {
       if (!a.optional) {
         fail(KF_INVALID_ARGUMENT, "{}: argument '{}' ({}) is required{}", def.name, a.name,
-             type_name(a.type), a.type == ArgType::Tensor ? " but the tensor handle is NULL" : "");
+             arg_type_name(a.type), a.type == ArgType::Tensor ? " but the tensor handle is NULL" : "");
       }
     } else if (!exact_simple(a, v)) {
       v = coerce(def, a, v);
@@ -148,7 +130,7 @@ void bind_typed_args(const OpDef& def, const kf_value_t* args, CallArgs& out) {
       check_value(def, a, v);
     } else if (v.tag == KF_VALUE_NONE && !a.optional) {
       fail(KF_INVALID_ARGUMENT, "{}: argument '{}' ({}) is required", def.name, a.name,
-           type_name(a.type));
+           arg_type_name(a.type));
     }
   }
 }

@@ -1,18 +1,41 @@
 // The arguments of one op call after normalisation: every schema argument present (defaults
-// filled in), tags checked, tensor handles validated. Meta functions and the dispatcher read
-// arguments through it by schema index.
+// filled in), tags checked, tensor handles validated. Meta functions, composites, views and
+// the dispatcher read arguments through it by schema index.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <vector>
 
-#include "dispatch/op_def.hpp"
+#include "registry/op_def.hpp"
 #include "tensor/tensor_impl.hpp"
 
 namespace kf {
 
+/// A borrowed list of int64 (an int[] argument). {nullptr, 0} is None for an int[]? argument.
 struct IntListView {
-  const int64_t* data;
-  int32_t len;
+  const int64_t* data = nullptr;
+  int32_t len = 0;
+  IntListView() = default;
+  IntListView(const int64_t* d, int32_t n) noexcept : data(d), len(n) {}
+  IntListView(const std::vector<int64_t>& v) noexcept  // NOLINT: implicit by design
+      : data(v.data()), len(static_cast<int32_t>(v.size())) {}
+  // For arguments only: the list lives until the end of the call's full expression.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  IntListView(std::initializer_list<int64_t> l) noexcept  // NOLINT: implicit by design
+      : data(l.begin()), len(static_cast<int32_t>(l.size())) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+};
+
+/// A borrowed list of tensors (a Tensor[] argument).
+struct TensorListView {
+  TensorImpl* const* data = nullptr;
+  int32_t len = 0;
 };
 
 struct CallArgs {

@@ -1,28 +1,32 @@
-// The dispatcher (DESIGN section 5). A call runs: check arguments -> meta (output shapes and
-// dtypes) -> pick the kernel (one load from the table) -> allocate outputs -> call. Views and
-// composites are computed in the core. Functionality layers (profiler, autograd) sit above the
-// backend slots and cost one relaxed load when none is active.
+// The dispatcher. A call runs: check arguments -> meta (output shapes and dtypes) -> choose the
+// kernel (one load from the table) -> allocate outputs -> call. Views and composites are
+// computed in the core. Functionality layers (profiler, autograd) sit above the backend slots
+// and cost one relaxed load when none is active (Note [Functionality layers]).
+//
+// Everything here throws kf::Error; the C ABI turns that into a status at its boundary
+// (runtime/src/c_api/op_calls.hpp). Inside the core, ops are called through the generated
+// kf::ops functions (core_ops.hpp), which end in run_typed.
 #pragma once
 
 #include <cstdint>
 
 #include "dispatch/call_args.hpp"
-#include "dispatch/op_def.hpp"
+#include "registry/op_def.hpp"
 
 namespace kf {
 
-/// The entry of every op call from the C ABI (typed and boxed). `outs`: Functional: where to
-/// store new tensors; Out: *outs[i] are the given outputs; Inplace: unused (self is written).
-kf_status_t call_op(int32_t op, const kf_value_t* args, int32_t nargs, CallMode mode,
-                    kf_tensor_t** outs) noexcept;
-
-/// The generated typed entry points' call: every argument present with its exact tag.
-kf_status_t call_op_typed(int32_t op, const kf_value_t* args, CallMode mode,
-                          kf_tensor_t** outs) noexcept;
-
-/// The throwing core of call_op, for code inside the core. `given` holds Out/Inplace outputs;
-/// Functional results are written to `results` (new references).
+/// Runs the op of `args`. `given`: the outputs of an Out call (Inplace: self); `results`: where
+/// a Functional call stores its new tensors (one reference each).
 void run_op(const CallArgs& args, CallMode mode, TensorImpl* const* given, TensorImpl** results);
+
+/// Binds arguments that are all present with their exact tags (the generated entry points and
+/// kf::ops functions make them so) and runs op `op`. For Inplace, self is the output.
+void run_typed(int32_t op, const kf_value_t* args, CallMode mode, TensorImpl* const* given,
+               TensorImpl** results);
+
+/// Normalises a boxed call's arguments (defaults, loose tags; kf_op_call) and runs it.
+void run_boxed(const OpDef& def, const kf_value_t* args, int32_t nargs, CallMode mode,
+               TensorImpl* const* given, TensorImpl** results);
 
 /// A functionality layer: does its work, then calls run_op_below(layer) to re-dispatch.
 struct DispatchLayer {

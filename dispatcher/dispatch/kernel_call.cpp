@@ -3,8 +3,15 @@
 #include "core/device_types.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
-#include "dispatch/internal_ops.hpp"
-#include "dispatch/kernel_table.hpp"
+#include "core_ops.hpp"
+#include "device/backend_registry.hpp"
+#include "device/stream.hpp"
+#include "dispatch/cpu_fallback.hpp"
+#include "dispatch/dispatch.hpp"
+#include "dispatch/kernel_choice.hpp"
+#include "dispatch/meta_call.hpp"
+#include "dispatch/tensor_moves.hpp"
+#include "registry/boxing.hpp"
 
 namespace kf {
 namespace {
@@ -66,40 +73,21 @@ void prepare_inputs(const CallArgs& a, const MetaResult& m, kf_dtype_t compute, 
       p.views[k] = undefined_view();
       continue;
     }
-    if (t->device != m.device) t = p.keep(op_to_device(*t, m.device));
+    if (t->device != m.device) t = p.keep(tensor_to(*t, m.device, t->dtype));
     if (((m.convert_mask >> k) & 1u) != 0 && t->dtype != compute) {
-      t = p.keep(op_to_dtype(*t, compute));
+      t = p.keep(ops::to_dtype(*t, compute).take());
     }
     const bool bcast = ((m.broadcast_mask >> k) & 1u) != 0 &&
                        !same_shape(t->shape, t->ndim, o.shape, o.ndim);
     if ((flags & KF_KERNEL_NEEDS_CONTIGUOUS) != 0 && (bcast || !is_contiguous(*t))) {
-      TensorRef expanded(bcast ? op_expand(*t, o.shape, o.ndim) : nullptr);
-      t = p.keep(op_contiguous(expanded ? *expanded : *t));
+      TensorRef expanded = bcast ? ops::expand(*t, IntListView(o.shape, o.ndim)) : TensorRef();
+      t = p.keep(ops::contiguous(expanded ? *expanded : *t).take());
       p.views[k] = kernel_view(*t);
       continue;
     }
     p.views[k] = kernel_view(*t);
     if (bcast) broadcast_view(p.views[k], o, p.strides[k]);
   }
-}
-
-kf_arg_t kernel_arg(const kf_value_t& v) {
-  kf_arg_t a;
-  switch (v.tag) {
-    case KF_VALUE_INT: a.tag = KF_ARG_INT; a.v.i = v.v.i; break;
-    case KF_VALUE_FLOAT: a.tag = KF_ARG_FLOAT; a.v.f = v.v.f; break;
-    case KF_VALUE_BOOL: a.tag = KF_ARG_BOOL; a.v.b = v.v.b; break;
-    case KF_VALUE_SCALAR: a.tag = KF_ARG_SCALAR; a.v.scalar = v.v.scalar; break;
-    case KF_VALUE_DTYPE: a.tag = KF_ARG_DTYPE; a.v.dtype = v.v.dtype; break;
-    case KF_VALUE_DEVICE: a.tag = KF_ARG_DEVICE; a.v.device = v.v.device; break;
-    case KF_VALUE_INT_LIST:
-      a.tag = KF_ARG_INT_LIST;
-      a.v.ints.data = v.v.ints.data;
-      a.v.ints.len = v.v.ints.len;
-      break;
-    default: a.tag = KF_ARG_NONE; break;
-  }
-  return a;
 }
 
 // Decides how Out/Inplace outputs are written; returns false when a temporary is needed.
@@ -144,76 +132,19 @@ bool outputs_direct(const CallArgs& a, CallMode mode, TensorImpl* const* given, 
 
 void run_through_temporary(const CallArgs& a, TensorImpl* const* given) {
   TensorImpl* results[kMaxOutputs] = {};
-  run_kernel(a, CallMode::Functional, nullptr, results);
+  run_op(a, CallMode::Functional, nullptr, results);
   TensorRef held[kMaxOutputs];
   for (int32_t i = 0; i < a.def->nreturns; ++i) held[i] = TensorRef(results[i]);
-  for (int32_t i = 0; i < a.def->nreturns; ++i) op_copy_into(*given[i], *held[i]);
+  for (int32_t i = 0; i < a.def->nreturns; ++i) ops::copy_(*given[i], *held[i]);
 }
 
-}  // namespace
-
-kf_device_t common_device(const CallArgs& a) {
-  // The common case: every tensor on one device.
-  const TensorImpl* first = nullptr;
-  bool same = true;
-  for (int32_t k = 0; k < a.def->ntensor_args && same; ++k) {
-    const TensorImpl* t = a.tensors[a.tensor_index[k]];
-    if (t == nullptr) continue;
-    if (first == nullptr) first = t;
-    same = t->device == first->device;
-  }
-  if (same) return first != nullptr ? first->device : kf_device_cpu();
-  int32_t chosen = -1;  // schema index of the tensor that decides the device
-  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
-    const int32_t i = a.tensor_index[k];
-    const TensorImpl* t = a.tensors[i];
-    if (t == nullptr) continue;
-    if (chosen < 0) {
-      chosen = i;
-      continue;
-    }
-    const TensorImpl* c = a.tensors[chosen];
-    if (t->device == c->device || (t->ndim == 0 && t->device.type == KF_DEVICE_CPU)) continue;
-    if (c->ndim == 0 && c->device.type == KF_DEVICE_CPU) {
-      chosen = i;
-      continue;
-    }
-    fail(KF_INVALID_ARGUMENT,
-         "{}: expected all tensors on one device, but argument '{}' is on {} and argument '{}' "
-         "is on {}; move one with kf_tensor_to", a.name(), a.def->args[chosen].name,
-         device_string(c->device), a.def->args[i].name, device_string(t->device));
-  }
-  return chosen < 0 ? kf_device_cpu() : a.tensors[chosen]->device;
-}
-
-void check_output_fits(const OpDef& def, const TensorImpl& r, const TensorImpl& g,
-                       CallMode mode) {
-  if (!same_shape(r.shape, r.ndim, g.shape, g.ndim)) {
-    fail(KF_INVALID_ARGUMENT, "{}: the result has shape {} but {} has shape {}", def.name,
-         shape_string(r.shape, r.ndim), mode == CallMode::Out ? "out" : "self (in place)",
-         shape_string(g.shape, g.ndim));
-  }
-  if (!can_cast(r.dtype, g.dtype)) {
-    fail(KF_INVALID_ARGUMENT, "{}: the result type {} can't be cast to the output's dtype {}",
-         def.name, dtype_name(r.dtype), dtype_name(g.dtype));
-  }
-}
-
-void run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
-                TensorImpl** results) {
+// Allocates the outputs, prepares the inputs and calls the chosen kernel or fallback.
+void call_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                 TensorImpl** results, const MetaResult& m, const Backend& b,
+                 const KernelChoice& choice) {
   const OpDef& def = *a.def;
-  MetaResult m;
-  m.device = common_device(a);
-  check_status(def.meta(a, m), def.name);
-  if (!outputs_direct(a, mode, given, m)) return run_through_temporary(a, given);
-  Backend& b = require_backend(m.device);
-  if (m.device.index < 0 || m.device.index >= b.device_count) fail_no_such_device(b, m.device);
-  const KernelEntry* e = lookup_kernels(def.id, b.slot);
-  const kf_kernel_fn fn = e != nullptr ? e->fn[m.compute_dtype] : nullptr;
-  if (fn == nullptr) return run_fallback(a, mode, given, results, m, b);
-
   Prepared p;
-  prepare_inputs(a, m, m.compute_dtype, e->flags[m.compute_dtype], p);
+  prepare_inputs(a, m, m.compute_dtype, choice.flags, p);
   TensorRef owned[kMaxOutputs];
   kf_tensor_view_t outs[kMaxOutputs];
   for (int32_t i = 0; i < m.nout; ++i) {
@@ -230,11 +161,53 @@ void run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
     if (def.args[i].type != ArgType::Tensor) kargs[nk++] = kernel_arg(a.v[i]);
   }
   const kf_kernel_call_t call{sizeof(kf_kernel_call_t), def.id, def.ntensor_args, p.views,
-                              m.nout, outs, nk, kargs, nullptr, b.plugin_state};
-  const kf_status_t s = fn(&call);
+                              m.nout, outs, nk, kargs,
+                              native_stream(current_stream(m.device)), b.plugin_state()};
+  const kf_status_t s = choice.fn(&call);
   if (s != KF_OK) fail(s, "{} on backend '{}': {}", def.name, b.name, last_error());
   if (mode == CallMode::Functional) {
     for (int32_t i = 0; i < m.nout; ++i) results[i] = owned[i].take();
+  }
+}
+
+}  // namespace
+
+void check_output_fits(const OpDef& def, const TensorImpl& r, const TensorImpl& g,
+                       CallMode mode) {
+  if (!same_shape(r.shape, r.ndim, g.shape, g.ndim)) {
+    fail(KF_INVALID_ARGUMENT, "{}: the result has shape {} but {} has shape {}", def.name,
+         shape_string(r.shape, r.ndim), mode == CallMode::Out ? "out" : "self (in place)",
+         shape_string(g.shape, g.ndim));
+  }
+  if (!can_cast(r.dtype, g.dtype)) {
+    fail(KF_INVALID_ARGUMENT, "{}: the result type {} can't be cast to the output's dtype {}",
+         def.name, dtype_name(r.dtype), dtype_name(g.dtype));
+  }
+}
+
+bool run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                TensorImpl** results) {
+  const OpDef& def = *a.def;
+  MetaResult m;
+  compute_meta(a, m);
+  if (!outputs_direct(a, mode, given, m)) {
+    run_through_temporary(a, given);
+    return true;
+  }
+  const Backend& b = require_device(m.device);
+  const KernelChoice choice = choose_kernel(def, b, m.compute_dtype);
+  switch (choice.kind) {
+    case KF_KERNEL_BACKEND:
+    case KF_KERNEL_BACKEND_FALLBACK:
+      call_kernel(a, mode, given, results, m, b, choice);
+      return true;
+    case KF_KERNEL_COMPOSITE:
+      return false;
+    case KF_KERNEL_FALLBACK:
+      run_cpu_fallback(a, mode, given, results, m, b);
+      return true;
+    default:
+      fail_unimplemented(def, m.compute_dtype, b);
   }
 }
 

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "dispatch/op_def.hpp"
+#include "registry/op_def.hpp"
 
 namespace kf {
 

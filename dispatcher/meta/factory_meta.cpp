@@ -48,17 +48,15 @@ int64_t arange_length(const CallArgs& a, bool integral) {
 
 }  // namespace
 
-kf_status_t factory(const CallArgs& a, MetaResult& m) {
+void factory(const CallArgs& a, MetaResult& m) {
   sized(a, m, a.dtype_or(1, KF_FLOAT32), 2);
-  return KF_OK;
 }
 
-kf_status_t factory_full(const CallArgs& a, MetaResult& m) {
+void factory_full(const CallArgs& a, MetaResult& m) {
   sized(a, m, a.dtype_or(2, scalar_default_dtype(a.scalar(1))), 3);
-  return KF_OK;
 }
 
-kf_status_t factory_arange(const CallArgs& a, MetaResult& m) {
+void factory_arange(const CallArgs& a, MetaResult& m) {
   const bool all_int = a.scalar(0).tag == KF_SCALAR_INT64 &&
                        a.scalar(1).tag == KF_SCALAR_INT64 && a.scalar(2).tag == KF_SCALAR_INT64;
   const kf_dtype_t d = a.dtype_or(3, all_int ? KF_INT64 : KF_FLOAT32);
@@ -68,7 +66,6 @@ kf_status_t factory_arange(const CallArgs& a, MetaResult& m) {
   m.out[0].dtype = d;
   m.compute_dtype = d;
   m.device = a.device_or(4, kf_device_cpu());
-  return KF_OK;
 }
 
 }  // namespace kf::meta

@@ -27,41 +27,38 @@ void check_alpha(const CallArgs& a, kf_dtype_t result) {
 
 }  // namespace
 
-kf_status_t broadcast_binary(const CallArgs& a, MetaResult& m) {
+void broadcast_binary(const CallArgs& a, MetaResult& m) {
   const kf_dtype_t r = binary_result(a);
   check_alpha(a, r);
   elementwise(a, m, r, r);
   m.convert_mask = 0x3;
   m.compute_in_out_dtype = true;
-  return KF_OK;
 }
 
-kf_status_t broadcast_binary_nobool(const CallArgs& a, MetaResult& m) {
+void broadcast_binary_nobool(const CallArgs& a, MetaResult& m) {
   const kf_dtype_t r = binary_result(a);
   if (r == KF_BOOL) {
     fail(KF_INVALID_ARGUMENT,
          "{}: not supported for bool tensors; convert them to an integer dtype first",
          a.name());
   }
-  return broadcast_binary(a, m);
+  broadcast_binary(a, m);
 }
 
-kf_status_t broadcast_binary_float(const CallArgs& a, MetaResult& m) {
+void broadcast_binary_float(const CallArgs& a, MetaResult& m) {
   kf_dtype_t r = binary_result(a);
   if (!is_floating(r)) r = KF_FLOAT32;
   elementwise(a, m, r, r);
   m.convert_mask = 0x3;
   m.compute_in_out_dtype = true;
-  return KF_OK;
 }
 
-kf_status_t broadcast_compare(const CallArgs& a, MetaResult& m) {
+void broadcast_compare(const CallArgs& a, MetaResult& m) {
   elementwise(a, m, binary_result(a), KF_BOOL);
   m.convert_mask = 0x3;
-  return KF_OK;
 }
 
-kf_status_t where(const CallArgs& a, MetaResult& m) {
+void where(const CallArgs& a, MetaResult& m) {
   const TensorImpl& cond = a.tensor(0);
   if (cond.dtype != KF_BOOL) {
     fail(KF_INVALID_ARGUMENT, "where: condition must be a bool tensor, got {}",
@@ -72,48 +69,43 @@ kf_status_t where(const CallArgs& a, MetaResult& m) {
   elementwise(a, m, r, r);
   m.convert_mask = 0x6;
   m.compute_in_out_dtype = true;
-  return KF_OK;
 }
 
-kf_status_t unary(const CallArgs& a, MetaResult& m) {
+void unary(const CallArgs& a, MetaResult& m) {
   const kf_dtype_t d = a.tensor(0).dtype;
   elementwise(a, m, d, d);
   m.convert_mask = 0x1;
   m.compute_in_out_dtype = true;
-  return KF_OK;
 }
 
-kf_status_t unary_nobool(const CallArgs& a, MetaResult& m) {
+void unary_nobool(const CallArgs& a, MetaResult& m) {
   if (a.tensor(0).dtype == KF_BOOL) {
     fail(KF_INVALID_ARGUMENT,
          "{}: not supported for bool tensors; convert to an integer dtype first", a.name());
   }
-  return unary(a, m);
+  unary(a, m);
 }
 
-kf_status_t unary_float(const CallArgs& a, MetaResult& m) {
+void unary_float(const CallArgs& a, MetaResult& m) {
   kf_dtype_t d = a.tensor(0).dtype;
   if (!is_floating(d)) d = KF_FLOAT32;
   elementwise(a, m, d, d);
   m.convert_mask = 0x1;
   m.compute_in_out_dtype = true;
-  return KF_OK;
 }
 
-kf_status_t copy(const CallArgs& a, MetaResult& m) {
+void copy(const CallArgs& a, MetaResult& m) {
   const TensorImpl& self = a.tensor(0);
   elementwise(a, m, self.dtype, self.dtype);
   m.broadcast_mask = 0x2;  // src only; self is the output
-  return KF_OK;
 }
 
-kf_status_t to_dtype(const CallArgs& a, MetaResult& m) {
+void to_dtype(const CallArgs& a, MetaResult& m) {
   const TensorImpl& self = a.tensor(0);
   const kf_dtype_t d = a.v[1].v.dtype;
   same_shape(self, m.out[0]);
   m.out[0].dtype = d;
   m.compute_dtype = d;
-  return KF_OK;
 }
 
 }  // namespace kf::meta

@@ -31,14 +31,13 @@ void require_nonempty_reduction(const CallArgs& a, const bool reduce[KF_MAX_NDIM
 
 }  // namespace
 
-kf_status_t reduce_sum(const CallArgs& a, MetaResult& m) {
+void reduce_sum(const CallArgs& a, MetaResult& m) {
   const kf_dtype_t d = a.tensor(0).dtype;
   const kf_dtype_t def = is_integral(d, true) ? KF_INT64 : d;
   reduce_common(a, m, a.dtype_or(3, def));
-  return KF_OK;
 }
 
-kf_status_t reduce_mean(const CallArgs& a, MetaResult& m) {
+void reduce_mean(const CallArgs& a, MetaResult& m) {
   const kf_dtype_t d = a.dtype_or(3, a.tensor(0).dtype);
   if (!is_floating(d)) {
     fail(KF_INVALID_ARGUMENT,
@@ -46,20 +45,18 @@ kf_status_t reduce_mean(const CallArgs& a, MetaResult& m) {
          "input or a floating-point dtype=", dtype_name(d));
   }
   reduce_common(a, m, d);
-  return KF_OK;
 }
 
-kf_status_t reduce_same(const CallArgs& a, MetaResult& m) {
+void reduce_same(const CallArgs& a, MetaResult& m) {
   const TensorImpl& self = a.tensor(0);
   reduce_common(a, m, self.dtype);
   bool reduce[KF_MAX_NDIM];
   const IntListView dims = a.ints(1);
   reduced_dims(a.name(), &dims, self.ndim, reduce);
   require_nonempty_reduction(a, reduce);
-  return KF_OK;
 }
 
-kf_status_t reduce_arg(const CallArgs& a, MetaResult& m) {
+void reduce_arg(const CallArgs& a, MetaResult& m) {
   const TensorImpl& self = a.tensor(0);
   bool reduce[KF_MAX_NDIM];
   const bool keepdim = a.bool_arg(2);
@@ -77,7 +74,6 @@ kf_status_t reduce_arg(const CallArgs& a, MetaResult& m) {
   reduce_shape(self, reduce, keepdim, m.out[0]);
   m.out[0].dtype = KF_INT64;
   m.compute_dtype = self.dtype;
-  return KF_OK;
 }
 
 }  // namespace kf::meta

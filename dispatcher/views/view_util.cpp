@@ -62,8 +62,8 @@ bool view_strides(const TensorImpl& t, const int64_t* shape, int32_t ndim, int64
 }
 
 void emit_view(const TensorImpl& base, const int64_t* shape, const int64_t* strides,
-               int32_t ndim, int64_t offset, kf_tensor_t* out) {
-  *out = new_view(base, shape, strides, ndim, offset);
+               int32_t ndim, int64_t offset, TensorRef* out) {
+  *out = TensorRef(new_view(base, shape, strides, ndim, offset));
 }
 
 int32_t wrap(const char* op, int64_t dim, int32_t ndim) { return meta::wrap_dim(op, dim, ndim); }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "dispatch/call_args.hpp"
 #include "kernforge/kernforge.h"
 #include "tensor/tensor_impl.hpp"
 
@@ -18,7 +19,7 @@ bool view_strides(const TensorImpl& t, const int64_t* shape, int32_t ndim, int64
 
 /// Writes a new view of `base` to *out.
 void emit_view(const TensorImpl& base, const int64_t* shape, const int64_t* strides,
-               int32_t ndim, int64_t offset, kf_tensor_t* out);
+               int32_t ndim, int64_t offset, TensorRef* out);
 
 /// Wraps dim for a tensor of `ndim` dims (a 0-dim tensor accepts -1 and 0).
 int32_t wrap(const char* op, int64_t dim, int32_t ndim);

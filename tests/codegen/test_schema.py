@@ -114,6 +114,20 @@ class BadEntries(SchemaTestCase):
               doc: The same tensor.
             """, FIRST_LINE, "view op 'alias'", "'meta'")
 
+    def test_composite_with_meta_loads(self):
+        ops = self.load_text("""\
+            - op: fused(Tensor self, Tensor other) -> Tensor
+              kind: composite
+              meta: broadcast_binary
+              doc: Overridable by a backend kernel.
+            """)
+        self.assertEqual(ops[-1].kind, "composite")
+        self.assertEqual(ops[-1].meta, "broadcast_binary")
+
+    def test_rule_signature_drops_aliases_and_names(self):
+        op = next(o for o in schema.load(OPS_YAML) if o.name == "copy_")
+        self.assertEqual(schema.rule_signature(op), "Tensor, Tensor -> 1")
+
     def test_bad_kind(self):
         self.assert_rejected("""\
             - op: abs(Tensor self) -> Tensor
@@ -304,7 +318,10 @@ class RealSchema(unittest.TestCase):
         self.assertEqual([op.index for op in self.ops], list(range(len(self.ops))))
         for op in self.ops:
             self.assertTrue(op.doc, op.name)
-            self.assertEqual(op.kind == "kernel", bool(op.meta), op.name)
+            if op.kind == "kernel":
+                self.assertTrue(op.meta, f"kernel op {op.name} needs a meta")
+            if op.kind == "view":
+                self.assertFalse(op.meta, f"view op {op.name} must not have a meta")
         for required in ("add", "matmul", "sum", "reshape", "copy_", "where"):
             self.assertIn(required, names)
 
@@ -453,8 +470,9 @@ class GeneratedCode(unittest.TestCase):
                     f.write('#include "kernforge/kernforge.h"\n'
                             "int main(void) { kf_tensor_t out = NULL; (void)out; return 0; }\n")
                 r = subprocess.run([cc, "-fsyntax-only", "-std=c99", "-pedantic-errors", "-Wall",
-                                    "-Wextra", "-Werror", "-I", os.path.join(ROOT, "runtime",
-                                                                              "include"),
+                                    "-Wextra", "-Werror",
+                                    "-I", os.path.join(ROOT, "runtime", "include"),
+                                    "-I", os.path.join(ROOT, "plugin_sdk", "include"),
                                     "-I", inc, src], capture_output=True, text=True, check=False)
                 self.assertEqual(r.returncode, 0, r.stderr)
 

@@ -24,6 +24,7 @@
 #include <windows.h>
 #endif
 
+#include "core/environment.hpp"
 #include "loader/os.hpp"
 #include "unit_util.hpp"
 
@@ -120,16 +121,16 @@ TEST(Os, EnvironmentVariables) {
   const char* name = "KF_UNIT_OS_VARIABLE";
   const char* value = "caf\xc3\xa9 \xe2\x82\xac /x;y";  // "café € /x;y" in UTF-8
   set_variable(name, value);
-  ASSERT_TRUE(kf::os::get_env(name).has_value());
-  EXPECT_EQ(*kf::os::get_env(name), value);
+  ASSERT_TRUE(kf::env::read(name).has_value());
+  EXPECT_EQ(*kf::env::read(name), value);
   set_variable(name, "");
-  ASSERT_TRUE(kf::os::get_env(name).has_value()) << "a variable set to '' is set";
-  EXPECT_EQ(*kf::os::get_env(name), "");
+  ASSERT_TRUE(kf::env::read(name).has_value()) << "a variable set to '' is set";
+  EXPECT_EQ(*kf::env::read(name), "");
   set_variable(name, nullptr);
-  EXPECT_FALSE(kf::os::get_env(name).has_value());
+  EXPECT_FALSE(kf::env::read(name).has_value());
   const std::string longer(5000, 'x');  // longer than any first buffer
   set_variable(name, longer.c_str());
-  EXPECT_EQ(kf::os::get_env(name).value_or(""), longer);
+  EXPECT_EQ(kf::env::read(name).value_or(""), longer);
   set_variable(name, nullptr);
 }
 

@@ -24,7 +24,7 @@ Json backend_json(int32_t index) {
               {"device_type", str(info.device_type_name)},
               {"device_type_id", info.device_type},
               {"device_count", info.device_count},
-              {"state", backend_state_name(info.state)},
+              {"state", kf_backend_state_name(info.state)},
               {"reason", str(info.reason)},
               {"library_path", str(info.library_path)},
               {"manifest_path", str(info.manifest_path)}};

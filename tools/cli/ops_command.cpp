@@ -46,11 +46,11 @@ Json kernel_json(kf_op_t op, int32_t backend, const std::string& backend_name) {
   check(kf_op_kernel_info(op, backend, &info),
         "kf_op_kernel_info(" + str(kf_op_name(op)) + ", " + backend_name + ")");
   Json dtypes = Json::array();
-  if (info.kind == KF_KERNEL_BACKEND) {
+  if (info.kind != KF_KERNEL_VIEW && info.kind != KF_KERNEL_COMPOSITE) {
     for (const std::string& d : dtype_short_names(info.dtype_mask)) dtypes.push_back(d);
   }
   return Json{{"backend", backend_name},
-              {"kind", kernel_kind_name(info.kind)},
+              {"kind", kf_kernel_kind_name(info.kind)},
               {"dtypes", dtypes},
               {"provenance", str(info.provenance)}};
 }
@@ -62,6 +62,7 @@ Json op_json(kf_op_t op, const std::vector<std::string>& backends) {
   }
   return Json{{"name", str(kf_op_name(op))},
               {"schema", str(kf_op_schema(op))},
+              {"doc", str(kf_op_doc(op))},
               {"kernels", kernels}};
 }
 
@@ -72,6 +73,7 @@ std::string cell(const Json& kernel) {
     std::vector<std::string> dtypes = kernel["dtypes"].get<std::vector<std::string>>();
     return dtypes.empty() ? "backend" : join(dtypes, ",");
   }
+  if (kind == "backend fallback") return "own fallback";
   return kind == "none" ? "-" : kind;
 }
 
@@ -87,11 +89,13 @@ void print_matrix(const Json& ops, const std::vector<std::string>& backends) {
   table.print(std::cout);
   std::cout << "\n" << ops.size() << " ops x " << backends.size()
             << " backends. Cells: the dtypes of a backend kernel, composite (built from other "
-               "ops), view (computed in the core), fallback (CPU fallback), - (none).\n";
+               "ops), view (computed in the core), own fallback (the backend's boxed fallback), "
+               "fallback (CPU fallback), - (none).\n";
 }
 
 void print_op(const Json& op) {
-  std::cout << op["schema"].get<std::string>() << "\n\n";
+  std::cout << op["schema"].get<std::string>() << "\n" << op["doc"].get<std::string>()
+            << "\n\n";
   TextTable table({"backend", "kind", "dtypes", "provenance"});
   for (const Json& k : op["kernels"]) {
     table.add_row({k["backend"].get<std::string>(), k["kind"].get<std::string>(),

@@ -1,5 +1,6 @@
 """Writes the typed C ABI entry points: declarations (kernforge_ops.h) and definitions
-(c_entry_points.cpp), which box the arguments and call the dispatcher."""
+(c_entry_points.cpp), which box the arguments and hand them to the C ABI's one op-call
+boundary (runtime/src/c_api/op_calls.hpp)."""
 from __future__ import annotations
 
 from schema import Arg, Op
@@ -83,8 +84,8 @@ def header(ops: list[Op]) -> str:
 
 
 def source(ops: list[Op]) -> str:
-    lines = [HEADER, '#include "kernforge/kernforge.h"', '#include "dispatch/boxing.hpp"',
-             '#include "dispatch/dispatch.hpp"', '#include "op_ids.hpp"', ""]
+    lines = [HEADER, '#include "kernforge/kernforge.h"', '#include "c_api/op_calls.hpp"',
+             '#include "registry/boxing.hpp"', '#include "op_ids.hpp"', ""]
     for op in ops:
         for name, params, mode, outs in entry_points(op):
             lines.append(f"extern \"C\" KF_API kf_status_t {name}({params}) {{")
@@ -109,7 +110,7 @@ def source(ops: list[Op]) -> str:
                 call_outs = "outs"
             else:
                 call_outs = "nullptr"
-            lines.append(f"  return kf::call_op_typed(kf::op::{op.name}, {args_expr}, {mode}, "
+            lines.append(f"  return kf::call_typed_entry(kf::op::{op.name}, {args_expr}, {mode}, "
                          f"{call_outs});")
             lines.append("}")
             lines.append("")

@@ -1,5 +1,5 @@
-"""kernforge code generator: dispatcher/ops.yaml -> op tables, C entry points, plugin helpers,
-C++ frontend, docs. Run by CMake at build time:
+"""kernforge code generator: dispatcher/ops.yaml -> op tables, the core's C++ op functions, C
+entry points, plugin helpers, C++ frontend, docs. Run by CMake at build time:
 
     python3 main.py --schema dispatcher/ops.yaml --out <build>/generated
 
@@ -15,6 +15,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import gen_c  # noqa: E402
+import gen_core  # noqa: E402
 import gen_cpp  # noqa: E402
 import gen_docs  # noqa: E402
 import gen_plugin  # noqa: E402
@@ -38,6 +39,9 @@ def outputs(ops: list[schema.Op]) -> dict[str, str]:
         "src/c_entry_points.cpp": gen_c.source(ops),
         "src/op_ids.hpp": gen_table.op_ids(ops),
         "src/op_table.cpp": gen_table.table(ops),
+        "src/arg_kinds.inc": gen_table.arg_kinds(),
+        "src/core_ops.hpp": gen_core.header(ops),
+        "src/core_ops.cpp": gen_core.source(ops),
         "include/kernforge/plugin_ops.hpp": gen_plugin.header(ops),
         "include/kernforge/tensor_methods.inc": gen_cpp.methods_inc(ops),
         "include/kernforge/kernforge_ops.hpp": gen_cpp.ops_hpp(ops),

@@ -9,7 +9,29 @@ from dataclasses import dataclass, field
 
 import yaml
 
-BASE_TYPES = ("Tensor", "int", "float", "bool", "Scalar", "ScalarType", "Device")
+@dataclass(frozen=True)
+class ArgKind:
+    """One kind of argument: the one list every part of kernforge derives its own from (the
+    generator's mappings, and, through the generated arg_kinds.inc, the core's ArgType, its
+    boxing checks and its run-time schema parser)."""
+    schema: str      # as written in a signature: "int[]"
+    name: str        # the core's ArgType enumerator: "IntList"
+    value_tag: str   # the C ABI's kf_value_t tag
+    arg_tag: str     # the plugin ABI's kf_arg_t tag (KF_ARG_NONE: tensors are not kf_arg_t)
+
+
+ARG_KINDS = (
+    ArgKind("Tensor", "Tensor", "KF_VALUE_TENSOR", "KF_ARG_NONE"),
+    ArgKind("Tensor[]", "TensorList", "KF_VALUE_TENSOR_LIST", "KF_ARG_NONE"),
+    ArgKind("int", "Int", "KF_VALUE_INT", "KF_ARG_INT"),
+    ArgKind("int[]", "IntList", "KF_VALUE_INT_LIST", "KF_ARG_INT_LIST"),
+    ArgKind("float", "Float", "KF_VALUE_FLOAT", "KF_ARG_FLOAT"),
+    ArgKind("bool", "Bool", "KF_VALUE_BOOL", "KF_ARG_BOOL"),
+    ArgKind("Scalar", "Scalar", "KF_VALUE_SCALAR", "KF_ARG_SCALAR"),
+    ArgKind("ScalarType", "Dtype", "KF_VALUE_DTYPE", "KF_ARG_DTYPE"),
+    ArgKind("Device", "Device", "KF_VALUE_DEVICE", "KF_ARG_DEVICE"),
+)
+BASE_TYPES = tuple(dict.fromkeys(k.schema.removesuffix("[]") for k in ARG_KINDS))
 KINDS = ("kernel", "view", "composite")
 VARIANTS = ("function", "method", "inplace", "out")
 TAGS = ("pointwise", "reduction", "factory", "linalg")
@@ -34,6 +56,11 @@ class Arg:
     @property
     def is_tensor(self) -> bool:
         return self.base == "Tensor" and not self.is_list
+
+    @property
+    def kind(self) -> ArgKind:
+        text = self.base + ("[]" if self.is_list else "")
+        return next(k for k in ARG_KINDS if k.schema == text)
 
     @property
     def type_text(self) -> str:
@@ -135,7 +162,7 @@ def parse_signature(sig: str, where: str) -> tuple[str, list[Arg], list[str]]:
         if base not in BASE_TYPES:
             raise SchemaError(f"{where}: unknown type '{base}' of argument '{am['name']}' "
                               f"(known: {', '.join(BASE_TYPES)})")
-        if am["list"] and base not in ("int", "Tensor"):
+        if am["list"] and not any(k.schema == base + "[]" for k in ARG_KINDS):
             raise SchemaError(f"{where}: lists of {base} are not supported (argument "
                               f"'{am['name']}')")
         if am["alias"] and base != "Tensor":
@@ -202,8 +229,8 @@ def _parse_entry(entry, path: str, index: int, line: int) -> Op:
     meta = _field(entry, "meta", where, str)
     if kind == "kernel" and not meta:
         raise SchemaError(f"{where}: kernel op '{name}' needs a 'meta' (its shape/dtype rule)")
-    if kind != "kernel" and meta:
-        raise SchemaError(f"{where}: {kind} op '{name}' must not have a 'meta'")
+    if kind == "view" and meta:
+        raise SchemaError(f"{where}: view op '{name}' must not have a 'meta'")
     if meta and not IDENT.match(meta):
         raise SchemaError(f"{where}: meta '{meta}' is not a valid function name")
     variants = _field(entry, "variants", where, list, ["function"])
@@ -230,6 +257,13 @@ def _parse_entry(entry, path: str, index: int, line: int) -> Op:
         raise SchemaError(f"{where}: kernel op '{name}' takes Tensor[]; make it composite")
     op.hash = fnv1a64(canonical_signature(op.name, args, rets))
     return op
+
+
+def rule_signature(op: Op) -> str:
+    """The argument kinds and return count a meta rule serves for `op`: "Tensor, Scalar? -> 1".
+    An op a plugin defines may name the rule when its own signature gives the same text."""
+    kinds = (re.sub(r"\([a-z]!?\)", "", a.type_text) for a in op.args)
+    return ", ".join(kinds) + f" -> {len(op.returns)}"
 
 
 def canonical_signature(name: str, args: list[Arg], rets: list[str]) -> str:

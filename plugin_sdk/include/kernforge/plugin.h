@@ -7,8 +7,9 @@
  * Version rules
  *  - KF_PLUGIN_ABI_MAJOR changes on any incompatible change; the host refuses a plugin whose
  *    major differs from its own (KF_ABI_MISMATCH, both numbers in the reason).
- *  - KF_PLUGIN_ABI_MINOR grows when slots are appended to kf_plugin_t, kf_host_api_t or
- *    kf_kernel_call_t. A plugin built for an older minor loads: the host reads only the slots
+ *  - KF_PLUGIN_ABI_MINOR grows when slots are appended to kf_plugin_t, kf_host_api_t,
+ *    kf_registrar_t or kf_kernel_call_t (1.1: describe; 1.2: define_op, register_fallback,
+ *    streams, events, copy_async, pinned host memory). A plugin built for an older minor loads: the host reads only the slots
  *    that minor has (it checks struct_size). A plugin built for a newer minor loads too, and must
  *    not use host slots beyond host_abi_minor (it checks kf_host_api_t.struct_size).
  *  - Every struct starts with struct_size; fields are only appended.
@@ -17,8 +18,20 @@
  *  - kf_plugin_get may be called more than once and must return the same static object.
  *  - score() is called before init(), must be cheap and must not initialise drivers.
  *  - init() and register_kernels() run once, on one thread, with the host's loader lock held.
- *  - Kernels, allocate, deallocate, copy and memset may be called from any thread at once.
+ *  - Kernels, allocate, deallocate, copy, memset and the stream and event slots may be called
+ *    from any thread at once.
  *  - No work in static constructors: register inside register_kernels.
+ *
+ * Asynchronous backends (ABI 1.2)
+ *  - A plugin that queues work sets stream_create and the other stream and event slots. Its
+ *    streams and events are opaque pointers (void*); NULL is the device's default stream. The
+ *    host hands a kernel the calling thread's current stream in kf_kernel_call_t.stream and
+ *    expects the kernel to queue its work there, reading shapes and strides before it returns
+ *    (the call struct and its arrays live on the host's stack).
+ *  - copy() is synchronous: ordered after the work queued on the default stream, done when it
+ *    returns. copy_async() is ordered on its stream only.
+ *  - A synchronous plugin leaves every stream and event slot NULL: the host then treats all
+ *    streams as one queue and events as host timestamps.
  */
 #ifndef KERNFORGE_PLUGIN_H_
 #define KERNFORGE_PLUGIN_H_
@@ -30,7 +43,7 @@ extern "C" {
 #endif
 
 #define KF_PLUGIN_ABI_MAJOR 1
-#define KF_PLUGIN_ABI_MINOR 1
+#define KF_PLUGIN_ABI_MINOR 2
 
 #if defined(_WIN32)
 #  define KF_PLUGIN_EXPORT __declspec(dllexport)
@@ -98,7 +111,8 @@ typedef struct kf_kernel_call_t {
   const kf_tensor_view_t* outputs;
   int32_t nargs;
   const kf_arg_t* args;
-  void* stream;                     /* the device's current stream, NULL for none */
+  void* stream;                     /* the calling thread's current stream on the device (a
+                                       native stream of the plugin; NULL = the default) */
   void* plugin_state;               /* what init() stored */
 } kf_kernel_call_t;
 
@@ -121,12 +135,66 @@ typedef struct kf_kernel_desc_t {
   int32_t line;
 } kf_kernel_desc_t;
 
+/* ------------------------------------------------- ops defined by plugins (1.2) -- */
+
+/** The shape and dtype of one output, as a meta function computes it. */
+typedef struct kf_output_spec_t {
+  int32_t dtype; /* kf_dtype_t */
+  int32_t ndim;
+  int64_t shape[KF_MAX_NDIM];
+} kf_output_spec_t;
+
+/** What a meta function gets: the inputs' metadata (data is NULL), the non-tensor arguments
+ * in schema order, and one spec per output to fill. */
+typedef struct kf_meta_call_t {
+  size_t struct_size;
+  int32_t op;                       /* the host's op id */
+  int32_t ninputs;
+  const kf_tensor_view_t* inputs;   /* data NULL; ndim -1 for a None tensor */
+  int32_t nargs;
+  const kf_arg_t* args;
+  int32_t noutputs;
+  kf_output_spec_t* outputs;
+  void* plugin_state;               /* the defining plugin's state */
+} kf_meta_call_t;
+
+/** Computes the outputs' shapes and dtypes; KF_INVALID_ARGUMENT (after host->set_error) for
+ * inputs the op does not accept. Called on any thread; must not touch tensor data. */
+typedef kf_status_t (*kf_meta_fn)(const kf_meta_call_t* call);
+
+/**
+ * An op a plugin brings (ABI 1.2). The schema uses the grammar of the core's ops.yaml with a
+ * namespace, e.g. "toy::scale(Tensor self, float factor) -> Tensor": names without a namespace
+ * belong to the core and are refused. Outputs come from `meta`, or, with meta NULL, from the
+ * core's shape rule named `meta_rule` ("unary", "broadcast_binary", ...: docs/ops.md lists the
+ * rules and the argument lists each accepts). The kernel of a defined op is chosen by the dtype
+ * of its first tensor argument (of its first output when it takes none). Defining an op that
+ * exists with the same schema is a no-op; with another schema it rejects the plugin.
+ */
+typedef struct kf_op_definition_t {
+  size_t struct_size;
+  const char* schema;
+  const char* doc;         /* one line for `kernforge ops` and the Python docstring */
+  kf_meta_fn meta;
+  const char* meta_rule;   /* used when meta is NULL */
+  const char* file;        /* provenance */
+  int32_t line;
+} kf_op_definition_t;
+
 /** Handed to register_kernels. Registrations are buffered and committed as one transaction
  * when register_kernels returns KF_OK; any conflict rejects the whole plugin. */
 typedef struct kf_registrar_t {
   size_t struct_size;
   void* ctx;
   kf_status_t (*register_kernel)(void* ctx, const kf_kernel_desc_t* desc);
+  /* ---- ABI 1.2 (present when struct_size covers them) ---- */
+  /** Defines an op (see kf_op_definition_t); kernels for it may be registered right after,
+   * by this plugin or any plugin loaded later. */
+  kf_status_t (*define_op)(void* ctx, const kf_op_definition_t* def);
+  /** The backend's own boxed fallback: called (with call->op set) for any op of this backend
+   * that has no kernel for the computation dtype, when that dtype is in dtype_mask, before the
+   * CPU fallback. At most one per plugin. */
+  kf_status_t (*register_fallback)(void* ctx, kf_kernel_fn fn, uint32_t dtype_mask);
 } kf_registrar_t;
 
 /* --------------------------------------------------------------- host api -- */
@@ -194,6 +262,37 @@ typedef struct kf_plugin_t {
    * instruction sets), NUL-terminated and truncated to cap. Called after init; `kernforge doctor`
    * shows it. */
   kf_status_t (*describe)(void* state, char* buf, size_t cap);
+
+  /* ------------------------------------------------------- ABI 1.2 -- */
+  /* Streams and events, all (optional): NULL means a synchronous backend (see the top of this
+   * file). A plugin that sets stream_create must set every stream and event slot except
+   * event_query, event_elapsed_ms, copy_async and the host memory pair. */
+  kf_status_t (*stream_create)(void* state, int32_t device, void** out_stream);
+  void (*stream_destroy)(void* state, int32_t device, void* stream);
+  /** Waits until the work queued on `stream` (NULL = default) is done. */
+  kf_status_t (*stream_synchronize)(void* state, int32_t device, void* stream);
+  kf_status_t (*event_create)(void* state, int32_t device, void** out_event);
+  void (*event_destroy)(void* state, int32_t device, void* event);
+  /** Marks the point in `stream` after all work queued so far. */
+  kf_status_t (*event_record)(void* state, int32_t device, void* event, void* stream);
+  /** Makes later work on `stream` wait until the event's point is passed (the host does not
+   * block). */
+  kf_status_t (*event_wait)(void* state, int32_t device, void* stream, void* event);
+  /** Blocks the host until the event's point is passed. */
+  kf_status_t (*event_synchronize)(void* state, int32_t device, void* event);
+  /** (optional) Milliseconds between two recorded events. NULL: KF_UNIMPLEMENTED. */
+  kf_status_t (*event_elapsed_ms)(void* state, int32_t device, void* start, void* end,
+                                  double* out_ms);
+  /** (optional) Copy ordered on `stream` (kinds as copy). NULL: the host synchronizes the
+   * stream and calls copy. */
+  kf_status_t (*copy_async)(void* state, int32_t device, void* dst, const void* src,
+                            size_t bytes, int32_t kind, void* stream);
+  /** (optional) Pinned host memory for staging copies. NULL: ordinary host memory. */
+  kf_status_t (*host_allocate)(void* state, size_t bytes, void** out_ptr);
+  void (*host_deallocate)(void* state, void* ptr, size_t bytes);
+  /** (optional) *out_done = 1 when the event's point is passed, 0 when not, without blocking.
+   * NULL: the host calls event_synchronize instead. */
+  kf_status_t (*event_query)(void* state, int32_t device, void* event, int32_t* out_done);
 } kf_plugin_t;
 
 enum { KF_COPY_HOST_TO_DEVICE = 0, KF_COPY_DEVICE_TO_HOST = 1, KF_COPY_DEVICE_TO_DEVICE = 2 };

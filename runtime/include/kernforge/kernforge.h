@@ -1,5 +1,5 @@
 /*
- * kernforge.h — THE C ABI of kernforge (DESIGN.md section 2).
+ * kernforge.h — THE C ABI of kernforge.
  *
  * Plain C99. Every language talks to the runtime through this header only.
  *
@@ -21,7 +21,9 @@
  *    PyTorch).
  *
  * Version rules: KF_ABI_VERSION_MAJOR changes when anything here changes incompatibly;
- * KF_ABI_VERSION_MINOR grows when functions, enum values or struct fields are appended.
+ * KF_ABI_VERSION_MINOR grows when functions, enum values or struct fields are appended
+ * (1.1: library roots, backend failure and details; 1.2: streams and events, ops defined by
+ * plugins in the boxed API, kf_op_doc, KF_KERNEL_BACKEND_FALLBACK, state and kind names).
  */
 #ifndef KERNFORGE_KERNFORGE_H_
 #define KERNFORGE_KERNFORGE_H_
@@ -128,7 +130,8 @@ KF_API kf_status_t kf_tensor_from_blob(void* data, const int64_t* shape, const i
                                        int32_t ndim, kf_dtype_t dtype, kf_device_t device,
                                        kf_deleter_t deleter, void* ctx, kf_tensor_t* out);
 /** Copies the tensor's elements in row-major order to host memory. `bytes` must equal numel *
- * itemsize. Waits for pending work on the tensor's device. */
+ * itemsize. Runs on the calling thread's current stream of the tensor's device and waits for
+ * it, so the copy sees the work queued there before it. */
 KF_API kf_status_t kf_tensor_copy_to_host(kf_tensor_t t, void* dst, size_t bytes);
 /** A copy of `t` on `device` with `dtype` (KF_DTYPE_UNDEFINED keeps the dtype). */
 KF_API kf_status_t kf_tensor_to(kf_tensor_t t, kf_device_t device, kf_dtype_t dtype,
@@ -190,7 +193,7 @@ typedef struct kf_value_t {
   } v;
 } kf_value_t;
 
-/** Finds an op by name ("add"). */
+/** Finds an op by name: "add", or "toy::scale" for an op a plugin defined. */
 KF_API kf_status_t kf_op_find(const char* name, kf_op_t* out);
 /** Number of ops in the registry (trivial accessor). */
 KF_API int32_t kf_op_count(void);
@@ -199,6 +202,8 @@ KF_API kf_status_t kf_op_at(int32_t index, kf_op_t* out);
 KF_API const char* kf_op_name(kf_op_t op);
 /** The op's schema string, e.g. "add(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor". */
 KF_API const char* kf_op_schema(kf_op_t op);
+/** The op's one-line description (static storage; "" for an invalid handle). ABI 1.2. */
+KF_API const char* kf_op_doc(kf_op_t op);
 /**
  * Calls an op with `nargs` arguments in schema order (trailing defaulted arguments may be
  * omitted; KF_VALUE_NONE also means "default"). Results are written to `results`
@@ -214,6 +219,7 @@ typedef enum kf_kernel_kind_t {
   KF_KERNEL_COMPOSITE = 2, /* the core's composite implementation (from other ops) */
   KF_KERNEL_VIEW = 3,      /* a view computed in the core; no kernel */
   KF_KERNEL_FALLBACK = 4,  /* the CPU fallback (copy to the CPU, run, copy back) */
+  KF_KERNEL_BACKEND_FALLBACK = 5, /* the backend's own boxed fallback (ABI 1.2) */
   KF_KERNEL_KIND_MAX_ENUM = 0x7fffffff
 } kf_kernel_kind_t;
 
@@ -224,8 +230,15 @@ typedef struct kf_kernel_info_t {
   const char* provenance;/* "cpu: backends/cpu/binary.cpp:42", or "core"; static storage */
 } kf_kernel_info_t;
 
-/** How backend `backend_index` (see kf_backend_info) serves `op`. */
+/**
+ * How backend `backend_index` (see kf_backend_info) serves `op`: the most specific way it
+ * serves any dtype (its own kernel, then the core's composite or view, then its own fallback,
+ * then the CPU fallback), with the dtypes served that way.
+ */
 KF_API kf_status_t kf_op_kernel_info(kf_op_t op, int32_t backend_index, kf_kernel_info_t* out);
+/** "backend", "composite", "view", "backend fallback", "fallback", "none" (trivial accessor;
+ * "unknown" for other values). ABI 1.2. */
+KF_API const char* kf_kernel_kind_name(int32_t kind);
 
 /* --------------------------------------------------------------- runtime -- */
 
@@ -252,6 +265,10 @@ typedef struct kf_backend_info_t {
   int32_t failure;             /* kf_status_t: KF_OK when loaded, else what kf_load_plugin returned */
   const char* details;         /* the plugin's own description (versions, devices); may be "" */
 } kf_backend_info_t;
+
+/** "loaded", "unavailable", "rejected", "shadowed" (trivial accessor; "unknown" for other
+ * values). ABI 1.2. */
+KF_API const char* kf_backend_state_name(int32_t state);
 
 /** Number of backends the loader knows of, in every state (trivial accessor, initialises). */
 KF_API int32_t kf_backend_count(void);
@@ -287,9 +304,59 @@ typedef struct kf_memory_stats_t {
   uint64_t num_cache_hits;    /* served from the cache */
 } kf_memory_stats_t;
 
+/** Fills out (any struct_size from ABI 1.0 on: the fields the caller's struct has). */
 KF_API kf_status_t kf_memory_stats(kf_device_t device, kf_memory_stats_t* out);
 /** Returns cached, unused blocks of `device` to its backend. */
 KF_API kf_status_t kf_empty_cache(kf_device_t device);
+
+/* ----------------------------------------------------- streams and events (ABI 1.2) -- */
+
+/*
+ * A stream is an ordered queue of work on one device; kernels and copies are queued on the
+ * calling thread's current stream of their device, and copies to the host wait for it. NULL is
+ * a device's default stream wherever a stream is passed with a device, a tensor or an event to
+ * say which device. On a synchronous backend (the CPU) every stream is one queue and events
+ * hold the host time they were recorded at. Handles are opaque; a released handle is a clean
+ * KF_INVALID_ARGUMENT. Every function may be called from any thread.
+ */
+typedef struct kf_stream_s* kf_stream_t;
+typedef struct kf_event_s* kf_event_t;
+
+/** A new stream on `device` (the caller owns one reference). */
+KF_API kf_status_t kf_stream_create(kf_device_t device, kf_stream_t* out);
+/** Drops the caller's reference; the stream goes when no reference and no memory block uses it
+ * (work already queued on it completes). Releasing NULL is KF_OK. */
+KF_API kf_status_t kf_stream_release(kf_stream_t stream);
+/** Waits until everything queued on `stream` is done (NULL: use kf_synchronize(device)). */
+KF_API kf_status_t kf_stream_synchronize(kf_stream_t stream);
+/** The calling thread's current stream on `device`: NULL while it is the default stream. The
+ * handle is borrowed (valid while it is current or referenced elsewhere). */
+KF_API kf_status_t kf_current_stream(kf_device_t device, kf_stream_t* out);
+/** Makes `stream` (NULL = the default) the calling thread's current stream on `device`; the
+ * thread holds a reference to it meanwhile. */
+KF_API kf_status_t kf_set_current_stream(kf_device_t device, kf_stream_t stream);
+
+/** A new event on `device` (the caller owns it). */
+KF_API kf_status_t kf_event_create(kf_device_t device, kf_event_t* out);
+/** Destroys an event. Releasing NULL is KF_OK. */
+KF_API kf_status_t kf_event_release(kf_event_t event);
+/** Marks the point in `stream` (NULL = the event's device's default) after the work queued so
+ * far. */
+KF_API kf_status_t kf_event_record(kf_event_t event, kf_stream_t stream);
+/** Makes later work on `stream` (NULL = the default) wait until `event` is passed, without
+ * blocking the calling thread. */
+KF_API kf_status_t kf_stream_wait_event(kf_stream_t stream, kf_event_t event);
+/** Blocks until the work before the event's last record is done. */
+KF_API kf_status_t kf_event_synchronize(kf_event_t event);
+/** *out = true when the work before the event's last record is done; never blocks where the
+ * backend can tell. */
+KF_API kf_status_t kf_event_query(kf_event_t event, bool* out);
+/** Milliseconds between two recorded events of one device. */
+KF_API kf_status_t kf_event_elapsed_ms(kf_event_t start, kf_event_t end, double* out);
+/** Marks `t`'s memory as used on `stream` (NULL = the default) as well as the stream it was
+ * allocated on: when the tensor is freed, its memory is reused only after the work queued on
+ * `stream` so far is done (PyTorch's record_stream). */
+KF_API kf_status_t kf_tensor_record_stream(kf_tensor_t t, kf_stream_t stream);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -8,7 +8,6 @@
 #include <mutex>
 
 #include "core/error.hpp"
-#include "kernforge/kernforge.h"
 
 namespace kf {
 namespace {
@@ -67,20 +66,16 @@ std::string device_string(kf_device_t device) {
   return s;
 }
 
-}  // namespace kf
-
-namespace {
-
 kf_device_t parse_device(const char* text) {
-  if (text == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_device_parse: text must not be NULL");
+  if (text == nullptr) fail(KF_INVALID_ARGUMENT, "kf_device_parse: text must not be NULL");
   std::string s(text);
   const size_t colon = s.find(':');
   const std::string type_name = s.substr(0, colon);
-  const int32_t type = kf::device_type_from_name(type_name);
+  const int32_t type = device_type_from_name(type_name);
   if (type == KF_DEVICE_NONE) {
-    kf::fail(KF_INVALID_ARGUMENT,
-             "unknown device '{}': expected a device type name (cpu, cuda, rocm, xpu or one a "
-             "loaded plugin brings) optionally followed by ':<index>'", s);
+    fail(KF_INVALID_ARGUMENT,
+         "unknown device '{}': expected a device type name (cpu, cuda, rocm, xpu or one a "
+         "loaded plugin brings) optionally followed by ':<index>'", s);
   }
   kf_device_t d{type, 0};
   if (colon != std::string::npos) {
@@ -89,34 +84,12 @@ kf_device_t parse_device(const char* text) {
                         std::all_of(idx.begin(), idx.end(),
                                     [](unsigned char c) { return std::isdigit(c) != 0; });
     if (!digits) {
-      kf::fail(KF_INVALID_ARGUMENT,
-               "bad device index '{}' in '{}': expected a non-negative integer", idx, s);
+      fail(KF_INVALID_ARGUMENT, "bad device index '{}' in '{}': expected a non-negative integer",
+           idx, s);
     }
     d.index = std::atoi(idx.c_str());
   }
   return d;
 }
 
-}  // namespace
-
-extern "C" {
-
-KF_API kf_status_t kf_device_parse(const char* text, kf_device_t* out) {
-  return kf::guard([&] {
-    if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_device_parse: out must not be NULL");
-    *out = parse_device(text);
-  });
-}
-
-KF_API kf_status_t kf_device_name(kf_device_t device, char* buf, size_t cap) {
-  return kf::guard([&] {
-    const std::string s = kf::device_string(device);
-    if (buf == nullptr || cap < s.size() + 1) {
-      kf::fail(KF_BUFFER_TOO_SMALL, "kf_device_name: '{}' needs {} bytes, got {}", s,
-               s.size() + 1, cap);
-    }
-    std::memcpy(buf, s.c_str(), s.size() + 1);
-  });
-}
-
-}  // extern "C"
+}  // namespace kf

@@ -21,6 +21,9 @@ const char* device_type_name(int32_t type) noexcept;
 /// The number for `name`, assigning a dynamic one for a new name. Throws when full.
 int32_t register_device_type(const std::string& name);
 
+/// Parses "cpu", "cuda:1", ...; throws KF_INVALID_ARGUMENT naming what is wrong.
+kf_device_t parse_device(const char* text);
+
 /// "cpu", "cuda:1", ... ("device type 77" for unknown numbers).
 std::string device_string(kf_device_t device);
 

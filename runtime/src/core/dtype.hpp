@@ -1,4 +1,5 @@
-// Dtype facts and PyTorch's type promotion, used by the meta functions.
+// Dtype facts (all derived from KF_DTYPE_LIST in kernforge/types.h) and PyTorch's type
+// promotion, used by the meta functions.
 #pragma once
 
 #include <cstddef>
@@ -7,15 +8,28 @@
 
 namespace kf {
 
-bool is_valid_dtype(kf_dtype_t d) noexcept;
-bool is_floating(kf_dtype_t d) noexcept;
-bool is_integral(kf_dtype_t d, bool include_bool) noexcept;
+inline bool is_valid_dtype(kf_dtype_t d) noexcept { return d >= 0 && d < KF_DTYPE_COUNT; }
+inline bool is_floating(kf_dtype_t d) noexcept { return kf_dtype_kind(d) == 'f'; }
+inline bool is_integral(kf_dtype_t d, bool include_bool) noexcept {
+  const char k = kf_dtype_kind(d);
+  return k == 'i' || k == 'u' || (include_bool && k == 'b');
+}
 /// Bytes per element (0 for an invalid dtype). Inline: it is on every tensor's hot path.
 inline size_t itemsize(kf_dtype_t d) noexcept {
-  static constexpr unsigned char kSizes[KF_DTYPE_COUNT] = {4, 8, 2, 2, 1, 1, 2, 4, 8, 1};
-  return d >= 0 && d < KF_DTYPE_COUNT ? kSizes[d] : 0;
+  static constexpr unsigned char kSizes[KF_DTYPE_COUNT] = {
+#define KF_DTYPE_SIZE_ENTRY_(suffix, value, name, short_name, bytes, kind) bytes,
+      KF_DTYPE_LIST(KF_DTYPE_SIZE_ENTRY_)
+#undef KF_DTYPE_SIZE_ENTRY_
+  };
+  return is_valid_dtype(d) ? kSizes[d] : 0;
 }
-const char* dtype_name(kf_dtype_t d) noexcept;
+/// "float32", ... or "undefined".
+inline const char* dtype_name(kf_dtype_t d) noexcept { return kf_dtype_string(d); }
+
+/// The dtype named `name` ("float32" or "f32"), or KF_DTYPE_UNDEFINED.
+kf_dtype_t dtype_from_name(const char* name) noexcept;
+/// "float32, float64, ..." (for messages).
+const char* dtype_names() noexcept;
 
 /// PyTorch's promote_types for two dtypes.
 kf_dtype_t promote(kf_dtype_t a, kf_dtype_t b) noexcept;

@@ -1,7 +1,5 @@
 #include "core/error.hpp"
 
-#include "kernforge/kernforge.h"
-
 #include <new>
 #include <string>
 
@@ -47,13 +45,7 @@ void check_status(kf_status_t status, const char* context) {
   throw Error(status, message);
 }
 
-}  // namespace kf
-
-extern "C" {
-
-KF_API const char* kf_last_error_message(void) { return kf::last_error(); }
-
-KF_API const char* kf_status_name(kf_status_t status) {
+const char* status_name(kf_status_t status) noexcept {
   switch (status) {
     case KF_OK: return "KF_OK";
     case KF_INVALID_ARGUMENT: return "KF_INVALID_ARGUMENT";
@@ -73,4 +65,4 @@ KF_API const char* kf_status_name(kf_status_t status) {
   return "KF_UNKNOWN_STATUS";
 }
 
-}  // extern "C"
+}  // namespace kf

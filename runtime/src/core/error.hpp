@@ -1,6 +1,8 @@
-// Errors inside the core. Internal code throws kf::Error(status, message); every C ABI entry
-// point catches at the boundary (kf::guard) and turns it into a status plus the thread-local
-// message that kf_last_error_message() returns. Nothing throws across the ABI.
+// Errors inside the core: one style. Internal code throws kf::Error(status, message) with the
+// context a user needs; every C ABI entry point catches once, at the boundary (kf::guard), and
+// turns it into a status plus the thread-local message kf_last_error_message() returns. Calls
+// into plugins return statuses; check_status turns those into exceptions where they are made.
+// Nothing throws across either ABI.
 #pragma once
 
 #include <spdlog/fmt/fmt.h>
@@ -38,6 +40,9 @@ template <class... A>
   throw Error(status, fmt::format(format, std::forward<A>(args)...));
 }
 
+/// "KF_OK", "KF_INVALID_ARGUMENT", ... ("KF_UNKNOWN_STATUS" for other values).
+const char* status_name(kf_status_t status) noexcept;
+
 /// Sets this thread's last error message.
 void set_last_error(const char* message) noexcept;
 const char* last_error() noexcept;
@@ -68,9 +73,3 @@ void check_status(kf_status_t status, const char* context);
 
 }  // namespace kf
 
-/// Returns from the enclosing function when `expr` is not KF_OK.
-#define KF_RETURN_IF_ERROR(expr)              \
-  do {                                        \
-    const kf_status_t kf_status_ = (expr);    \
-    if (kf_status_ != KF_OK) return kf_status_; \
-  } while (0)

@@ -2,21 +2,22 @@
 
 #include <spdlog/sinks/stdout_color_sinks.h>
 
-#include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "core/environment.hpp"
 #include "kernforge/types.h"
 
 namespace kf {
 namespace {
 
 spdlog::level::level_enum level_from_env() {
-  const char* text = std::getenv("KERNFORGE_LOG_LEVEL");
-  if (text == nullptr || *text == '\0') return spdlog::level::warn;
-  const spdlog::level::level_enum level = spdlog::level::from_str(text);
+  const std::optional<std::string> text = env::log_level();
+  if (!text || text->empty()) return spdlog::level::warn;
+  const spdlog::level::level_enum level = spdlog::level::from_str(*text);
   // from_str answers "off" for unknown names; only accept "off" when it was asked for.
-  if (level == spdlog::level::off && std::string(text) != "off") return spdlog::level::warn;
+  if (level == spdlog::level::off && *text != "off") return spdlog::level::warn;
   return level;
 }
 

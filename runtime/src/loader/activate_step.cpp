@@ -1,23 +1,25 @@
-// activate (see plugin_steps.hpp): init, describe, register_kernels as one transaction, publish.
+#include "loader/activate_step.hpp"
+
 #include <exception>
+#include <memory>
 
 #include <fmt/format.h>
 
 #include "core/device_types.hpp"
 #include "core/error.hpp"
-#include "dispatch/registrar.hpp"
-#include "loader/backend_registry.hpp"
+#include "device/backend_registry.hpp"
 #include "loader/host_api.hpp"
-#include "loader/plugin_steps.hpp"
+#include "loader/step_record.hpp"
+#include "registry/registrar.hpp"
 
 namespace kf {
 namespace {
 
 // Calls init; exceptions thrown across the plugin ABI are caught and named.
-kf_status_t call_init(Backend& b, void** state) {
+kf_status_t call_init(PluginRecord& r, void** state) {
   set_last_error("");
   try {
-    return b.plugin->init(host_api(), state);
+    return r.plugin->init(host_api(), state);
   } catch (const std::exception& e) {
     set_last_error(fmt::format("init threw a C++ exception across the plugin ABI: {}", e.what())
                        .c_str());
@@ -28,11 +30,11 @@ kf_status_t call_init(Backend& b, void** state) {
 }
 
 // The plugin's describe() line (ABI 1.1), when it has the slot.
-std::string describe(const Backend& b) {
-  if (!KF_PLUGIN_HAS(b, describe)) return "";
+std::string describe(const PluginRecord& r, void* state) {
+  if (!KF_RECORD_HAS(r, describe)) return "";
   char buf[512] = {};
   try {
-    if (b.plugin->describe(b.plugin_state, buf, sizeof(buf)) != KF_OK) return "";
+    if (r.plugin->describe(state, buf, sizeof(buf)) != KF_OK) return "";
   } catch (...) {
     return "";
   }
@@ -46,51 +48,65 @@ std::string joined_warnings(const Registrar& reg) {
   return out;
 }
 
-bool register_backend(Backend& b) {
+void shut_down(const PluginRecord& r, void* state) {
+  if (!KF_RECORD_HAS(r, shutdown)) return;
+  try {
+    r.plugin->shutdown(state);
+  } catch (...) {
+  }
+}
+
+// register_kernels as one transaction, then the backend's publication to dispatch.
+bool register_backend(PluginRecord& r, std::unique_ptr<Backend> backend) {
   StepTimer t;
   try {
-    b.device_type = register_device_type(b.device_type_name);
-    Registrar reg(b);
-    const kf_status_t s = b.plugin->register_kernels(b.plugin_state, reg.c_api());
-    if (s != KF_OK) fail(s, "register_kernels failed ({}): {}", kf_status_name(s), last_error());
-    b.slot = reserve_slot();
-    reg.commit(b.slot);
-    publish_backend(b);
-    set_state(b, KF_BACKEND_LOADED, "");
+    Registrar reg(r.name);
+    const kf_status_t s = r.plugin->register_kernels(backend->plugin_state(), reg.c_api());
+    if (s != KF_OK) fail(s, "register_kernels failed ({}): {}", status_name(s), last_error());
+    reg.commit(*backend);
+    r.backend = backend.release();  // lives for the process
+    publish_backend(*r.backend);
+    set_state(r, KF_BACKEND_LOADED, "");
     const std::string warnings = joined_warnings(reg);
-    step(b, "register", b.library_path, warnings.empty() ? "ok" : "warning",
-         fmt::format("{} kernels{}{}", reg.kernel_count(), warnings.empty() ? "" : "; ",
-                     warnings), t);
+    step(r, "register", r.library_path, warnings.empty() ? "ok" : "warning",
+         fmt::format("{} kernels, {} ops defined{}{}", reg.kernel_count(), reg.defined_op_count(),
+                     warnings.empty() ? "" : "; ", warnings), t);
     return true;
   } catch (const Error& e) {
     // Nothing of the transaction was published; the plugin tears its state down.
-    if (KF_PLUGIN_HAS(b, shutdown)) b.plugin->shutdown(b.plugin_state);
-    b.plugin_state = nullptr;
-    return fail_step(b, "register", b.library_path, KF_BACKEND_REJECTED, e.status(),
+    shut_down(r, backend->plugin_state());
+    return fail_step(r, "register", r.library_path, KF_BACKEND_REJECTED, e.status(),
                      fmt::format("{}: registration rejected, the whole plugin is rolled back: {}",
-                                 b.library_path, e.what()), t);
+                                 r.library_path, e.what()), t);
   }
 }
 
 }  // namespace
 
-bool activate(Backend& b) {
+bool activate(PluginRecord& r) {
   StepTimer t;
   void* state = nullptr;
-  const kf_status_t s = call_init(b, &state);
+  const kf_status_t s = call_init(r, &state);
   if (s != KF_OK) {
-    return fail_step(b, "init", b.library_path,
+    return fail_step(r, "init", r.library_path,
                      s == KF_UNAVAILABLE ? KF_BACKEND_UNAVAILABLE : KF_BACKEND_REJECTED, s,
-                     fmt::format("{}: init failed ({}): {}", b.library_path, kf_status_name(s),
+                     fmt::format("{}: init failed ({}): {}", r.library_path, status_name(s),
                                  last_error()), t);
   }
-  b.plugin_state = state;
-  b.device_count = b.plugin->device_count(state);
-  b.details = describe(b);
-  step(b, "init", b.library_path, "ok",
-       fmt::format("{} device(s){}{}", b.device_count, b.details.empty() ? "" : "; ", b.details),
-       t);
-  return register_backend(b);
+  std::unique_ptr<Backend> backend;
+  try {
+    const int32_t type = register_device_type(r.device_type_name);
+    backend = std::make_unique<Backend>(r.plugin, r.plugin_struct_size, state, r.name,
+                                        r.device_type_name, type);
+  } catch (const Error& e) {
+    shut_down(r, state);
+    return fail_step(r, "init", r.library_path, KF_BACKEND_REJECTED, e.status(), e.what(), t);
+  }
+  r.details = describe(r, state);
+  step(r, "init", r.library_path, "ok",
+       fmt::format("{} device(s){}{}", backend->device_count, r.details.empty() ? "" : "; ",
+                   r.details), t);
+  return register_backend(r, std::move(backend));
 }
 
 }  // namespace kf

@@ -19,7 +19,7 @@ struct Dependency {
 
 const char* step_name(const Dependency& d) { return d.global ? "global_dep" : "preload"; }
 
-void record(Backend& b, const Dependency& d, const std::string& path, const char* how,
+void record(PluginRecord& b, const Dependency& d, const std::string& path, const char* how,
             const char* result, const std::string& reason, const StepTimer& t) {
   b.dependencies.push_back(DependencyRecord{d.soname, path, how, d.global});
   report_step(ReportStep{step_name(d), b.name, path.empty() ? d.soname : path, result, reason,
@@ -44,7 +44,7 @@ std::string not_found(const Dependency& d, const SearchRoots& roots, const std::
 }
 
 // Opens the file found for `d`; false with `failure` set when it may not or cannot be loaded.
-bool open_found(Backend& b, const Dependency& d, const std::string& root, const std::string& path,
+bool open_found(PluginRecord& b, const Dependency& d, const std::string& root, const std::string& path,
                 LoadFailure& failure, const StepTimer& t) {
   if (std::string why = untrusted_files({path}); !why.empty()) {
     failure = LoadFailure{KF_BACKEND_REJECTED, KF_PERMISSION_DENIED,
@@ -64,7 +64,7 @@ bool open_found(Backend& b, const Dependency& d, const std::string& root, const 
   return true;
 }
 
-bool load_one(Backend& b, const Manifest& m, const Dependency& d, LoadFailure& failure) {
+bool load_one(PluginRecord& b, const Manifest& m, const Dependency& d, LoadFailure& failure) {
   StepTimer t;
   if (const std::string live = os::mapped_library(d.soname); !live.empty()) {
     // A global dependency is reopened RTLD_GLOBAL by its live path: that maps nothing new.
@@ -91,7 +91,7 @@ bool load_one(Backend& b, const Manifest& m, const Dependency& d, LoadFailure& f
 
 }  // namespace
 
-bool load_dependencies(Backend& b, const Manifest& m, LoadFailure& failure) {
+bool load_dependencies(PluginRecord& b, const Manifest& m, LoadFailure& failure) {
   std::vector<Dependency> deps;
   for (const std::string& soname : m.global_deps) deps.push_back(Dependency{soname, {}, true, true});
   for (const PreloadEntry& p : m.preload) {

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "loader/backend.hpp"
+#include "loader/plugin_record.hpp"
 #include "loader/manifest.hpp"
 
 namespace kf {
@@ -21,6 +21,6 @@ struct LoadFailure {
 
 /// Loads everything the manifest lists, recording each in b.dependencies and the report.
 /// Returns false with `failure` set when a required library cannot be had.
-bool load_dependencies(Backend& b, const Manifest& m, LoadFailure& failure);
+bool load_dependencies(PluginRecord& b, const Manifest& m, LoadFailure& failure);
 
 }  // namespace kf

@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "core/logging.hpp"
-#include "loader/loader_env.hpp"
+#include "core/environment.hpp"
 #include "loader/os.hpp"
 #include "loader/report.hpp"
 
@@ -36,7 +36,7 @@ void add_path(const std::string& path, const std::string& source,
 }
 
 void add_env_paths(std::vector<LoadRequest>& out) {
-  const std::optional<std::string> v = os::get_env("KERNFORGE_PLUGIN_PATH");
+  const std::optional<std::string> v = env::plugin_path();
   if (!v) return;
   std::stringstream ss(*v);
   std::string item;
@@ -65,7 +65,7 @@ std::vector<LoadRequest> discover_plugins(const std::vector<std::string>& explic
                                           bool autoload) {
   std::vector<LoadRequest> out;
   for (const std::string& p : explicit_paths) add_path(p, "kf_init", out);
-  if (!autoload || autoload_disabled_by_env()) {
+  if (!autoload || env::autoload_disabled()) {
     report_step(ReportStep{"discover", "", "", "skipped",
                            autoload ? "KERNFORGE_AUTOLOAD=0: only explicit paths are loaded"
                                     : "kf_init autoload=0: only explicit paths are loaded", 0});

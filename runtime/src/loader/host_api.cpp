@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/logging.hpp"
-#include "dispatch/op_def.hpp"
+#include "registry/op_registry.hpp"
 
 namespace kf {
 namespace {
@@ -18,7 +18,7 @@ void host_log(int32_t level, const char* plugin, const char* message) {
 void host_set_error(const char* message) { set_last_error(message); }
 
 kf_status_t host_op_find(const char* name, int32_t* out_op) {
-  const OpDef* def = find_op(name);
+  const OpDef* def = name != nullptr ? find_op(name) : nullptr;
   if (def == nullptr || out_op == nullptr) {
     set_last_error((std::string("no op named '") + (name ? name : "(null)") + "'").c_str());
     return KF_NOT_FOUND;

@@ -1,12 +1,13 @@
-// apply_manifest (see plugin_steps.hpp): everything decided before the plugin is opened.
+#include "loader/manifest_step.hpp"
+
 #include <fmt/format.h>
 
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "kernforge/plugin.h"
 #include "loader/dependencies.hpp"
-#include "loader/loader_env.hpp"
 #include "loader/manifest.hpp"
-#include "loader/plugin_steps.hpp"
+#include "loader/step_record.hpp"
 #include "loader/requirements.hpp"
 #include "loader/security.hpp"
 
@@ -14,9 +15,9 @@ namespace kf {
 namespace {
 
 // Everything that needs no file but the manifest: disabled, requires, the declared ABI.
-bool check_declared(Backend& b, const Manifest& m) {
+bool check_declared(PluginRecord& b, const Manifest& m) {
   StepTimer t;
-  if (disabled_by_env(m.name)) {
+  if (env::plugin_disabled(m.name)) {
     return fail_step(b, "requires", m.path, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE,
                      "disabled by KERNFORGE_DISABLE_PLUGINS; remove '" + m.name +
                          "' from it to load this plugin", t);
@@ -37,7 +38,7 @@ bool check_declared(Backend& b, const Manifest& m) {
 
 }  // namespace
 
-bool apply_manifest(Backend& b, const std::string& manifest_path) {
+bool apply_manifest(PluginRecord& b, const std::string& manifest_path) {
   StepTimer t;
   Manifest m;
   try {

@@ -1,4 +1,5 @@
-// open_plugin (see plugin_steps.hpp): from the library's real path to a scored kf_plugin_t.
+#include "loader/open_step.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <set>
@@ -6,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "loader/os.hpp"
-#include "loader/plugin_steps.hpp"
+#include "loader/step_record.hpp"
 #include "loader/security.hpp"
 
 namespace kf {
@@ -36,7 +37,7 @@ bool about_a_dependency(const std::string& error, const std::string& real,
 #endif
 }
 
-bool open_library_file(Backend& b, const std::string& real, const StepTimer& t) {
+bool open_library_file(PluginRecord& b, const std::string& real, const StepTimer& t) {
   const os::OpenResult r = os::open_library(real, false);
   if (r.library != nullptr) {
     b.library = r.library;
@@ -56,7 +57,24 @@ bool open_library_file(Backend& b, const std::string& real, const StepTimer& t) 
                        ". Reinstall a build of the plugin for this system", t);
 }
 
-std::string abi_problem(const Backend& b, const kf_plugin_t* p) {
+// A plugin with streams (ABI 1.2) must have every slot the host calls for them.
+std::string stream_slots_problem(const PluginRecord& b, const kf_plugin_t& p) {
+  const size_t size = std::min<size_t>(p.struct_size, sizeof(kf_plugin_t));
+  if (!plugin_has_slot(size, KF_PLUGIN_SLOT_END(stream_create)) || p.stream_create == nullptr) {
+    return "";
+  }
+  if (!plugin_has_slot(size, KF_PLUGIN_SLOT_END(event_synchronize)) ||
+      p.stream_destroy == nullptr || p.stream_synchronize == nullptr ||
+      p.event_create == nullptr || p.event_destroy == nullptr || p.event_record == nullptr ||
+      p.event_wait == nullptr || p.event_synchronize == nullptr) {
+    return b.library_path + ": kf_plugin_t sets stream_create but not every stream and event "
+                            "slot (stream_destroy, stream_synchronize, event_create, "
+                            "event_destroy, event_record, event_wait, event_synchronize)";
+  }
+  return "";
+}
+
+std::string abi_problem(const PluginRecord& b, const kf_plugin_t* p) {
   if (p == nullptr) {
     return fmt::format("{}: kf_plugin_get returned NULL for host plugin ABI {}.{}",
                        b.library_path, KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR);
@@ -71,11 +89,11 @@ std::string abi_problem(const Backend& b, const kf_plugin_t* p) {
       p->copy == nullptr || p->device_count == nullptr || p->register_kernels == nullptr) {
     return b.library_path + ": kf_plugin_t is too small or lacks a required slot";
   }
-  return "";
+  return stream_slots_problem(b, *p);
 }
 
 // ABI negotiation: same major; the host uses only the slots the plugin's struct has.
-bool check_plugin(Backend& b, const kf_plugin_t* p) {
+bool check_plugin(PluginRecord& b, const kf_plugin_t* p) {
   StepTimer t;
   if (std::string why = abi_problem(b, p); !why.empty()) {
     const bool major = p != nullptr && p->abi_major != KF_PLUGIN_ABI_MAJOR;
@@ -93,7 +111,7 @@ bool check_plugin(Backend& b, const kf_plugin_t* p) {
   step(b, "abi", b.library_path, "ok",
        fmt::format("plugin ABI {}.{}{}", p->abi_major, p->abi_minor, note), t);
   StepTimer st;
-  b.score = KF_PLUGIN_HAS(b, score) ? p->score() : 1;
+  b.score = KF_RECORD_HAS(b, score) ? p->score() : 1;
   if (b.score <= 0) {
     return fail_step(b, "score", b.library_path, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE,
                      b.library_path + ": score 0: the plugin says it cannot run on this machine",
@@ -105,7 +123,7 @@ bool check_plugin(Backend& b, const kf_plugin_t* p) {
 
 }  // namespace
 
-bool open_plugin(Backend& b) {
+bool open_plugin(PluginRecord& b) {
   StepTimer t;
   const std::string real = os::real_path(b.library_path);
   if (real.empty()) {

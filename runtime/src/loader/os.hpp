@@ -1,12 +1,11 @@
 // What the loader needs from the operating system, in one place: opening libraries with the
-// flags of DESIGN section 6, finding the entry symbol, the core's own location, libraries already
-// mapped, file ownership checks and secure environment reads. Two implementations: os_posix.cpp
-// (dlopen through Boost.DLL, /proc/self/maps, stat, secure_getenv) and os_windows.cpp
-// (LoadLibraryExW with the search flags, AddDllDirectory, SetErrorMode, GetModuleHandleW,
-// GetModuleFileNameW). Everything above this file is the same on both systems.
+// flags of the load order (docs/loader.md), finding the entry symbol, the core's own location,
+// libraries already loaded and file ownership checks (environment variables are read in
+// core/environment.hpp). Two implementations: os_posix.cpp (dlopen through Boost.DLL, stat)
+// and os_windows.cpp (LoadLibraryExW with the search flags, AddDllDirectory, SetErrorMode,
+// GetModuleHandleW, GetModuleFileNameW). Everything above this file is the same on both systems.
 #pragma once
 
-#include <optional>
 #include <string>
 
 namespace kf::os {
@@ -43,8 +42,6 @@ std::string mapped_library(const std::string& file_name);
 /// search roots. POSIX: nothing (dependencies are preloaded by absolute path instead).
 void add_library_directory(const std::string& dir);
 
-/// The variable's value, read so that it is ignored in setuid/setgid processes (secure_getenv).
-std::optional<std::string> get_env(const char* name);
 /// Whether `path` is absolute on this system ("/x"; "C:\x", "C:/x" or "\\server\x").
 bool is_absolute(const std::string& path);
 /// The separator of path lists in variables: ':' (POSIX) or ';' (Windows).

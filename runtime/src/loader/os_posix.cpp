@@ -1,6 +1,6 @@
 // The loader's operating-system layer on POSIX systems (see os.hpp): libraries are opened with
 // Boost.DLL (RTLD_NOW | RTLD_GLOBAL or RTLD_LOCAL), mapped libraries are read from
-// /proc/self/maps, ownership from stat(), and variables with secure_getenv.
+// /proc/self/maps, and ownership from stat().
 #if !defined(_WIN32)
 
 #include "loader/os.hpp"
@@ -160,16 +160,6 @@ std::string mapped_library(const std::string& file_name) {
 }
 
 void add_library_directory(const std::string&) {}
-
-std::optional<std::string> get_env(const char* name) {
-#if defined(__GLIBC__)
-  const char* v = secure_getenv(name);
-#else
-  const char* v = (getuid() == geteuid() && getgid() == getegid()) ? std::getenv(name) : nullptr;
-#endif
-  if (v == nullptr) return std::nullopt;
-  return std::string(v);
-}
 
 bool is_absolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
 

@@ -354,26 +354,6 @@ void add_library_directory(const std::string& dir) {
   if (AddDllDirectory(wide.c_str()) != nullptr) added_directories().insert(wide);
 }
 
-std::optional<std::string> get_env(const char* name) {
-  if (name == nullptr || *name == '\0') return std::nullopt;
-  const std::wstring wname = widen(name);
-  std::wstring value(256, L'\0');
-  for (;;) {
-    SetLastError(ERROR_SUCCESS);
-    const DWORD n =
-        GetEnvironmentVariableW(wname.c_str(), value.data(), static_cast<DWORD>(value.size()));
-    if (n == 0) {
-      if (GetLastError() == ERROR_ENVVAR_NOT_FOUND) return std::nullopt;
-      return std::string();  // set, and empty
-    }
-    if (n < value.size()) {
-      value.resize(n);
-      return narrow(value);
-    }
-    value.resize(n);  // n is the size needed, terminator included
-  }
-}
-
 bool is_absolute(const std::string& path) {
   const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
   if (path.size() >= 3 && letter(path[0]) && path[1] == ':' && is_separator(path[2])) {

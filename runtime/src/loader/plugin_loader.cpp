@@ -8,16 +8,20 @@
 #include <fmt/format.h>
 
 #include "core/device_types.hpp"
+#include "core/environment.hpp"
 #include "core/error.hpp"
-#include "core/logging.hpp"
-#include "loader/backend_registry.hpp"
-#include "loader/loader_env.hpp"
+#include "device/backend_registry.hpp"
+#include "loader/activate_step.hpp"
+#include "loader/manifest_step.hpp"
+#include "loader/open_step.hpp"
 #include "loader/os.hpp"
-#include "loader/plugin_steps.hpp"
-#include "runtime_state.hpp"
+#include "loader/plugin_records.hpp"
+#include "loader/step_record.hpp"
 
 namespace kf {
 namespace {
+
+using Owned = std::unique_ptr<PluginRecord>;
 
 // "libkernforge_cpu.so" and "cpu.json" both name the plugin "cpu" until its manifest says more.
 std::string base_name(const std::string& path) {
@@ -31,107 +35,94 @@ bool is_manifest(const std::string& path) {
   return std::filesystem::path(path).extension() == ".json";
 }
 
-// Creates the backend record and runs every step up to the score. Returns it when it may be
-// activated.
-Backend* prepare(const LoadRequest& r) {
-  auto owned = std::make_unique<Backend>();
-  owned->name = base_name(r.path);
-  owned->source = r.source;
-  Backend& b = add_backend(std::move(owned));
+// Runs every step up to the score; true when the plugin may be activated.
+bool prepare(const LoadRequest& req, PluginRecord& r) {
+  r.name = base_name(req.path);
+  r.source = req.source;
   StepTimer t;
-  if (!os::is_absolute(r.path)) {
-    fail_step(b, "discover", r.path, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT,
-              "plugin path '" + r.path + "' is not absolute; only absolute paths are loaded", t);
-    return nullptr;
+  if (!os::is_absolute(req.path)) {
+    return fail_step(r, "discover", req.path, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT,
+                     "plugin path '" + req.path + "' is not absolute; only absolute paths are "
+                     "loaded", t);
   }
-  if (is_manifest(r.path)) {
-    b.manifest_path = r.path;
-    if (!apply_manifest(b, r.path)) return nullptr;
+  if (is_manifest(req.path)) {
+    r.manifest_path = req.path;
+    if (!apply_manifest(r, req.path)) return false;
   } else {
-    b.library_path = r.path;
-    if (disabled_by_env(b.name)) {
-      fail_step(b, "requires", r.path, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE,
-                "disabled by KERNFORGE_DISABLE_PLUGINS", t);
-      return nullptr;
+    r.library_path = req.path;
+    if (env::plugin_disabled(r.name)) {
+      return fail_step(r, "requires", req.path, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE,
+                       "disabled by KERNFORGE_DISABLE_PLUGINS", t);
     }
   }
-  return open_plugin(b) ? &b : nullptr;
+  return open_plugin(r);
 }
 
-bool better(const Backend* a, const Backend* b) {
+// The published record of a loaded backend, or nullptr.
+const PluginRecord* record_of(const Backend* backend) {
+  for (int32_t i = 0; backend != nullptr && i < record_count(); ++i) {
+    if (record_at(i)->backend == backend) return record_at(i);
+  }
+  return nullptr;
+}
+
+bool better(const PluginRecord* a, const PluginRecord* b) {
   if (a->score != b->score) return a->score > b->score;
   return a->priority > b->priority;
 }
 
-void shadow(Backend& b, const Backend& winner) {
-  set_state(b, KF_BACKEND_SHADOWED,
+void shadow(PluginRecord& r, const std::string& winner, const std::string& winner_path,
+            int32_t winner_score, int32_t winner_priority) {
+  set_state(r, KF_BACKEND_SHADOWED,
             fmt::format("{} is shadowed by plugin '{}' ({}) for device type {} (score {} vs {}, "
-                        "priority {} vs {})", b.library_path, winner.name, winner.library_path,
-                        b.device_type_name, winner.score, b.score, winner.priority, b.priority));
-  report_step(ReportStep{"select", b.name, b.library_path, "skipped", b.reason, 0});
+                        "priority {} vs {})", r.library_path, winner, winner_path,
+                        r.device_type_name, winner_score, r.score, winner_priority, r.priority));
+  report_step(ReportStep{"select", r.name, r.library_path, "skipped", r.reason, 0});
 }
 
 // Among the plugins of one device type the best score, then priority, is activated; when it
-// fails the next one is tried; the rest are shadowed.
-void activate_group(std::vector<Backend*>& group) {
+// fails the next one is tried; the rest are shadowed (also by a backend loaded before).
+void activate_group(std::vector<PluginRecord*>& group) {
   std::stable_sort(group.begin(), group.end(), better);
-  const Backend* winner = nullptr;
-  const int32_t type = device_type_from_name(group.front()->device_type_name);
-  if (type != KF_DEVICE_NONE) winner = backend_for_device_type(type);
-  for (Backend* b : group) {
-    if (winner == nullptr) {
-      if (activate(*b)) winner = b;
-      continue;
+  const PluginRecord* loaded = record_of(backend_for_device_type(device_type_from_name(
+      group.front()->device_type_name)));
+  const PluginRecord* winner = nullptr;
+  for (PluginRecord* r : group) {
+    if (loaded != nullptr) {
+      shadow(*r, loaded->name, loaded->library_path, loaded->score, loaded->priority);
+    } else if (winner != nullptr) {
+      shadow(*r, winner->name, winner->library_path, winner->score, winner->priority);
+    } else if (activate(*r)) {
+      winner = r;
     }
-    shadow(*b, *winner);
   }
 }
 
 }  // namespace
 
-void set_state(Backend& b, kf_backend_state_t state, std::string reason, kf_status_t status) {
-  b.state = state;
-  if (status == KF_OK) {
-    status = state == KF_BACKEND_UNAVAILABLE ? KF_UNAVAILABLE
-             : state == KF_BACKEND_SHADOWED  ? KF_ALREADY_EXISTS
-             : state == KF_BACKEND_REJECTED  ? KF_INVALID_ARGUMENT : KF_OK;
-  }
-  b.failure = status;
-  b.reason = std::move(reason);
-  if (state != KF_BACKEND_LOADED) log().info("plugin '{}': {}", b.name, b.reason);
-}
-
-void step(const Backend& b, const char* what, const std::string& path, const char* result,
-          const std::string& reason, const StepTimer& t) {
-  report_step(ReportStep{what, b.name, path, result, reason, t.micros()});
-}
-
-bool fail_step(Backend& b, const char* what, const std::string& path, kf_backend_state_t state,
-               kf_status_t status, std::string reason, const StepTimer& t) {
-  set_state(b, state, std::move(reason), status);
-  step(b, what, path, state == KF_BACKEND_UNAVAILABLE ? "skipped" : "failed", b.reason, t);
-  return false;
-}
-
-void load_plugins(const std::vector<LoadRequest>& requests) {
-  std::map<std::string, std::vector<Backend*>> groups;
+std::vector<const PluginRecord*> load_plugins(const std::vector<LoadRequest>& requests) {
+  std::vector<Owned> records;
+  std::map<std::string, std::vector<PluginRecord*>> groups;
   std::vector<std::string> order;
-  for (const LoadRequest& r : requests) {
-    Backend* b = prepare(r);
-    if (b == nullptr) continue;
-    if (groups.find(b->device_type_name) == groups.end()) order.push_back(b->device_type_name);
-    groups[b->device_type_name].push_back(b);
+  for (const LoadRequest& req : requests) {
+    records.push_back(std::make_unique<PluginRecord>());
+    PluginRecord& r = *records.back();
+    if (!prepare(req, r)) continue;
+    if (groups.find(r.device_type_name) == groups.end()) order.push_back(r.device_type_name);
+    groups[r.device_type_name].push_back(&r);
   }
   for (const std::string& type : order) activate_group(groups[type]);
+  std::vector<const PluginRecord*> published;
+  for (Owned& r : records) published.push_back(&publish_record(std::move(r)));
+  return published;
 }
 
 void load_one_plugin(const LoadRequest& request) {
-  const int32_t before = backend_count();
-  load_plugins({request});
-  if (backend_count() == before) fail(KF_INTERNAL, "kf_load_plugin: nothing was recorded");
-  const Backend& b = *backend_by_index(before);
-  if (b.state != KF_BACKEND_LOADED) {
-    fail(b.failure, "kf_load_plugin({}): {}", request.path, b.reason);
+  const std::vector<const PluginRecord*> done = load_plugins({request});
+  if (done.empty()) fail(KF_INTERNAL, "kf_load_plugin: nothing was recorded");
+  const PluginRecord& r = *done.front();
+  if (r.state != KF_BACKEND_LOADED) {
+    fail(r.failure, "kf_load_plugin({}): {}", request.path, r.reason);
   }
 }
 

@@ -1,13 +1,13 @@
-// Loading plugins (DESIGN section 6, steps 3-6): requires -> preload -> dlopen(RTLD_NOW |
-// RTLD_LOCAL) -> kf_plugin_get -> ABI check -> score -> init -> register_kernels (one
-// transaction) -> devices. A plugin that fails is recorded with its reason; the rest go on.
+// Loading plugins (steps 3-6 of the load order, docs/loader.md): requires -> preload ->
+// dlopen(RTLD_NOW | RTLD_LOCAL) -> kf_plugin_get -> ABI check -> score -> init ->
+// register_kernels (one transaction) -> devices. A plugin that fails is recorded with its reason; the rest go on.
 // Plugins are never dlclose'd.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "loader/backend.hpp"
+#include "loader/plugin_record.hpp"
 
 namespace kf {
 
@@ -17,8 +17,9 @@ struct LoadRequest {
 };
 
 /// Loads a batch: among plugins of one device type the best score, then priority, wins and
-/// the others are shadowed. Must be called with the loader lock held.
-void load_plugins(const std::vector<LoadRequest>& requests);
+/// the others are shadowed. Publishes and returns one record per request, in order. Must be
+/// called with the loader lock held.
+std::vector<const PluginRecord*> load_plugins(const std::vector<LoadRequest>& requests);
 
 /// Loads one plugin after start-up (kf_load_plugin); throws with the reason when it does not
 /// end up loaded.

@@ -5,13 +5,12 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "core/device_types.hpp"
-#include "loader/backend_registry.hpp"
-#include "loader/loader_env.hpp"
-#include "loader/os.hpp"
+#include "core/environment.hpp"
+#include "core/error.hpp"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
-#include "runtime_state.hpp"
+#include "loader/os.hpp"
+#include "loader/plugin_records.hpp"
 
 namespace kf {
 namespace {
@@ -28,28 +27,17 @@ Report& report() {
   return *r;
 }
 
-const char* state_name(kf_backend_state_t s) {
-  switch (s) {
-    case KF_BACKEND_LOADED: return "loaded";
-    case KF_BACKEND_UNAVAILABLE: return "unavailable";
-    case KF_BACKEND_REJECTED: return "rejected";
-    case KF_BACKEND_SHADOWED: return "shadowed";
-    case KF_BACKEND_STATE_MAX_ENUM: break;
-  }
-  return "unknown";
-}
-
 // The variables as the loader reads them (secure_getenv: null in a setuid process).
 nlohmann::ordered_json environment() {
   nlohmann::ordered_json env = nlohmann::ordered_json::object();
-  for (const char* name : loader_variables()) {
-    const std::optional<std::string> v = os::get_env(name);
+  for (const char* name : env::runtime_variables()) {
+    const std::optional<std::string> v = env::read(name);
     env[name] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
   }
   return env;
 }
 
-nlohmann::ordered_json dependencies_json(const Backend& b) {
+nlohmann::ordered_json dependencies_json(const PluginRecord& b) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const DependencyRecord& d : b.dependencies) {
     list.push_back({{"soname", d.soname}, {"path", d.path}, {"how", d.how},
@@ -60,13 +48,14 @@ nlohmann::ordered_json dependencies_json(const Backend& b) {
 
 nlohmann::ordered_json backends_json() {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
-  for (int32_t i = 0; i < backend_count(); ++i) {
-    const Backend* b = backend_by_index(i);
+  for (int32_t i = 0; i < record_count(); ++i) {
+    const PluginRecord* b = record_at(i);
     const kf_status_t status = b->state == KF_BACKEND_LOADED ? KF_OK : b->failure;
-    list.push_back({{"name", b->name}, {"state", state_name(b->state)},
-                    {"status", kf_status_name(status)}, {"reason", b->reason},
+    list.push_back({{"name", b->name}, {"state", backend_state_name(b->state)},
+                    {"status", status_name(status)}, {"reason", b->reason},
                     {"version", b->version}, {"device_type", b->device_type_name},
-                    {"device_count", b->device_count}, {"library", b->library_path},
+                    {"device_count", b->backend != nullptr ? b->backend->device_count : 0},
+                    {"library", b->library_path},
                     {"manifest", b->manifest_path}, {"score", b->score},
                     {"priority", b->priority}, {"source", b->source}, {"details", b->details},
                     {"libraries", dependencies_json(*b)}});
@@ -97,7 +86,7 @@ void report_search_root(const std::string& path, const std::string& source) {
 std::string report_json() {
   nlohmann::ordered_json j;
   j["schema_version"] = 1;
-  j["kernforge_version"] = kf_version();
+  j["kernforge_version"] = KF_VERSION_STRING;
   j["abi"] = {KF_ABI_VERSION_MAJOR, KF_ABI_VERSION_MINOR};
   j["plugin_abi"] = {KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR};
   j["core_library"] = os::core_library_path();

@@ -6,6 +6,7 @@
 #include <optional>
 #include <system_error>
 
+#include "core/environment.hpp"
 #include "loader/os.hpp"
 
 namespace kf {
@@ -42,7 +43,7 @@ std::optional<std::string> expand_variables(const std::string& entry, const std:
       out += origin;
       continue;
     }
-    const std::optional<std::string> value = os::get_env(name.c_str());
+    const std::optional<std::string> value = env::read(name.c_str());
     if (!value || value->empty()) {
       why = "$" + name + " is not set";
       return std::nullopt;

@@ -2,13 +2,13 @@
 
 #include <filesystem>
 
-#include "loader/loader_env.hpp"
+#include "core/environment.hpp"
 #include "loader/os.hpp"
 
 namespace kf {
 
 std::string untrusted_files(const std::vector<std::string>& files) {
-  if (insecure_plugins_allowed()) return "";
+  if (env::insecure_plugins_allowed()) return "";
   for (const std::string& f : files) {
     const std::string folder = std::filesystem::path(f).parent_path().string();
     for (const std::string& p : {f, folder}) {

@@ -4,12 +4,12 @@
 #include <atomic>
 #include <mutex>
 #include <unordered_map>
-#include <vector>
+#include <utility>
 
 #include "core/device_types.hpp"
 #include "core/error.hpp"
-#include "loader/backend.hpp"
-#include "memory/spin_lock.hpp"
+#include "core/logging.hpp"
+#include "core/spin_lock.hpp"
 
 namespace kf {
 namespace {
@@ -17,6 +17,7 @@ namespace {
 constexpr int32_t kMaxDeviceIndex = 64;
 constexpr size_t kMinBlock = 64;
 constexpr size_t kLargeStep = size_t{1} << 20;
+constexpr int32_t kSmallClasses = 15;  // 64 B .. 1 MiB, powers of two
 
 size_t size_class(size_t bytes) {
   if (bytes <= kMinBlock) return kMinBlock;
@@ -25,10 +26,11 @@ size_t size_class(size_t bytes) {
     while (c < bytes) c <<= 1;
     return c;
   }
+  if (bytes > SIZE_MAX - kLargeStep) {
+    fail(KF_OUT_OF_MEMORY, "cannot allocate {} bytes: the size is beyond any device", bytes);
+  }
   return (bytes + kLargeStep - 1) / kLargeStep * kLargeStep;
 }
-
-constexpr int32_t kSmallClasses = 15;  // 64 B .. 1 MiB, powers of two
 
 int32_t small_index(size_t cls) {
   int32_t i = 0;
@@ -36,32 +38,66 @@ int32_t small_index(size_t cls) {
   return i;
 }
 
-struct DeviceCache {
-  SpinLock mutex;
-  Backend* backend = nullptr;
-  std::vector<void*> small[kSmallClasses];                   // by small_index
-  std::unordered_map<size_t, std::vector<void*>> large;      // by size
-  kf_memory_stats_t stats{};
+// Free blocks by size class.
+struct Buckets {
+  std::vector<void*> small[kSmallClasses];
+  std::unordered_map<size_t, std::vector<void*>> large;
 
   std::vector<void*>& bucket(size_t cls) {
     return cls <= kLargeStep ? small[small_index(cls)] : large[cls];
+  }
+  template <class F>
+  void for_each_list(F&& f) {
+    for (int32_t i = 0; i < kSmallClasses; ++i) f(small[i], kMinBlock << i);
+    for (auto& [bytes, list] : large) f(list, bytes);
+  }
+};
+
+struct StreamBuckets {
+  Stream* stream;  // key only: a stream is alive while any of its blocks is (Note [Blocks...])
+  Buckets buckets;
+};
+
+// A freed block that other streams may still use, with one event per such stream.
+struct PendingBlock {
+  Block block;
+  std::vector<void*> events;
+};
+
+struct DeviceCache {
+  SpinLock mutex;
+  const Backend* backend = nullptr;
+  Buckets default_stream;
+  std::vector<StreamBuckets> streams;
+  std::vector<PendingBlock> pending;
+  std::atomic<int32_t> npending{0};
+  kf_memory_stats_t stats{};
+
+  Buckets& buckets_of(Stream* s) {
+    if (s == nullptr) return default_stream;
+    for (StreamBuckets& sb : streams) {
+      if (sb.stream == s) return sb.buckets;
+    }
+    streams.push_back(StreamBuckets{s, {}});
+    return streams.back().buckets;
   }
 };
 
 std::atomic<DeviceCache*> g_caches[kMaxDeviceType][kMaxDeviceIndex];
 
+bool in_range(kf_device_t device) {
+  return device.type > 0 && device.type < kMaxDeviceType && device.index >= 0 &&
+         device.index < kMaxDeviceIndex;
+}
+
 DeviceCache* find_cache(kf_device_t device) noexcept {
-  if (device.type <= 0 || device.type >= kMaxDeviceType || device.index < 0 ||
-      device.index >= kMaxDeviceIndex) {
-    return nullptr;
-  }
+  if (!in_range(device)) return nullptr;
   return g_caches[device.type][device.index].load(std::memory_order_acquire);
 }
 
 DeviceCache& cache_for(kf_device_t device) {
   if (DeviceCache* c = find_cache(device)) return *c;
-  if (device.type <= 0 || device.type >= kMaxDeviceType || device.index < 0 ||
-      device.index >= kMaxDeviceIndex) {
+  if (!in_range(device)) {
     fail(KF_INVALID_ARGUMENT, "device {} is out of the supported range (index < {})",
          device_string(device), kMaxDeviceIndex);
   }
@@ -75,77 +111,146 @@ DeviceCache& cache_for(kf_device_t device) {
   return *c;
 }
 
-void* raw_allocate(Backend& backend, kf_device_t device, size_t bytes) {
-  void* ptr = nullptr;
-  const kf_status_t s = backend.plugin->allocate(backend.plugin_state, device.index, bytes, &ptr);
-  if (s != KF_OK || ptr == nullptr) {
-    fail(s == KF_OK ? KF_OUT_OF_MEMORY : s,
-         "cannot allocate {} bytes on {} (backend '{}'): {}; free memory or call "
-         "kf_empty_cache()", bytes, device_string(device), backend.name, last_error());
+void count_allocated(DeviceCache& c, size_t bytes) {
+  c.stats.allocated_bytes += bytes;
+  c.stats.peak_allocated_bytes = std::max(c.stats.peak_allocated_bytes, c.stats.allocated_bytes);
+}
+
+// Moves pending blocks whose events have all passed back to their free lists. The plugin is
+// asked outside the lock.
+void process_pending(DeviceCache& c, kf_device_t device) {
+  std::vector<PendingBlock> pending;
+  {
+    std::lock_guard<SpinLock> lock(c.mutex);
+    pending.swap(c.pending);
   }
-  return ptr;
+  std::vector<PendingBlock> still;
+  std::vector<Block> done;
+  for (PendingBlock& p : pending) {
+    bool passed = true;
+    try {
+      for (void* e : p.events) passed = passed && c.backend->event_query(device.index, e);
+    } catch (const Error& e) {
+      log().warn("caching allocator: {}; the block waits for the device", e.what());
+      passed = false;
+    }
+    if (!passed) {
+      still.push_back(std::move(p));
+      continue;
+    }
+    for (void* e : p.events) c.backend->event_destroy(device.index, e);
+    done.push_back(p.block);
+  }
+  std::lock_guard<SpinLock> lock(c.mutex);
+  for (const Block& b : done) c.buckets_of(b.stream).bucket(b.bytes).push_back(b.ptr);
+  for (PendingBlock& p : still) c.pending.push_back(std::move(p));
+  c.npending.store(static_cast<int32_t>(c.pending.size()), std::memory_order_relaxed);
+}
+
+// Records an event on every stream in `used_on` other than the block's own.
+std::vector<void*> record_uses(const Backend& backend, kf_device_t device, const Block& block,
+                               const std::vector<Stream*>& used_on) {
+  std::vector<void*> events;
+  for (Stream* s : used_on) {
+    if (s == block.stream) continue;
+    void* e = backend.event_create(device.index);
+    events.push_back(e);
+    backend.event_record(device.index, e, native_stream(s));
+  }
+  return events;
+}
+
+void* raw_allocate(const Backend& backend, kf_device_t device, size_t cls) {
+  try {
+    return backend.allocate(device.index, cls);
+  } catch (const Error&) {
+    cache_empty(device);  // give the cache back and try once more
+    return backend.allocate(device.index, cls);
+  }
 }
 
 }  // namespace
 
-Block cache_allocate(Backend& backend, kf_device_t device, size_t bytes) {
+Block cache_allocate(const Backend& backend, kf_device_t device, size_t bytes, Stream* stream) {
   DeviceCache& c = cache_for(device);
+  if (!backend.asynchronous()) stream = nullptr;
   const size_t cls = size_class(bytes);
+  if (c.npending.load(std::memory_order_relaxed) != 0) process_pending(c, device);
   {
     std::lock_guard<SpinLock> lock(c.mutex);
     c.backend = &backend;
     c.stats.num_allocs++;
-    std::vector<void*>& list = c.bucket(cls);
+    std::vector<void*>& list = c.buckets_of(stream).bucket(cls);
     if (!list.empty()) {
       void* p = list.back();
       list.pop_back();
       c.stats.num_cache_hits++;
-      c.stats.allocated_bytes += cls;
-      c.stats.peak_allocated_bytes = std::max(c.stats.peak_allocated_bytes, c.stats.allocated_bytes);
-      return Block{p, cls};
+      count_allocated(c, cls);
+      return Block{p, cls, stream};  // the cached block kept its stream reference
     }
   }
-  void* p = nullptr;
-  try {
-    p = raw_allocate(backend, device, cls);
-  } catch (const Error&) {
-    cache_empty(device);  // give the cache back and try once more
-    p = raw_allocate(backend, device, cls);
-  }
+  void* p = raw_allocate(backend, device, cls);
+  retain_stream(stream);
   std::lock_guard<SpinLock> lock(c.mutex);
   c.stats.reserved_bytes += cls;
-  c.stats.allocated_bytes += cls;
-  c.stats.peak_allocated_bytes = std::max(c.stats.peak_allocated_bytes, c.stats.allocated_bytes);
-  return Block{p, cls};
+  count_allocated(c, cls);
+  return Block{p, cls, stream};
 }
 
-void cache_free(kf_device_t device, Block block) noexcept {
+void cache_free(kf_device_t device, Block block, const std::vector<Stream*>* used_on) noexcept {
   DeviceCache* c = find_cache(device);
   if (c == nullptr || block.ptr == nullptr) return;
+  if (used_on != nullptr && !used_on->empty() && c->backend->asynchronous()) {
+    try {
+      PendingBlock p{block, record_uses(*c->backend, device, block, *used_on)};
+      std::lock_guard<SpinLock> lock(c->mutex);
+      c->stats.allocated_bytes -= block.bytes;
+      c->pending.push_back(std::move(p));
+      c->npending.store(static_cast<int32_t>(c->pending.size()), std::memory_order_relaxed);
+      return;
+    } catch (...) {
+      // No event could be recorded: wait for the device instead, then free it as usual.
+      try {
+        c->backend->synchronize(device.index);
+      } catch (...) {
+      }
+    }
+  }
   std::lock_guard<SpinLock> lock(c->mutex);
   c->stats.allocated_bytes -= block.bytes;
   try {
-    c->bucket(block.bytes).push_back(block.ptr);
+    c->buckets_of(block.stream).bucket(block.bytes).push_back(block.ptr);
   } catch (...) {
     c->stats.reserved_bytes -= block.bytes;
-    c->backend->plugin->deallocate(c->backend->plugin_state, device.index, block.ptr,
-                                   block.bytes);
+    c->backend->deallocate(device.index, block.ptr, block.bytes);
   }
 }
 
 void cache_empty(kf_device_t device) {
   DeviceCache* c = find_cache(device);
-  if (c == nullptr) return;
-  std::lock_guard<SpinLock> lock(c->mutex);
-  auto give_back = [&](std::vector<void*>& list, size_t bytes) {
-    for (void* p : list) {
-      c->backend->plugin->deallocate(c->backend->plugin_state, device.index, p, bytes);
-      c->stats.reserved_bytes -= bytes;
-    }
-    list.clear();
-  };
-  for (int32_t i = 0; i < kSmallClasses; ++i) give_back(c->small[i], kMinBlock << i);
-  for (auto& [bytes, list] : c->large) give_back(list, bytes);
+  if (c == nullptr || c->backend == nullptr) return;
+  if (c->backend->asynchronous()) {
+    c->backend->synchronize(device.index);  // every queued use of a cached block is done
+    process_pending(*c, device);
+  }
+  std::vector<Stream*> unreferenced;
+  {
+    std::lock_guard<SpinLock> lock(c->mutex);
+    auto give_back = [&](Stream* s, Buckets& buckets) {
+      buckets.for_each_list([&](std::vector<void*>& list, size_t bytes) {
+        for (void* p : list) {
+          c->backend->deallocate(device.index, p, bytes);
+          c->stats.reserved_bytes -= bytes;
+          if (s != nullptr) unreferenced.push_back(s);
+        }
+        list.clear();
+      });
+    };
+    give_back(nullptr, c->default_stream);
+    for (StreamBuckets& sb : c->streams) give_back(sb.stream, sb.buckets);
+    c->streams.clear();
+  }
+  for (Stream* s : unreferenced) release_stream(s);
 }
 
 kf_memory_stats_t cache_stats(kf_device_t device) {

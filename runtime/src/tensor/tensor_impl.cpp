@@ -2,11 +2,13 @@
 
 #include <limits>
 #include <string>
+#include <thread>
 
 #include "core/device_types.hpp"
 #include "core/error.hpp"
-#include "loader/backend.hpp"
-#include "memory/pool.hpp"
+#include "core/object_pool.hpp"
+#include "device/backend_registry.hpp"
+#include "device/stream.hpp"
 
 namespace kf {
 namespace {
@@ -40,10 +42,28 @@ void release_storage(Storage* s) noexcept {
   if (s->borrowed) {
     if (s->deleter != nullptr) s->deleter(s->data, s->deleter_ctx);
   } else {
-    cache_free(s->device, s->block);
+    cache_free(s->device, s->block, s->used_on);
+  }
+  if (s->used_on != nullptr) {
+    for (Stream* used : *s->used_on) release_stream(used);
+    delete s->used_on;
   }
   Pool<Storage>::release(s);
 }
+
+// A lock made of the storage's flag (Storage objects are pooled and must stay trivially small).
+class FlagLock {
+ public:
+  explicit FlagLock(std::atomic<bool>& flag) : flag_(flag) {
+    while (flag_.exchange(true, std::memory_order_acquire)) std::this_thread::yield();
+  }
+  ~FlagLock() { flag_.store(false, std::memory_order_release); }
+  FlagLock(const FlagLock&) = delete;
+  FlagLock& operator=(const FlagLock&) = delete;
+
+ private:
+  std::atomic<bool>& flag_;
+};
 
 }  // namespace
 
@@ -89,22 +109,31 @@ TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_
     fail(KF_INVALID_ARGUMENT, "invalid dtype value {}", static_cast<int>(dtype));
   }
   (void)numel;
-  Backend& backend = require_backend(device);
-  if (device.index < 0 || device.index >= backend.device_count) {
-    fail_no_such_device(backend, device);
-  }
-  return new_output(backend, shape, ndim, dtype, device);
+  return new_output(require_device(device), shape, ndim, dtype, device);
 }
 
-TensorImpl* new_output(Backend& backend, const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
-                       kf_device_t device) {
+void record_stream(TensorImpl& t, Stream* stream) {
+  Storage* s = t.storage;
+  const Backend* b = backend_for_device_type(t.device.type);
+  if (s->borrowed || stream == s->block.stream || b == nullptr || !b->asynchronous()) return;
+  FlagLock lock(s->used_on_lock);
+  if (s->used_on == nullptr) s->used_on = new std::vector<Stream*>();
+  for (Stream* used : *s->used_on) {
+    if (used == stream) return;
+  }
+  s->used_on->push_back(stream);
+  retain_stream(stream);
+}
+
+TensorImpl* new_output(const Backend& backend, const int64_t* shape, int32_t ndim,
+                       kf_dtype_t dtype, kf_device_t device) {
   int64_t strides[KF_MAX_NDIM];
   contiguous_strides(shape, ndim, strides);
   TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
   const size_t bytes = static_cast<size_t>(t->numel) * itemsize(dtype);
   Block block;
   try {
-    block = cache_allocate(backend, device, bytes);
+    block = cache_allocate(backend, device, bytes, current_stream(device));
   } catch (...) {
     Pool<TensorImpl>::release(t);
     throw;

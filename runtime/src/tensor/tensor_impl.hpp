@@ -9,15 +9,15 @@
 #include <atomic>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "core/dtype.hpp"
+#include "device/backend.hpp"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
-#include "core/dtype.hpp"
 #include "memory/caching_allocator.hpp"
 
 namespace kf {
-
-struct Backend;
 
 constexpr uint32_t kTensorAlive = 0x6b66746eu;  // "kftn"
 constexpr uint32_t kTensorDead = 0xdeadbeefu;
@@ -31,6 +31,10 @@ struct Storage {
   bool borrowed = false;       // kf_tensor_from_blob: memory the caller owns
   kf_deleter_t deleter = nullptr;
   void* deleter_ctx = nullptr;
+  /// Other streams the memory was used on (kf_tensor_record_stream), each with a reference;
+  /// nullptr until the first one. Guarded by used_on_lock.
+  std::vector<Stream*>* used_on = nullptr;
+  std::atomic<bool> used_on_lock{false};
 };
 
 }  // namespace kf
@@ -95,9 +99,15 @@ inline kf_tensor_view_t kernel_view(const TensorImpl& t) noexcept {
 }
 
 /// A new contiguous output tensor for the dispatcher: shape and dtype were validated by the
-/// meta function and `backend` serves `device`.
-TensorImpl* new_output(Backend& backend, const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
-                       kf_device_t device);
+/// meta function and `backend` serves `device`. Its memory belongs to the thread's current
+/// stream on `device`.
+TensorImpl* new_output(const Backend& backend, const int64_t* shape, int32_t ndim,
+                       kf_dtype_t dtype, kf_device_t device);
+
+/// Marks `t`'s memory as used on `stream` too (nullptr: the default stream): when it is freed,
+/// it is reused only after the work queued on `stream` so far has passed (Note [Blocks and
+/// streams]). Nothing to do on a synchronous backend.
+void record_stream(TensorImpl& t, Stream* stream);
 
 /// Validates a shape (sizes >= 0, ndim in range); returns numel. `what` names the caller.
 int64_t checked_numel(const int64_t* shape, int32_t ndim, const char* what);

@@ -1,0 +1,158 @@
+/*
+ * kernforge/types.h — the plain C types shared by the C ABI (kernforge.h) and the plugin ABI
+ * (plugin.h): status codes, dtypes, devices, scalars. Declares no functions, so a plugin can
+ * include it without linking libkernforge. Same version rules as kernforge.h.
+ */
+#ifndef KERNFORGE_TYPES_H_
+#define KERNFORGE_TYPES_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KF_ABI_VERSION_MAJOR 1
+#define KF_ABI_VERSION_MINOR 2
+
+/** Maximum number of dimensions of a tensor. */
+#define KF_MAX_NDIM 16
+
+/* ---------------------------------------------------------------- status -- */
+
+typedef enum kf_status_t {
+  KF_OK = 0,
+  KF_INVALID_ARGUMENT = 1,   /* a bad handle, shape, dim, dtype or value from the caller */
+  KF_OUT_OF_MEMORY = 2,      /* an allocation failed */
+  KF_NOT_FOUND = 3,          /* no op, backend, device or file of that name */
+  KF_UNIMPLEMENTED = 4,      /* no kernel for this op/dtype/backend */
+  KF_UNAVAILABLE = 5,        /* a driver, device or library is missing */
+  KF_ALREADY_EXISTS = 6,     /* a registration conflicts with an earlier one */
+  KF_FAILED_PRECONDITION = 7,/* the call is valid but not in this state */
+  KF_ABI_MISMATCH = 8,       /* a plugin or struct of an incompatible ABI */
+  KF_INTERNAL = 9,           /* a broken invariant: a bug, please report it */
+  KF_OUT_OF_RANGE = 10,      /* an index or dim outside its range */
+  KF_BUFFER_TOO_SMALL = 11,  /* a caller's buffer cannot hold the result; see `needed` */
+  KF_PERMISSION_DENIED = 12, /* a file or folder may not be trusted (world-writable, foreign) */
+  KF_STATUS_MAX_ENUM = 0x7fffffff /* forces 32 bits; not a status */
+} kf_status_t;
+
+typedef enum kf_log_level_t {
+  KF_LOG_TRACE = 0, KF_LOG_DEBUG = 1, KF_LOG_INFO = 2, KF_LOG_WARN = 3,
+  KF_LOG_ERROR = 4, KF_LOG_OFF = 6, KF_LOG_DEFAULT = -1,
+  KF_LOG_LEVEL_MAX_ENUM = 0x7fffffff
+} kf_log_level_t;
+
+/* -------------------------------------------------------------- dtypes -- */
+
+/*
+ * Every dtype, once: X(SUFFIX, value, name, short name, bytes, kind), where kind is 'f'
+ * (floating point), 'i' (signed integer), 'u' (unsigned integer) or 'b' (bool). The enum, the
+ * inline helpers below and the runtime's dtype tables are all derived from this list; a plugin
+ * may use it too (KF_DTYPE_LIST(MY_MACRO)) instead of keeping a list of its own.
+ */
+#define KF_DTYPE_LIST(X)                      \
+  X(FLOAT32, 0, "float32", "f32", 4, 'f')     \
+  X(FLOAT64, 1, "float64", "f64", 8, 'f')     \
+  X(FLOAT16, 2, "float16", "f16", 2, 'f')     \
+  X(BFLOAT16, 3, "bfloat16", "bf16", 2, 'f')  \
+  X(INT8, 4, "int8", "i8", 1, 'i')            \
+  X(UINT8, 5, "uint8", "u8", 1, 'u')          \
+  X(INT16, 6, "int16", "i16", 2, 'i')         \
+  X(INT32, 7, "int32", "i32", 4, 'i')         \
+  X(INT64, 8, "int64", "i64", 8, 'i')         \
+  X(BOOL, 9, "bool", "bool", 1, 'b')
+
+#define KF_DTYPE_ENUM_(suffix, value, name, short_name, bytes, kind) KF_##suffix = value,
+#define KF_DTYPE_ONE_(suffix, value, name, short_name, bytes, kind) +1
+typedef enum kf_dtype_t {
+  KF_DTYPE_UNDEFINED = -1,
+  KF_DTYPE_LIST(KF_DTYPE_ENUM_)
+  KF_DTYPE_COUNT = 0 KF_DTYPE_LIST(KF_DTYPE_ONE_),
+  KF_DTYPE_MAX_ENUM = 0x7fffffff /* forces 32 bits: any int32 a C caller passes is a valid value */
+} kf_dtype_t;
+#undef KF_DTYPE_ENUM_
+#undef KF_DTYPE_ONE_
+
+/** Bytes per element of `dtype`, 0 when it is not a dtype. For plugins, which do not link the
+ * runtime (kf_dtype_size is the exported equivalent). */
+static inline size_t kf_dtype_itemsize(int32_t dtype) {
+#define KF_DTYPE_SIZE_(suffix, value, name, short_name, bytes, kind) \
+  if (dtype == value) return bytes;
+  KF_DTYPE_LIST(KF_DTYPE_SIZE_)
+#undef KF_DTYPE_SIZE_
+  return 0;
+}
+
+/** "float32", ... or "undefined" (static storage). For plugins; kf_dtype_name is exported. */
+static inline const char* kf_dtype_string(int32_t dtype) {
+#define KF_DTYPE_STRING_(suffix, value, name, short_name, bytes, kind) \
+  if (dtype == value) return name;
+  KF_DTYPE_LIST(KF_DTYPE_STRING_)
+#undef KF_DTYPE_STRING_
+  return "undefined";
+}
+
+/** 'f', 'i', 'u' or 'b' (see KF_DTYPE_LIST), 0 when it is not a dtype. */
+static inline char kf_dtype_kind(int32_t dtype) {
+#define KF_DTYPE_KIND_(suffix, value, name, short_name, bytes, kind) \
+  if (dtype == value) return kind;
+  KF_DTYPE_LIST(KF_DTYPE_KIND_)
+#undef KF_DTYPE_KIND_
+  return 0;
+}
+
+/* ------------------------------------------------------------- devices -- */
+
+/* Built-in device types use DLPack's numbers. A plugin that brings a new device type gets a
+ * number >= KF_DEVICE_DYNAMIC_BASE assigned at load time. */
+enum {
+  KF_DEVICE_NONE = 0,
+  KF_DEVICE_CPU = 1,
+  KF_DEVICE_CUDA = 2,
+  KF_DEVICE_ROCM = 10,
+  KF_DEVICE_XPU = 14,
+  KF_DEVICE_DYNAMIC_BASE = 64
+};
+
+typedef struct kf_device_t {
+  int32_t type;   /* KF_DEVICE_* */
+  int32_t index;  /* 0-based device ordinal */
+} kf_device_t;
+
+static inline kf_device_t kf_device_cpu(void) {
+  kf_device_t d; d.type = KF_DEVICE_CPU; d.index = 0; return d;
+}
+
+/* ------------------------------------------------------------- scalars -- */
+
+typedef enum kf_scalar_tag_t {
+  KF_SCALAR_FLOAT64 = 0,
+  KF_SCALAR_INT64 = 1,
+  KF_SCALAR_BOOL = 2,
+  KF_SCALAR_TAG_MAX_ENUM = 0x7fffffff
+} kf_scalar_tag_t;
+
+/** A tagged number; integers beyond 2^53 stay exact. */
+typedef struct kf_scalar_t {
+  int32_t tag; /* kf_scalar_tag_t */
+  union { double f64; int64_t i64; bool b; } v;
+} kf_scalar_t;
+
+static inline kf_scalar_t kf_scalar_f64(double x) {
+  kf_scalar_t s; s.tag = KF_SCALAR_FLOAT64; s.v.i64 = 0; s.v.f64 = x; return s;
+}
+static inline kf_scalar_t kf_scalar_i64(int64_t x) {
+  kf_scalar_t s; s.tag = KF_SCALAR_INT64; s.v.i64 = x; return s;
+}
+static inline kf_scalar_t kf_scalar_bool(bool x) {
+  kf_scalar_t s; s.tag = KF_SCALAR_BOOL; s.v.i64 = 0; s.v.b = x; return s;
+}
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KERNFORGE_TYPES_H_ */

@@ -1,0 +1,47 @@
+#include "c_api/op_calls.hpp"
+
+#include "core/error.hpp"
+#include "dispatch/dispatch.hpp"
+#include "loader/startup.hpp"
+#include "registry/op_registry.hpp"
+
+namespace kf {
+namespace {
+
+// Validates the caller's output pointers; for Out, the given tensors.
+void check_outputs(const OpDef& def, CallMode mode, kf_tensor_t** outs, TensorImpl** given) {
+  if (mode == CallMode::Inplace) return;
+  if (outs == nullptr) fail(KF_INVALID_ARGUMENT, "{}: out must not be NULL", def.name);
+  for (int32_t i = 0; i < def.nreturns; ++i) {
+    if (outs[i] == nullptr) fail(KF_INVALID_ARGUMENT, "{}: out must not be NULL", def.name);
+    if (mode != CallMode::Out) continue;
+    kf_tensor_t t = *outs[i];
+    if (t == nullptr || t->magic != kTensorAlive) {
+      fail(KF_INVALID_ARGUMENT, "{}: out tensor handle {}", def.name,
+           t == nullptr ? "is NULL" : "was already released (or is not a kernforge tensor)");
+    }
+    given[i] = t;
+  }
+}
+
+}  // namespace
+
+kf_status_t call_typed_entry(int32_t op, const kf_value_t* args, CallMode mode,
+                             kf_tensor_t** outs) noexcept {
+  try {
+    ensure_initialized();
+    const OpDef& def = *op_by_id(op);
+    TensorImpl* given[kMaxOutputs] = {};
+    check_outputs(def, mode, outs, given);
+    TensorImpl* results[kMaxOutputs] = {};
+    run_typed(op, args, mode, given, results);
+    if (mode == CallMode::Functional) {
+      for (int32_t i = 0; i < def.nreturns; ++i) *outs[i] = results[i];
+    }
+    return KF_OK;
+  } catch (...) {
+    return report_current_exception();
+  }
+}
+
+}  // namespace kf

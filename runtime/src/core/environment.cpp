@@ -1,0 +1,114 @@
+#include "core/environment.hpp"
+
+#include <sstream>
+
+#if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#ifndef WIN32_LEAN_AND_MEAN
+#define WIN32_LEAN_AND_MEAN
+#endif
+#include <windows.h>
+#else
+#include <stdlib.h>
+#include <unistd.h>
+#endif
+
+namespace kf::env {
+namespace {
+
+#if defined(_WIN32)
+std::wstring widen(const std::string& s) {
+  if (s.empty()) return std::wstring();
+  const int n = MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), nullptr, 0);
+  std::wstring w(static_cast<size_t>(n), L'\0');
+  MultiByteToWideChar(CP_UTF8, 0, s.data(), static_cast<int>(s.size()), w.data(), n);
+  return w;
+}
+
+std::string narrow(const std::wstring& w) {
+  if (w.empty()) return std::string();
+  const int n = WideCharToMultiByte(CP_UTF8, 0, w.data(), static_cast<int>(w.size()), nullptr, 0,
+                                    nullptr, nullptr);
+  std::string s(static_cast<size_t>(n), '\0');
+  WideCharToMultiByte(CP_UTF8, 0, w.data(), static_cast<int>(w.size()), s.data(), n, nullptr,
+                      nullptr);
+  return s;
+}
+
+std::optional<std::string> system_read(const char* name) {
+  const std::wstring wname = widen(name);
+  std::wstring value(256, L'\0');
+  for (;;) {
+    SetLastError(ERROR_SUCCESS);
+    const DWORD n =
+        GetEnvironmentVariableW(wname.c_str(), value.data(), static_cast<DWORD>(value.size()));
+    if (n == 0) {
+      if (GetLastError() == ERROR_ENVVAR_NOT_FOUND) return std::nullopt;
+      return std::string();  // set, and empty
+    }
+    if (n < value.size()) {
+      value.resize(n);
+      return narrow(value);
+    }
+    value.resize(n);  // n is the size needed, terminator included
+  }
+}
+#else
+std::optional<std::string> system_read(const char* name) {
+#if defined(__GLIBC__)
+  const char* v = secure_getenv(name);
+#else
+  const char* v = (getuid() == geteuid() && getgid() == getegid()) ? std::getenv(name) : nullptr;
+#endif
+  if (v == nullptr) return std::nullopt;
+  return std::string(v);
+}
+#endif
+
+bool equals(const char* name, const char* expected) {
+  const std::optional<std::string> v = read(name);
+  return v && *v == expected;
+}
+
+}  // namespace
+
+std::optional<std::string> read(const char* name) {
+  if (name == nullptr || *name == '\0') return std::nullopt;
+  return system_read(name);
+}
+
+const std::vector<const char*>& runtime_variables() {
+  static const std::vector<const char*> names{
+      "KERNFORGE_PLUGIN_PATH", "KERNFORGE_AUTOLOAD", "KERNFORGE_DISABLE_PLUGINS",
+      "KERNFORGE_ALLOW_INSECURE_PLUGINS", "KERNFORGE_LOG_LEVEL", "KERNFORGE_CPU_FALLBACK",
+      "LD_LIBRARY_PATH"};
+  return names;
+}
+
+std::optional<std::string> plugin_path() { return read("KERNFORGE_PLUGIN_PATH"); }
+
+bool autoload_disabled() { return equals("KERNFORGE_AUTOLOAD", "0"); }
+
+bool plugin_disabled(const std::string& plugin) {
+  const std::optional<std::string> v = read("KERNFORGE_DISABLE_PLUGINS");
+  if (!v) return false;
+  std::stringstream ss(*v);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (item == plugin) return true;
+  }
+  return false;
+}
+
+bool insecure_plugins_allowed() { return equals("KERNFORGE_ALLOW_INSECURE_PLUGINS", "1"); }
+
+std::optional<std::string> log_level() { return read("KERNFORGE_LOG_LEVEL"); }
+
+bool cpu_fallback_enabled() {
+  static const bool enabled = !equals("KERNFORGE_CPU_FALLBACK", "0");
+  return enabled;
+}
+
+}  // namespace kf::env

@@ -1,0 +1,36 @@
+// Every environment variable the runtime reads, in one place. Variables are read so that they
+// are ignored in setuid/setgid processes (secure_getenv; Windows: GetEnvironmentVariableW), each
+// time they are asked for (nothing is cached here; callers that must read once cache).
+//
+//   KERNFORGE_PLUGIN_PATH             extra plugin folders or manifests (absolute, ':'-separated)
+//   KERNFORGE_AUTOLOAD=0              load only the plugins kf_init names
+//   KERNFORGE_DISABLE_PLUGINS=a,b     skip plugins by name
+//   KERNFORGE_ALLOW_INSECURE_PLUGINS=1  load world-writable or foreign-owned plugin files
+//   KERNFORGE_LOG_LEVEL               trace, debug, info, warn (default), error, off
+//   KERNFORGE_CPU_FALLBACK=0          no CPU fallback: ops a backend lacks fail instead
+// plus any variable a plugin manifest's "search" list names ($NAME or ${NAME}).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kf::env {
+
+/// The value of `name`, nullopt when unset (or in a setuid/setgid process).
+std::optional<std::string> read(const char* name);
+
+/// The variables of the runtime itself, in the order the load report lists them (with
+/// LD_LIBRARY_PATH, which decides the system's own library search).
+const std::vector<const char*>& runtime_variables();
+
+std::optional<std::string> plugin_path();
+bool autoload_disabled();
+/// `plugin` is listed in KERNFORGE_DISABLE_PLUGINS.
+bool plugin_disabled(const std::string& plugin);
+bool insecure_plugins_allowed();
+std::optional<std::string> log_level();
+/// KERNFORGE_CPU_FALLBACK is not "0". Read once per process.
+bool cpu_fallback_enabled();
+
+}  // namespace kf::env

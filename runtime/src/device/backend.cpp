@@ -1,0 +1,245 @@
+#include "device/backend.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <new>
+#include <utility>
+#include <vector>
+
+#include "core/device_types.hpp"
+#include "core/error.hpp"
+
+namespace kf {
+namespace {
+
+// Note [Host events]
+// A synchronous backend has no events of its own: what it queues is done when the call
+// returns. Its events are then host objects holding the time they were recorded, so that
+// kf_event_elapsed_ms works on every backend, and waits and queries are immediate.
+struct HostEvent {
+  std::chrono::steady_clock::time_point recorded{};
+  bool was_recorded = false;
+};
+
+constexpr size_t kHostAlignment = 64;
+
+}  // namespace
+
+#define KF_HAS_SLOT(field) (has(KF_PLUGIN_SLOT_END(field)) && plugin_->field != nullptr)
+
+Backend::Backend(const kf_plugin_t* plugin, size_t plugin_struct_size, void* plugin_state,
+                 std::string backend_name, std::string type_name, int32_t type)
+    : name(std::move(backend_name)),
+      device_type_name(std::move(type_name)),
+      device_type(type),
+      device_count(plugin->device_count(plugin_state)),
+      plugin_(plugin),
+      struct_size_(plugin_struct_size),
+      state_(plugin_state),
+      asynchronous_(plugin_has_slot(plugin_struct_size, KF_PLUGIN_SLOT_END(stream_create)) &&
+                    plugin->stream_create != nullptr) {}
+
+void Backend::fail_slot(kf_status_t status, const char* what, int32_t device) const {
+  fail(status, "{} on {} (backend '{}') failed ({}): {}", what,
+       device_string(kf_device_t{device_type, device}), name, status_name(status),
+       last_error());
+}
+
+void Backend::check_device(kf_device_t device) const {
+  if (device.index < 0 || device.index >= device_count) {
+    fail(KF_INVALID_ARGUMENT, "device {} does not exist: backend '{}' has {} device(s)",
+         device_string(device), name, device_count);
+  }
+}
+
+void* Backend::allocate(int32_t device, size_t bytes) const {
+  void* ptr = nullptr;
+  const kf_status_t s = plugin_->allocate(state_, device, bytes, &ptr);
+  if (s != KF_OK || ptr == nullptr) {
+    fail(s == KF_OK ? KF_OUT_OF_MEMORY : s,
+         "cannot allocate {} bytes on {} (backend '{}'): {}; free memory or call "
+         "kf_empty_cache()", bytes, device_string(kf_device_t{device_type, device}), name,
+         last_error());
+  }
+  return ptr;
+}
+
+void Backend::deallocate(int32_t device, void* ptr, size_t bytes) const noexcept {
+  plugin_->deallocate(state_, device, ptr, bytes);
+}
+
+void* Backend::host_allocate(size_t bytes) const {
+  if (KF_HAS_SLOT(host_allocate)) {
+    void* ptr = nullptr;
+    const kf_status_t s = plugin_->host_allocate(state_, bytes, &ptr);
+    if (s != KF_OK || ptr == nullptr) {
+      fail(s == KF_OK ? KF_OUT_OF_MEMORY : s, "cannot allocate {} bytes of pinned host memory "
+           "(backend '{}'): {}", bytes, name, last_error());
+    }
+    return ptr;
+  }
+  return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{kHostAlignment});
+}
+
+void Backend::host_deallocate(void* ptr, size_t bytes) const noexcept {
+  if (ptr == nullptr) return;
+  if (KF_HAS_SLOT(host_allocate) && KF_HAS_SLOT(host_deallocate)) {
+    plugin_->host_deallocate(state_, ptr, bytes);
+    return;
+  }
+  ::operator delete(ptr, std::align_val_t{kHostAlignment});
+}
+
+void Backend::copy(int32_t device, void* dst, const void* src, size_t bytes,
+                   int32_t kind) const {
+  if (bytes == 0) return;
+  const kf_status_t s = plugin_->copy(state_, device, dst, src, bytes, kind);
+  if (s != KF_OK) {
+    fail(s, "copying {} bytes on {} (backend '{}') failed: {}", bytes,
+         device_string(kf_device_t{device_type, device}), name, last_error());
+  }
+}
+
+void Backend::copy_async(int32_t device, void* dst, const void* src, size_t bytes, int32_t kind,
+                         void* stream) const {
+  if (bytes == 0) return;
+  if (!KF_HAS_SLOT(copy_async)) {
+    if (stream != nullptr) stream_synchronize(device, stream);
+    return copy(device, dst, src, bytes, kind);
+  }
+  const kf_status_t s = plugin_->copy_async(state_, device, dst, src, bytes, kind, stream);
+  if (s != KF_OK) fail_slot(s, "an asynchronous copy", device);
+}
+
+void Backend::memset(int32_t device, void* dst, int32_t value, size_t bytes) const {
+  if (bytes == 0) return;
+  if (KF_HAS_SLOT(memset)) {
+    const kf_status_t s = plugin_->memset(state_, device, dst, value, bytes);
+    if (s != KF_OK) fail_slot(s, "memset", device);
+    return;
+  }
+  const std::vector<unsigned char> filled(bytes, static_cast<unsigned char>(value));
+  copy(device, dst, filled.data(), bytes, KF_COPY_HOST_TO_DEVICE);
+}
+
+void Backend::synchronize(int32_t device) const {
+  if (!KF_HAS_SLOT(synchronize)) return;
+  const kf_status_t s = plugin_->synchronize(state_, device);
+  if (s != KF_OK) fail_slot(s, "synchronize", device);
+}
+
+void Backend::manual_seed(uint64_t seed) const {
+  if (!KF_HAS_SLOT(manual_seed)) return;
+  const kf_status_t s = plugin_->manual_seed(state_, seed);
+  if (s != KF_OK) fail(s, "manual_seed on backend '{}': {}", name, last_error());
+}
+
+void Backend::set_num_threads(int32_t n) const {
+  if (!KF_HAS_SLOT(set_num_threads)) return;
+  const kf_status_t s = plugin_->set_num_threads(state_, n);
+  if (s != KF_OK) fail(s, "set_num_threads on backend '{}': {}", name, last_error());
+}
+
+kf_device_properties_t Backend::properties(int32_t device) const {
+  kf_device_properties_t p{};
+  p.struct_size = sizeof(p);
+  if (KF_HAS_SLOT(device_properties)) {
+    const kf_status_t s = plugin_->device_properties(state_, device, &p);
+    if (s != KF_OK) fail_slot(s, "device_properties", device);
+  } else {
+    std::strncpy(p.name, device_type_name.c_str(), sizeof(p.name) - 1);
+  }
+  return p;
+}
+
+void* Backend::stream_create(int32_t device) const {
+  if (!asynchronous_) return nullptr;
+  void* stream = nullptr;
+  const kf_status_t s = plugin_->stream_create(state_, device, &stream);
+  if (s != KF_OK) fail_slot(s, "creating a stream", device);
+  return stream;
+}
+
+void Backend::stream_destroy(int32_t device, void* stream) const noexcept {
+  if (asynchronous_ && stream != nullptr) plugin_->stream_destroy(state_, device, stream);
+}
+
+void Backend::stream_synchronize(int32_t device, void* stream) const {
+  if (!asynchronous_) return;
+  const kf_status_t s = plugin_->stream_synchronize(state_, device, stream);
+  if (s != KF_OK) fail_slot(s, "synchronizing a stream", device);
+}
+
+void* Backend::event_create(int32_t device) const {
+  if (!asynchronous_) return new HostEvent();
+  void* event = nullptr;
+  const kf_status_t s = plugin_->event_create(state_, device, &event);
+  if (s != KF_OK) fail_slot(s, "creating an event", device);
+  return event;
+}
+
+void Backend::event_destroy(int32_t device, void* event) const noexcept {
+  if (!asynchronous_) {
+    delete static_cast<HostEvent*>(event);
+    return;
+  }
+  if (event != nullptr) plugin_->event_destroy(state_, device, event);
+}
+
+void Backend::event_record(int32_t device, void* event, void* stream) const {
+  if (!asynchronous_) {
+    auto* e = static_cast<HostEvent*>(event);
+    e->recorded = std::chrono::steady_clock::now();
+    e->was_recorded = true;
+    return;
+  }
+  const kf_status_t s = plugin_->event_record(state_, device, event, stream);
+  if (s != KF_OK) fail_slot(s, "recording an event", device);
+}
+
+void Backend::event_wait(int32_t device, void* stream, void* event) const {
+  if (!asynchronous_) return;
+  const kf_status_t s = plugin_->event_wait(state_, device, stream, event);
+  if (s != KF_OK) fail_slot(s, "making a stream wait for an event", device);
+}
+
+void Backend::event_synchronize(int32_t device, void* event) const {
+  if (!asynchronous_) return;
+  const kf_status_t s = plugin_->event_synchronize(state_, device, event);
+  if (s != KF_OK) fail_slot(s, "waiting for an event", device);
+}
+
+bool Backend::event_query(int32_t device, void* event) const {
+  if (!asynchronous_) return true;
+  if (!KF_HAS_SLOT(event_query)) {
+    event_synchronize(device, event);
+    return true;
+  }
+  int32_t done = 0;
+  const kf_status_t s = plugin_->event_query(state_, device, event, &done);
+  if (s != KF_OK) fail_slot(s, "querying an event", device);
+  return done != 0;
+}
+
+double Backend::event_elapsed_ms(int32_t device, void* start, void* end) const {
+  if (!asynchronous_) {
+    const auto* a = static_cast<const HostEvent*>(start);
+    const auto* b = static_cast<const HostEvent*>(end);
+    if (!a->was_recorded || !b->was_recorded) {
+      fail(KF_FAILED_PRECONDITION, "kf_event_elapsed_ms: both events must be recorded first");
+    }
+    return std::chrono::duration<double, std::milli>(b->recorded - a->recorded).count();
+  }
+  if (!KF_HAS_SLOT(event_elapsed_ms)) {
+    fail(KF_UNIMPLEMENTED, "backend '{}' does not time events (its plugin has no "
+                           "event_elapsed_ms)", name);
+  }
+  double ms = 0;
+  const kf_status_t s = plugin_->event_elapsed_ms(state_, device, start, end, &ms);
+  if (s != KF_OK) fail_slot(s, "timing two events", device);
+  return ms;
+}
+
+#undef KF_HAS_SLOT
+
+}  // namespace kf

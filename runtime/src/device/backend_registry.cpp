@@ -1,0 +1,56 @@
+#include "device/backend_registry.hpp"
+
+#include <mutex>
+#include <string>
+
+#include "core/error.hpp"
+
+namespace kf {
+namespace {
+
+struct Slots {
+  std::mutex mutex;
+  std::atomic<Backend*> by_slot[kMaxBackendSlots] = {};
+  int32_t next = 0;
+};
+
+Slots& slots() {
+  static Slots* s = new Slots();  // backends live for the process
+  return *s;
+}
+
+}  // namespace
+
+std::atomic<Backend*> g_backend_by_type[kMaxDeviceType] = {};
+
+Backend* backend_at_slot(int32_t slot) noexcept {
+  if (slot < 0 || slot >= kMaxBackendSlots) return nullptr;
+  return slots().by_slot[slot].load(std::memory_order_acquire);
+}
+
+void fail_no_backend(kf_device_t device) {
+  std::string loaded;
+  for_each_backend([&](const Backend& b) { loaded += (loaded.empty() ? "" : ", ") + b.name; });
+  fail(KF_UNAVAILABLE,
+       "no loaded backend serves device {} (loaded: {}); run `kernforge doctor` to see why its "
+       "plugin is missing or unavailable", device_string(device), loaded.empty() ? "none" : loaded);
+}
+
+void assign_slot(Backend& backend) {
+  Slots& s = slots();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  if (s.next >= kMaxBackendSlots) {
+    fail(KF_OUT_OF_RANGE, "too many loaded backends (max {}): cannot load '{}'",
+         kMaxBackendSlots, backend.name);
+  }
+  backend.slot = s.next++;
+}
+
+void publish_backend(Backend& backend) {
+  Slots& s = slots();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  s.by_slot[backend.slot].store(&backend, std::memory_order_release);
+  g_backend_by_type[backend.device_type].store(&backend, std::memory_order_release);
+}
+
+}  // namespace kf

@@ -1,0 +1,137 @@
+#include "device/stream.hpp"
+
+#include <vector>
+
+#include "core/device_types.hpp"
+#include "core/error.hpp"
+#include "core/object_pool.hpp"
+
+namespace kf {
+namespace {
+
+// Note [Current streams]
+// Each thread keeps the few (device, stream) pairs it has set. A thread that never set one
+// answers "default" after one load of t_current_count.
+struct CurrentEntry {
+  kf_device_t device;
+  Stream* stream;
+};
+thread_local int32_t t_current_count KF_TLS_INITIAL_EXEC = 0;
+thread_local std::vector<CurrentEntry>* t_current = nullptr;
+
+// Releases the thread's references to its current streams when it exits.
+struct CurrentReleaser {
+  ~CurrentReleaser() {
+    if (t_current == nullptr) return;
+    for (const CurrentEntry& e : *t_current) release_stream(e.stream);
+    delete t_current;
+    t_current = nullptr;
+    t_current_count = 0;
+  }
+};
+
+std::vector<CurrentEntry>& current_entries() {
+  static thread_local CurrentReleaser releaser;
+  (void)releaser;
+  if (t_current == nullptr) t_current = new std::vector<CurrentEntry>();
+  return *t_current;
+}
+
+bool same_device(kf_device_t a, kf_device_t b) { return a.type == b.type && a.index == b.index; }
+
+}  // namespace
+
+Stream* new_stream(const Backend& backend, kf_device_t device) {
+  void* native = backend.stream_create(device.index);
+  Stream* s = Pool<Stream>::acquire();
+  s->device = device;
+  s->backend = &backend;
+  s->native = native;
+  return s;
+}
+
+void retain_stream(Stream* s) noexcept {
+  if (s != nullptr) s->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+void release_stream(Stream* s) noexcept {
+  if (s == nullptr || s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+  s->backend->stream_destroy(s->device.index, s->native);
+  s->magic = kHandleDead;
+  Pool<Stream>::release(s);
+}
+
+Stream& checked_stream(kf_stream_t s, const char* what) {
+  if (s == nullptr) {
+    fail(KF_INVALID_ARGUMENT, "{}: the stream is NULL; pass a stream from kf_stream_create (or "
+                              "use kf_synchronize for a device's default stream)", what);
+  }
+  if (s->magic != kStreamAlive) {
+    fail(KF_INVALID_ARGUMENT, "{}: the stream handle was already released (or is not a "
+                              "kernforge stream)", what);
+  }
+  return *s;
+}
+
+Stream* current_stream(kf_device_t device) noexcept {
+  if (t_current_count == 0) return nullptr;
+  for (const CurrentEntry& e : *t_current) {
+    if (same_device(e.device, device)) return e.stream;
+  }
+  return nullptr;
+}
+
+void set_current_stream(kf_device_t device, Stream* s) {
+  if (s != nullptr && !same_device(s->device, device)) {
+    fail(KF_INVALID_ARGUMENT, "kf_set_current_stream: the stream belongs to {}, not {}",
+         device_string(s->device), device_string(device));
+  }
+  std::vector<CurrentEntry>& entries = current_entries();
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!same_device(entries[i].device, device)) continue;
+    release_stream(entries[i].stream);
+    if (s == nullptr) {
+      entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      retain_stream(s);
+      entries[i].stream = s;
+    }
+    t_current_count = static_cast<int32_t>(entries.size());
+    return;
+  }
+  if (s == nullptr) return;
+  entries.push_back(CurrentEntry{device, s});
+  retain_stream(s);
+  t_current_count = static_cast<int32_t>(entries.size());
+}
+
+Event* new_event(const Backend& backend, kf_device_t device) {
+  void* native = backend.event_create(device.index);
+  Event* e = Pool<Event>::acquire();
+  e->device = device;
+  e->backend = &backend;
+  e->native = native;
+  return e;
+}
+
+void release_event(Event* e) noexcept {
+  if (e == nullptr) return;
+  e->backend->event_destroy(e->device.index, e->native);
+  e->magic = kHandleDead;
+  Pool<Event>::release(e);
+}
+
+Event& checked_event(kf_event_t e, const char* what) {
+  if (e == nullptr) fail(KF_INVALID_ARGUMENT, "{}: the event is NULL", what);
+  if (e->magic != kEventAlive) {
+    fail(KF_INVALID_ARGUMENT, "{}: the event handle was already released (or is not a "
+                              "kernforge event)", what);
+  }
+  return *e;
+}
+
+void synchronize_stream(const Backend& backend, kf_device_t device, Stream* s) {
+  backend.stream_synchronize(device.index, native_stream(s));
+}
+
+}  // namespace kf

@@ -1,0 +1,59 @@
+// What the loader knows of one plugin it found, in any state of kf_backend_state_t: where it came
+// from, its manifest and library, its dependencies, why it is not loaded, and, once its init
+// succeeded, the Backend (device/backend.hpp) that the rest of the core uses. A record is built
+// privately while its plugin loads and published when the load is over (plugin_records.hpp);
+// after that it never changes, so the C ABI hands out its strings for the life of the process.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "device/backend.hpp"
+#include "kernforge/kernforge.h"
+#include "kernforge/plugin.h"
+
+namespace kf {
+
+/// A library loaded for a plugin before it (its global_deps and preload lists).
+struct DependencyRecord {
+  std::string soname;
+  std::string path;     // the live copy ("" when missing)
+  std::string how;      // "loaded", "already mapped", "missing", "refused"
+  bool global = false;  // loaded RTLD_GLOBAL (a global_deps entry)
+};
+
+struct PluginRecord {
+  std::string name;
+  std::string version;
+  std::string device_type_name;
+  std::string library_path;
+  std::string manifest_path;
+  std::string reason;            // why it is not loaded ("" when loaded)
+  std::string source;            // where it was found: "kf_init", "KERNFORGE_PLUGIN_PATH", ...
+  std::string details;           // the plugin's describe() line (ABI 1.1), "" without one
+  std::vector<DependencyRecord> dependencies;
+  kf_backend_state_t state = KF_BACKEND_UNAVAILABLE;
+  kf_status_t failure = KF_OK;   // the status kf_load_plugin reports when not loaded
+  int32_t score = 0;
+  int32_t priority = 0;
+  const kf_plugin_t* plugin = nullptr;
+  size_t plugin_struct_size = 0; // how much of *plugin its ABI minor has
+  void* library = nullptr;       // the os::Library (never closed)
+  Backend* backend = nullptr;    // set when loaded; lives for the process
+
+  /// Whether the plugin's struct has the optional slot ending at `slot_end` and it is set.
+  bool has_slot(size_t slot_end, const void* slot) const noexcept {
+    return plugin_has_slot(plugin_struct_size, slot_end) && slot != nullptr;
+  }
+};
+
+/// Whether record `r`'s plugin has the optional member `field` and it is set.
+#define KF_RECORD_HAS(r, field) ((r).has_slot(KF_PLUGIN_SLOT_END(field), \
+                                 reinterpret_cast<const void*>((r).plugin->field)))
+
+/// "loaded", "unavailable", "rejected", "shadowed" ("unknown" for other values).
+const char* backend_state_name(int32_t state) noexcept;
+
+}  // namespace kf
