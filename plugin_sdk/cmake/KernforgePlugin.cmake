@@ -5,9 +5,17 @@
 # kf_plugin_get, and writes its manifest from <template> (default: manifest.json.in next to the
 # calling CMakeLists.txt) next to it: by default in the plugin folder next to libkernforge (so
 # the core discovers it), or in OUTPUT_DIRECTORY (test plugins that must not be autoloaded).
-# The template may use @KF_PLUGIN_NAME@, @KF_PLUGIN_LIBRARY@ (the library's file name:
-# libkernforge_<name>.so, libkernforge_<name>.dll), @KF_PLUGIN_OS@ (the target system as the
-# manifest's requires.os names it: linux, windows, macos) and @KF_VERSION@.
+# The template (configure_file, @ONLY) may use:
+#   @KF_PLUGIN_NAME@     <name>
+#   @KF_PLUGIN_LIBRARY@  the library's file name: libkernforge_<name>.so, libkernforge_<name>.dll
+#   @KF_PLUGIN_OS@       the target system as the manifest's requires.os names it: linux,
+#                        windows, macos (others: CMAKE_SYSTEM_NAME lower-cased)
+#   @KF_PLUGIN_ARCH@     the target architecture as the manifest's requires.arch names it, the
+#                        spelling the loader compares with (runtime/src/loader/requirements.cpp):
+#                        x86_64 or aarch64 (others: CMAKE_SYSTEM_PROCESSOR lower-cased); see
+#                        kernforge_plugin_arch() below
+#   @KF_VERSION@         the project's version
+# and any other variable set where kernforge_add_plugin is called.
 #
 # Exports: kf_plugin_get only. Linux: hidden visibility and a version script. Windows: only what
 # is marked __declspec(dllexport) (KF_PLUGIN_EXPORT) is exported, and --exclude-all-symbols keeps
@@ -59,8 +67,33 @@ function(kernforge_add_plugin name)
   else()
     string(TOLOWER "${CMAKE_SYSTEM_NAME}" KF_PLUGIN_OS)
   endif()
+  kernforge_plugin_arch(KF_PLUGIN_ARCH "${CMAKE_SYSTEM_PROCESSOR}")
   configure_file("${ARG_MANIFEST}" "${KF_PLUGIN_DIR}/${name}.json" @ONLY)
   if(NOT ARG_OUTPUT_DIRECTORY)
     set_property(GLOBAL APPEND PROPERTY KF_PLUGINS ${target})
   endif()
+endfunction()
+
+# kernforge_plugin_arch(<out-var> <processor>)
+# Sets <out-var> to the manifest's spelling of the architecture <processor> (a value of
+# CMAKE_SYSTEM_PROCESSOR): x86_64, AMD64, amd64 -> x86_64; aarch64, arm64, ARM64 -> aarch64;
+# anything else lower-cased. The loader compares requires.arch with x86_64 or aarch64 exactly.
+# An empty <processor> (a toolchain file that sets CMAKE_SYSTEM_NAME but not
+# CMAKE_SYSTEM_PROCESSOR) gives "" (no architecture requirement) and one warning.
+function(kernforge_plugin_arch out processor)
+  string(TOLOWER "${processor}" arch)
+  if(arch MATCHES "^(x86_64|amd64)$")
+    set(arch x86_64)
+  elseif(arch MATCHES "^(aarch64|arm64)$")
+    set(arch aarch64)
+  elseif(arch STREQUAL "")
+    get_property(warned GLOBAL PROPERTY KF_PLUGIN_ARCH_WARNED)
+    if(NOT warned)
+      set_property(GLOBAL PROPERTY KF_PLUGIN_ARCH_WARNED TRUE)
+      message(WARNING "CMAKE_SYSTEM_PROCESSOR is empty, so the plugin manifests name no "
+                      "architecture (\"arch\": \"\"): set it in the toolchain file (x86_64, "
+                      "aarch64)")
+    endif()
+  endif()
+  set(${out} "${arch}" PARENT_SCOPE)
 endfunction()
