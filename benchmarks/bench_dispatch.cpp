@@ -1,10 +1,16 @@
 // bench_dispatch.cpp — the C ABI's fixed cost and its GEMM against OpenBLAS called directly.
 //
 // BM_TinyAdd:        kf_add of two 1-element float32 tensors, new output each time, released
-//                    (budget: <= 100 ns per call, DESIGN section 12).
+//                    (budgets: <= 100 ns per call, and >= 10x faster than libtorch's torch::add
+//                    on the same operands, BM_TorchAddTiny of bench_torch.cpp, built when CMake
+//                    finds libtorch).
 // BM_MatmulKernforge kf_matmul of two n x n float32 tensors through the C ABI, output released.
 // BM_CblasSgemm      cblas_sgemm on the same sizes into a preallocated buffer (the reference;
 //                    budget: kernforge >= 95% of it at 2048).
+//
+// Environment: KF_BENCH_TINY_REPETITIONS=N gives the tiny-op pair (BM_TinyAdd and
+// BM_TorchAddTiny) N repetitions instead of --benchmark_repetitions: a call of ~100 ns is the
+// figure most exposed to a busy machine, so it gets more samples for its median.
 #include <cblas.h>
 
 #include <cstdint>
@@ -16,6 +22,10 @@
 #include <benchmark/benchmark.h>
 
 #include "kernforge/kernforge.h"
+
+#ifdef KF_BENCH_HAVE_TORCH
+#include "bench_torch.h"
+#endif
 
 namespace {
 
@@ -65,7 +75,6 @@ void BM_TinyAdd(benchmark::State& state) {
   kf_tensor_release(b);
   kf_tensor_release(a);
 }
-BENCHMARK(BM_TinyAdd);
 
 void BM_MatmulKernforge(benchmark::State& state) {
   const int64_t n = state.range(0);
@@ -103,11 +112,31 @@ void BM_CblasSgemm(benchmark::State& state) {
 }
 BENCHMARK(BM_CblasSgemm)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// KF_BENCH_TINY_REPETITIONS as a count, 0 when unset or not a positive number.
+int tiny_repetitions() {
+  const char* text = std::getenv("KF_BENCH_TINY_REPETITIONS");
+  if (text == nullptr) return 0;
+  const long n = std::strtol(text, nullptr, 10);
+  return n > 0 && n < 100000 ? static_cast<int>(n) : 0;
+}
+
+// The tiny-op pair, registered at run time so that both get the same repetitions.
+void register_tiny_benchmarks() {
+  const int repetitions = tiny_repetitions();
+  benchmark::internal::Benchmark* bm = benchmark::RegisterBenchmark("BM_TinyAdd", BM_TinyAdd);
+  if (repetitions > 0) bm->Repetitions(repetitions);
+#ifdef KF_BENCH_HAVE_TORCH
+  kf_bench::register_torch_benchmarks(repetitions);
+#endif
+}
+
 }  // namespace
 
-// BENCHMARK_MAIN plus the context the report needs: versions and OpenBLAS's threading, read
-// after kernforge has loaded its plugins (which share this process's OpenBLAS).
+// BENCHMARK_MAIN plus the context the report needs: versions, OpenBLAS's threading (read after
+// kernforge has loaded its plugins, which share this process's OpenBLAS) and libtorch, or that
+// this build has no libtorch.
 int main(int argc, char** argv) {
+  register_tiny_benchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::AddCustomContext("kernforge_version", kf_version());
@@ -115,6 +144,12 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("openblas_config", openblas_get_config());
   benchmark::AddCustomContext("openblas_core", openblas_get_corename());
   benchmark::AddCustomContext("openblas_threads", std::to_string(openblas_get_num_threads()));
+#ifdef KF_BENCH_HAVE_TORCH
+  benchmark::AddCustomContext("libtorch_version", kf_bench::torch_version());
+  benchmark::AddCustomContext("libtorch_threads", kf_bench::torch_threads());
+#else
+  benchmark::AddCustomContext("libtorch_version", "not built");
+#endif
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Builds the release preset, runs kernforge_bench (JSON) and kernforge_bench_startup (JSON) and
 # writes docs/benchmarks.md.
-#   benchmarks/run.sh [extra Google Benchmark flags, e.g. --benchmark_filter=TinyAdd]
+#   benchmarks/run.sh [extra Google Benchmark flags, e.g. --benchmark_filter=Tiny]
+# The tiny-op budget compares kf_add with libtorch's torch::add in the same run. libtorch is
+# optional (Debian: libtorch-dev, installed by benchmarks/install-libtorch.sh); without it the
+# benchmarks still run and the report says the ratio was not measured.
 # Environment: KF_BENCH_MIN_TIME (seconds per benchmark, default 0.2), KF_BENCH_REPETITIONS
 # (default 5, randomly interleaved so that a change of machine load hits every benchmark alike;
-# the report uses the medians), KF_BENCH_JSON (default build/release/benchmarks.json),
-# KF_STARTUP_RUNS (processes started per kind, default 50), KF_STARTUP_JSON (default
-# build/release/startup.json).
+# the report uses the medians), KF_BENCH_TINY_REPETITIONS (repetitions of the tiny-op pair,
+# BM_TinyAdd and BM_TorchAddTiny, default 30, interleaved with the rest as well),
+# KF_BENCH_JSON (default build/release/benchmarks.json), KF_STARTUP_RUNS (processes started per
+# kind, default 50), KF_STARTUP_JSON (default build/release/startup.json), KF_BENCH_NOTE (a line
+# about the run's conditions for the report, e.g. "other builds were running").
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,8 +20,18 @@ cd "$root"
 cmake --preset release
 cmake --build --preset release --target kernforge_bench kernforge_bench_startup kernforge_cli
 
+bench_list="$(./build/release/bin/kernforge_bench --benchmark_list_tests=true)"
+if ! grep -qx BM_TorchAddTiny <<<"$bench_list"; then
+  cat <<'EOF'
+run.sh: libtorch not installed: the tiny-op ratio against torch::add is not measured.
+  Install it (Debian/Ubuntu):  sudo apt-get install libtorch-dev
+                         or:  bash benchmarks/install-libtorch.sh
+  then rerun benchmarks/run.sh (the next configure finds it). Continuing without it.
+EOF
+fi
+
 json="${KF_BENCH_JSON:-build/release/benchmarks.json}"
-./build/release/bin/kernforge_bench \
+KF_BENCH_TINY_REPETITIONS="${KF_BENCH_TINY_REPETITIONS:-30}" ./build/release/bin/kernforge_bench \
   --benchmark_min_time="${KF_BENCH_MIN_TIME:-0.2}" \
   --benchmark_repetitions="${KF_BENCH_REPETITIONS:-5}" \
   --benchmark_enable_random_interleaving=true \
@@ -28,5 +43,6 @@ startup_json="${KF_STARTUP_JSON:-build/release/startup.json}"
 ./build/release/bin/kernforge_bench_startup --runs "${KF_STARTUP_RUNS:-50}" --json "$startup_json"
 
 python3 benchmarks/write_report.py "$json" docs/benchmarks.md --build-type Release \
-  --kernforge-info "$(./build/release/bin/kernforge info --json)" --startup "$startup_json"
+  --kernforge-info "$(./build/release/bin/kernforge info --json)" --startup "$startup_json" \
+  --note "${KF_BENCH_NOTE:-}"
 echo "wrote docs/benchmarks.md from $json and $startup_json"

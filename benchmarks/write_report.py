@@ -2,12 +2,16 @@
 """Turns kernforge_bench's Google Benchmark JSON into docs/benchmarks.md.
 
     python3 benchmarks/write_report.py build/release/benchmarks.json docs/benchmarks.md \
-        [--kernforge-info "$(kernforge info --json)"] [--startup build/release/startup.json]
+        [--kernforge-info "$(kernforge info --json)"] [--startup build/release/startup.json] \
+        [--note "text"]
 
 The page holds the machine (CPU model from /proc/cpuinfo, nproc), the date, every figure and the
-ratios against the budgets of DESIGN section 12. With repetitions it uses the medians.
+ratios against the performance budgets. With repetitions it uses the medians.
+The tiny-op budget compares BM_TinyAdd with BM_TorchAddTiny (libtorch's torch::add, same run);
+when kernforge_bench was built without libtorch (its context says libtorch_version "not built"),
+the row says so instead of a ratio.
 --startup takes the JSON of kernforge_bench_startup (process start to C ABI ready) and adds the
-"Start-up" section and its budget row.
+"Start-up" section and its budget row. --note adds a line about the run's conditions.
 """
 from __future__ import annotations
 
@@ -16,10 +20,12 @@ import datetime as dt
 import json
 import os
 import platform
+import re
 import subprocess
 from pathlib import Path
 
 TINY_ADD_BUDGET_NS = 100.0
+TINY_ADD_VS_TORCH_BUDGET = 10.0  # kf_add through the C ABI at least this many times faster
 MATMUL_BUDGET_PCT = 95.0
 STARTUP_BUDGET_MS = 10.0
 STARTUP_KINDS = ("bare", "linked", "core", "full")
@@ -52,17 +58,32 @@ def git_commit() -> str:
         return "unknown"
 
 
+def run_name(entry: dict) -> str:
+    """The benchmark's name without Google Benchmark's suffixes (/real_time, /repeats:N)."""
+    name = entry.get("run_name", entry["name"]).replace("/real_time", "")
+    return re.sub(r"/repeats:\d+", "", name)
+
+
 def figures(report: dict) -> dict[str, dict]:
     """run name -> its entry: the median aggregate when there are repetitions, else the run."""
     picked: dict[str, dict] = {}
     for b in report.get("benchmarks", []):
-        name = b.get("run_name", b["name"]).replace("/real_time", "")
+        name = run_name(b)
         if b.get("run_type") == "aggregate":
             if b.get("aggregate_name") == "median":
                 picked[name] = b
         elif name not in picked:
             picked[name] = b
     return picked
+
+
+def spreads(report: dict) -> dict[str, float]:
+    """run name -> coefficient of variation of its repetitions' wall-clock times (0.05 = 5%)."""
+    cv: dict[str, float] = {}
+    for b in report.get("benchmarks", []):
+        if b.get("run_type") == "aggregate" and b.get("aggregate_name") == "cv":
+            cv[run_name(b)] = b["real_time"]
+    return cv
 
 
 def errors(report: dict) -> list[str]:
@@ -83,18 +104,50 @@ def fmt_time(ns: float) -> str:
     return f"{ns / 1e6:.2f} ms"
 
 
-def figures_table(picked: dict[str, dict]) -> list[str]:
-    lines = ["| benchmark | time (wall clock) | GFLOP/s |", "|---|---:|---:|"]
+def figures_table(picked: dict[str, dict], cv: dict[str, float]) -> list[str]:
+    lines = ["| benchmark | time (wall clock) | GFLOP/s | repetitions | spread (cv) |",
+             "|---|---:|---:|---:|---:|"]
     def order(name: str) -> tuple:
         size = name.split("/")[1] if "/" in name else "0"
-        return (0 if "TinyAdd" in name else 1, int(size) if size.isdigit() else 0, name)
+        tiny = "TinyAdd" in name or "AddTiny" in name
+        return (0 if tiny else 1, int(size) if size.isdigit() else 0, name)
 
     for name in sorted(picked, key=order):
         e = picked[name]
         gflops = e.get("GFLOP/s")
         g = f"{gflops:.1f}" if gflops is not None else "–"
-        lines.append(f"| `{name}` | {fmt_time(real_ns(e))} | {g} |")
+        reps = e.get("repetitions", 1) if e.get("run_type") == "aggregate" else 1
+        spread = f"{100.0 * cv[name]:.1f}%" if name in cv else "–"
+        lines.append(f"| `{name}` | {fmt_time(real_ns(e))} | {g} | {reps} | {spread} |")
     return lines
+
+
+def torch_built(report: dict) -> bool:
+    return report.get("context", {}).get("libtorch_version", "not built") != "not built"
+
+
+def tiny_vs_torch_row(picked: dict[str, dict], report: dict) -> list[str]:
+    """The tiny-op budget: kf_add through the C ABI against libtorch's torch::add, same run."""
+    ours, ref = picked.get("BM_TinyAdd"), picked.get("BM_TorchAddTiny")
+    if not (ours or ref):
+        return []
+    label = ("tiny `add` (1 element, new output): C ABI `kf_add` vs libtorch `torch::add`, "
+             "same run")
+    target = f"≥ {TINY_ADD_VS_TORCH_BUDGET:.0f}× faster"
+    if not torch_built(report):
+        return [f"| {label} | libtorch not installed (Debian: libtorch-dev); ratio not measured "
+                f"| {target} | – | not measured |"]
+    if not (ours and ref):
+        missing = "BM_TinyAdd" if not ours else "BM_TorchAddTiny"
+        return [f"| {label} | `{missing}` not in this run; ratio not measured | {target} | – | "
+                "not measured |"]
+    ours_ns, ref_ns = real_ns(ours), real_ns(ref)
+    ratio = ref_ns / ours_ns
+    verdict = "within budget" if ratio >= TINY_ADD_VS_TORCH_BUDGET else "over budget"
+    reps = ours.get("repetitions") if ours.get("run_type") == "aggregate" else None
+    reps_text = f" (medians of {reps} repetitions each)" if reps else ""
+    return [f"| {label} | {ours_ns:.1f} ns vs {ref_ns:.1f} ns{reps_text} | {target} | "
+            f"{ratio:.2f}× faster | {verdict} |"]
 
 
 def startup_share_ms(startup: dict) -> float | None:
@@ -119,7 +172,7 @@ def startup_budget_row(startup: dict | None) -> list[str]:
             f"{verdict} |"]
 
 
-def budget_rows(picked: dict[str, dict], startup: dict | None = None) -> list[str]:
+def budget_rows(picked: dict[str, dict], report: dict, startup: dict | None = None) -> list[str]:
     lines = ["| budget | measured | target | ratio | verdict |", "|---|---:|---:|---:|---|"]
     tiny = picked.get("BM_TinyAdd")
     if tiny:
@@ -128,6 +181,7 @@ def budget_rows(picked: dict[str, dict], startup: dict | None = None) -> list[st
         lines.append(f"| tiny `add` through the C ABI (1 element, new output) | {ns:.1f} ns | "
                      f"≤ {TINY_ADD_BUDGET_NS:.0f} ns | {ns / TINY_ADD_BUDGET_NS:.2f}× the "
                      f"budget | {verdict} |")
+    lines += tiny_vs_torch_row(picked, report)
     for n in (1024, 2048):
         ours, ref = picked.get(f"BM_MatmulKernforge/{n}"), picked.get(f"BM_CblasSgemm/{n}")
         if not (ours and ref and ours.get("GFLOP/s") and ref.get("GFLOP/s")):
@@ -190,8 +244,8 @@ def startup_section(startup: dict) -> list[str]:
         full = startup.get("full_child") or {}
         loaded = ", ".join(full.get("loaded", [])) or "none"
         lines += ["", f"kernforge's share of a process (`full` − `bare`, medians): **{ms:.2f} ms**, "
-                  f"{verdict} the budget of {STARTUP_BUDGET_MS:.0f} ms (DESIGN section 12: "
-                  f"the C ABI ready with every plugin probed). Plugins found: "
+                  f"{verdict} the budget of {STARTUP_BUDGET_MS:.0f} ms (the C ABI ready "
+                  f"with every plugin probed). Plugins found: "
                   f"{full.get('plugins_probed', '?')}, loaded: {loaded}. The steps between the "
                   "rows say where it goes: `linked` − `bare` is mapping libkernforge and its "
                   "libraries with their static initialisers, `core` − `linked` the core's own "
@@ -242,28 +296,43 @@ def machine_lines(report: dict, info: dict | None, build_type: str) -> list[str]
         backends = ", ".join(f"{b['name']} {b['version']} ({b['state']})"
                              for b in info.get("backends", []))
         lines.append(f"- kernforge {info.get('version', '?')}, backends: {backends or 'none'}")
+    if torch_built(report):
+        lines.append(f"- libtorch {ctx.get('libtorch_version', '?')} (the reference of the "
+                     f"tiny-op budget), {ctx.get('libtorch_threads', '?')} intra-op thread(s), "
+                     "`torch::add` under `c10::InferenceMode`")
+    else:
+        lines.append("- libtorch: not installed (Debian: libtorch-dev); the tiny-op ratio against "
+                     "`torch::add` is not measured")
     return lines
 
 
 def render(report: dict, info: dict | None, build_type: str,
-           startup: dict | None = None) -> str:
+           startup: dict | None = None, note: str | None = None) -> str:
     picked = figures(report)
     out = ["# Benchmarks", "",
            f"Written by `benchmarks/write_report.py` on {dt.date.today().isoformat()} from a run "
            "of `benchmarks/run.sh` (release build, Google Benchmark `kernforge_bench`, and "
            "`kernforge_bench_startup` for the start-up). "
            "Figures are the medians of the repetitions, wall-clock time. Timings are never "
-           "pass/fail tests; this page is where the budgets of DESIGN section 12 are checked. "
+           "pass/fail tests; this page is where the performance budgets are checked. "
            "Rerun `bash benchmarks/run.sh` to refresh it.", "",
            "## Machine", ""]
     out += machine_lines(report, info, build_type)
+    if note:
+        out += ["", f"Note on this run: {note}"]
     out += busy_note()
-    out += ["", "## Budgets", ""] + budget_rows(picked, startup)
+    out += ["", "## Budgets", ""] + budget_rows(picked, report, startup)
     if startup:
         out += [""] + startup_section(startup)
-    out += ["", "## All figures", ""] + figures_table(picked)
+    out += ["", "## All figures", ""] + figures_table(picked, spreads(report))
     out += ["", "`BM_TinyAdd`: `kf_add(a, b, alpha=1, &out)` on two 1-element float32 tensors, "
-            "then `kf_tensor_release(out)`. `BM_MatmulKernforge/n`: `kf_matmul` of two n×n "
+            "then `kf_tensor_release(out)`. `BM_TorchAddTiny` (built when libtorch is installed): "
+            "`torch::add(a, b, /*alpha=*/1)` on two CPU float32 tensors of shape {1}, the output "
+            "released at the end of each iteration, with `at::set_num_threads(1)` (kernforge "
+            "runs the op on the calling thread) and under `c10::InferenceMode` (kernforge has no "
+            "autograd; this is libtorch's fastest path, so the ratio is the strict one); the two "
+            "run in the same process with their repetitions randomly interleaved. "
+            "`BM_MatmulKernforge/n`: `kf_matmul` of two n×n "
             "float32 tensors through the C ABI, a new output each time (released). "
             "`BM_CblasSgemm/n`: OpenBLAS `cblas_sgemm` called directly on the same sizes into a "
             "preallocated buffer, in the same process and run. GFLOP/s counts 2·n³ per product.",
@@ -279,6 +348,7 @@ def main() -> None:
     parser.add_argument("--build-type", default="unknown", help="kernforge's CMAKE_BUILD_TYPE")
     parser.add_argument("--startup", type=Path,
                         help="the JSON written by kernforge_bench_startup --json")
+    parser.add_argument("--note", help="a line about the run's conditions, printed as given")
     args = parser.parse_args()
     report = json.loads(args.json.read_text())
     info = json.loads(args.kernforge_info) if args.kernforge_info else None
@@ -287,7 +357,7 @@ def main() -> None:
     if failed:
         raise SystemExit("benchmarks failed, docs not written:\n  " + "\n  ".join(failed))
     args.markdown.parent.mkdir(parents=True, exist_ok=True)
-    args.markdown.write_text(render(report, info, args.build_type, startup))
+    args.markdown.write_text(render(report, info, args.build_type, startup, args.note or None))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,57 @@
+// bench_torch.cpp — the reference for the tiny-op budget: libtorch's torch::add on the same
+// operands as BM_TinyAdd (bench_dispatch.cpp), in the same process and run.
+//
+// BM_TorchAddTiny  torch::add(a, b, alpha=1) of two 1-element float32 tensors (shape {1}),
+//                  a new output tensor each time, released at the end of the iteration
+//                  (budget: kf_add through the C ABI >= 10x faster).
+//
+// What keeps the comparison fair, and strict on kernforge's side:
+// - at::set_num_threads(1): kernforge runs a 1-element add on the calling thread; libtorch
+//   would not split one element across threads either, but one intra-op thread keeps its
+//   OpenMP pool from being started or spinning next to the other benchmarks on a small machine.
+// - c10::InferenceMode around the loop: kernforge has no autograd, so libtorch runs without
+//   its autograd and view-tracking dispatch layers too. This is libtorch's fastest path for the
+//   call, so the ratio is the smallest one libtorch's ordinary C++ API can give.
+// - The operands are CPU float32 tensors of shape {1} holding 1.5, as in BM_TinyAdd.
+//
+// benchmarks/CMakeLists.txt compiles this file in its own object library, the only one that sees
+// libtorch's compile definitions and (system) include paths.
+#include "bench_torch.h"
+
+#include <string>
+
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
+#include <torch/types.h>
+#include <torch/version.h>
+
+#include <benchmark/benchmark.h>
+
+namespace {
+
+void BM_TorchAddTiny(benchmark::State& state) {
+  const c10::InferenceMode no_autograd;
+  const torch::Tensor a = torch::full({1}, 1.5f, torch::dtype(torch::kFloat32));
+  const torch::Tensor b = torch::full({1}, 1.5f, torch::dtype(torch::kFloat32));
+  for (auto _ : state) {
+    torch::Tensor out = torch::add(a, b, /*alpha=*/1);
+    benchmark::DoNotOptimize(out);
+  }
+}
+
+}  // namespace
+
+namespace kf_bench {
+
+void register_torch_benchmarks(int repetitions) {
+  at::set_num_threads(1);
+  benchmark::internal::Benchmark* bm = benchmark::RegisterBenchmark("BM_TorchAddTiny",
+                                                                    BM_TorchAddTiny);
+  if (repetitions > 0) bm->Repetitions(repetitions);
+}
+
+std::string torch_version() { return TORCH_VERSION; }
+
+std::string torch_threads() { return std::to_string(at::get_num_threads()); }
+
+}  // namespace kf_bench
