@@ -87,11 +87,10 @@ void run_cpu_fallback(const CallArgs& a, CallMode mode, TensorImpl* const* given
   TensorRef held[kMaxOutputs];
   for (int32_t i = 0; i < def.nreturns; ++i) held[i] = TensorRef(r[i]);
   for (int32_t i = 0; i < def.nreturns; ++i) {
-    TensorRef back(tensor_to(*held[i], m.device, held[i]->dtype));
     if (mode == CallMode::Functional) {
-      results[i] = back.take();
+      results[i] = tensor_to(*held[i], m.device, held[i]->dtype);
     } else {
-      ops::copy_(*given[i], *back);
+      write_from_cpu(*given[i], *held[i]);
     }
   }
 }

@@ -50,21 +50,76 @@ class Staging {
   void* p_;
 };
 
+// The elements t's view spans in its storage, from its offset (strides are never negative).
+int64_t span_of(const TensorImpl& t) {
+  if (t.numel == 0) return 0;
+  int64_t span = 1;
+  for (int32_t d = 0; d < t.ndim; ++d) span += (t.shape[d] - 1) * t.strides[d];
+  return span;
+}
+
+// A contiguous CPU copy of `t`, which lives on another device. A strided view is copied as the
+// span of storage it covers and laid out on the CPU, so no kernel of t's backend is needed (a
+// backend without copy_ reaches its CPU fallback through here).
+TensorRef to_cpu_contiguous(TensorImpl& t) {
+  const kf_device_t cpu = kf_device_cpu();
+  const bool dense = is_contiguous(t);
+  const int64_t span = dense ? t.numel : span_of(t);
+  TensorRef extent(new_tensor(&span, 1, t.dtype, cpu));
+  copy_now(t.device, data_ptr(*extent), data_ptr(t), static_cast<size_t>(span) * itemsize(t.dtype),
+           KF_COPY_DEVICE_TO_HOST);
+  if (dense) return ops::reshape(*extent, IntListView(t.shape, t.ndim));
+  TensorRef view(new_view(*extent, t.shape, t.strides, t.ndim, 0));
+  return ops::contiguous(*view);
+}
+
+// From one device to another (neither the CPU): a dense tensor through pinned host memory of the
+// source's backend, a strided view through a contiguous CPU copy.
+void device_to_device(TensorImpl& t, TensorImpl& dst) {
+  if (!is_contiguous(t)) {
+    TensorRef src = to_cpu_contiguous(t);
+    return copy_now(dst.device, data_ptr(dst), data_ptr(*src), nbytes(t), KF_COPY_HOST_TO_DEVICE);
+  }
+  if (nbytes(t) == 0) return;
+  Staging staging(require_device(t.device), nbytes(t));
+  copy_now(t.device, staging.get(), data_ptr(t), nbytes(t), KF_COPY_DEVICE_TO_HOST);
+  copy_now(dst.device, data_ptr(dst), staging.get(), nbytes(t), KF_COPY_HOST_TO_DEVICE);
+}
+
 TensorImpl* move_to_device(TensorImpl& t, kf_device_t device) {
-  TensorRef src = contiguous_of(t);
+  if (device.type == KF_DEVICE_CPU) return to_cpu_contiguous(t).take();
   TensorRef dst(new_tensor(t.shape, t.ndim, t.dtype, device));
-  const size_t bytes = nbytes(t);
-  if (t.device.type == KF_DEVICE_CPU) {
-    copy_now(device, data_ptr(*dst), data_ptr(*src), bytes, KF_COPY_HOST_TO_DEVICE);
-  } else if (device.type == KF_DEVICE_CPU) {
-    copy_now(t.device, data_ptr(*dst), data_ptr(*src), bytes, KF_COPY_DEVICE_TO_HOST);
-  } else if (bytes > 0) {
-    Staging staging(require_device(t.device), bytes);
-    copy_now(t.device, staging.get(), data_ptr(*src), bytes, KF_COPY_DEVICE_TO_HOST);
-    copy_now(device, data_ptr(*dst), staging.get(), bytes, KF_COPY_HOST_TO_DEVICE);
+  if (t.device.type != KF_DEVICE_CPU) {
+    device_to_device(t, *dst);
+  } else {
+    TensorRef src = contiguous_of(t);
+    copy_now(device, data_ptr(*dst), data_ptr(*src), nbytes(t), KF_COPY_HOST_TO_DEVICE);
   }
   return dst.take();
 }
+
+}  // namespace
+
+void write_from_cpu(TensorImpl& dst, TensorImpl& src) {
+  const size_t item = itemsize(dst.dtype);
+  const bool dense = is_contiguous(dst);
+  const int64_t span = dense ? dst.numel : span_of(dst);
+  TensorRef extent(new_tensor(&span, 1, dst.dtype, kf_device_cpu()));
+  int64_t strides[KF_MAX_NDIM];
+  if (dense) {
+    contiguous_strides(dst.shape, dst.ndim, strides);
+  } else {  // the elements between dst's own keep their values
+    for (int32_t d = 0; d < dst.ndim; ++d) strides[d] = dst.strides[d];
+    copy_now(dst.device, data_ptr(*extent), data_ptr(dst), static_cast<size_t>(span) * item,
+             KF_COPY_DEVICE_TO_HOST);
+  }
+  TensorRef view(new_view(*extent, dst.shape, strides, dst.ndim, 0));
+  ops::copy_(*view, src);
+  copy_now(dst.device, data_ptr(dst), data_ptr(*extent), static_cast<size_t>(span) * item,
+           KF_COPY_HOST_TO_DEVICE);
+}
+
+namespace {
 
 template <class T>
 T read_one(TensorImpl& t, kf_dtype_t as) {

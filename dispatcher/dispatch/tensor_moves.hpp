@@ -13,6 +13,11 @@ namespace kf {
 /// changes).
 TensorImpl* tensor_to(TensorImpl& t, kf_device_t device, kf_dtype_t dtype);
 
+/// Writes CPU tensor `src` (broadcast, converted) into `dst`, a tensor or view on another device,
+/// with CPU kernels and raw copies only: no kernel of dst's backend runs (the CPU fallback writes
+/// its results back through here).
+void write_from_cpu(TensorImpl& dst, TensorImpl& src);
+
 /// Copies `t`'s elements in row-major order to host memory `dst` of exactly `bytes` bytes.
 void copy_to_host(TensorImpl& t, void* dst, size_t bytes);
 

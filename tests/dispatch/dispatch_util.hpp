@@ -16,10 +16,19 @@
 
 #include "kernforge/kernforge.h"
 
-// Test hooks the plugin finds with dlsym (see testdev_plugin.cpp); defined in test_dispatch.cpp.
+// Test hooks the plugins find with dlsym (testdev_hooks.hpp); defined in test_hooks.cpp.
 extern "C" {
 extern std::atomic<long long> kf_testdev_live_allocations[2];
 extern std::atomic<long long> kf_testdev_add_calls;
+extern std::atomic<long long> kf_testasync_live_allocations[2];
+extern std::atomic<long long> kf_testasync_add_calls;
+extern std::atomic<long long> kf_testasync_linear_calls;
+extern std::atomic<long long> kf_testasync_scale_calls;
+extern std::atomic<long long> kf_testasync_fallback_calls;
+extern std::atomic<long long> kf_testasync_pinned_live;
+extern std::atomic<long long> kf_testasync_pinned_total;
+extern std::atomic<int> kf_testasync_kernel_delay_ms;
+extern std::atomic<bool> kf_testasync_hold;
 }
 
 namespace dispatch_test {
@@ -83,6 +92,55 @@ class Dispatch : public ::testing::Test {
     td1 = s.td1;
   }
   kf_device_t td0{}, td1{};
+  const kf_device_t cpu{KF_DEVICE_CPU, 0};
+};
+
+/// cdev (the C plugin) then testasync, once per process; both must load.
+struct AsyncState {
+  kf_status_t cdev = KF_INTERNAL, testasync = KF_INTERNAL;
+  std::string message;
+  kf_device_t cdev0{0, 0}, ta0{0, 0}, ta1{0, 1};
+};
+
+inline AsyncState& async_state() {
+  static AsyncState s = [] {
+    AsyncState st;
+    st.cdev = kf_load_plugin(KF_CDEV_MANIFEST);
+    if (st.cdev != KF_OK) st.message = "cdev: " + last_error();
+    st.testasync = kf_load_plugin(KF_TESTASYNC_MANIFEST);
+    if (st.testasync != KF_OK) st.message += " testasync: " + last_error();
+    kf_device_t d{};
+    if (kf_device_parse("cdev", &d) == KF_OK) st.cdev0 = d;
+    if (kf_device_parse("testasync", &d) == KF_OK) {
+      st.ta0 = kf_device_t{d.type, 0};
+      st.ta1 = kf_device_t{d.type, 1};
+    }
+    return st;
+  }();
+  return s;
+}
+
+/// Tests on cdev and testasync: both loaded, the switches of the queues reset.
+class Async : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const AsyncState& s = async_state();
+    ASSERT_EQ(s.cdev, KF_OK) << s.message;
+    ASSERT_EQ(s.testasync, KF_OK) << s.message;
+    cdev = s.cdev0;
+    ta0 = s.ta0;
+    ta1 = s.ta1;
+    kf_testasync_kernel_delay_ms.store(0);
+    kf_testasync_hold.store(false);
+  }
+  void TearDown() override {
+    kf_testasync_kernel_delay_ms.store(0);
+    kf_testasync_hold.store(false);
+    EXPECT_EQ(kf_set_current_stream(ta0, nullptr), KF_OK) << kf_last_error_message();
+    EXPECT_EQ(kf_synchronize(ta0), KF_OK) << kf_last_error_message();
+    EXPECT_EQ(kf_synchronize(ta1), KF_OK) << kf_last_error_message();
+  }
+  kf_device_t cdev{}, ta0{}, ta1{};
   const kf_device_t cpu{KF_DEVICE_CPU, 0};
 };
 

@@ -1,16 +1,10 @@
-// The dispatcher's multi-backend paths (DESIGN.md sections 3, 5 and 6), through the C ABI only,
+// The dispatcher's multi-backend paths, through the C ABI only,
 // over the `testdev` plugin (testdev_plugin.cpp): add f32 and copy_/to_dtype are its kernels,
 // everything else runs through the CPU fallback. Tests whose name contains NoFallback need
 // KERNFORGE_CPU_FALLBACK=0 (a second CTest test sets it) and skip otherwise.
 // This file: loading, the plugin's kernels, the CPU fallback; test_moves.cpp: moves, devices,
 // memory.
 #include "dispatch_util.hpp"
-
-// The test hooks (declared in dispatch_util.hpp), exported for the plugin (ENABLE_EXPORTS).
-extern "C" {
-__attribute__((visibility("default"))) std::atomic<long long> kf_testdev_live_allocations[2];
-__attribute__((visibility("default"))) std::atomic<long long> kf_testdev_add_calls{0};
-}
 
 namespace dispatch_test {
 namespace {
@@ -81,7 +75,7 @@ TEST_F(Dispatch, AddFloat32RunsThePluginKernel) {
   EXPECT_EQ(info.kind, KF_KERNEL_BACKEND);
   EXPECT_EQ(info.dtype_mask, 1u << KF_FLOAT32);
   EXPECT_HAS(std::string(info.provenance), "testdev: ");
-  EXPECT_HAS(std::string(info.provenance), "tests/dispatch/testdev_plugin.cpp:");
+  EXPECT_HAS(std::string(info.provenance), "tests/dispatch/testdev_kernels.cpp:");
 }
 
 TEST_F(Dispatch, AddFloat32OnTheSecondDevice) {

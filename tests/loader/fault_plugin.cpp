@@ -21,6 +21,14 @@
 //   CPU_CONFLICT           device type "cpu" (the CPU plugin's)
 //   UNKNOWN_OP             registers "no_such_op_xyz" before its good kernel
 //   NEEDS_DEP              init calls kf_test_dep_answer() from libkf_test_dep (linked, no RPATH)
+//   SCHEMA_HASH_MISMATCH   registers add built for another signature (a wrong schema hash)
+//   DEFINE_OP              defines fault::twice(Tensor self) -> Tensor (its own meta) and
+//                          fault::negate(Tensor self) -> Tensor (core rule "unary"), with kernels
+//   DEFINE_CONFLICT        device type "faultdev2"; defines fault::twice with another schema
+//   DEFINE_UNNAMESPACED    defines twice(Tensor self) -> Tensor: no namespace
+//   DEFINE_BAD_RULE        defines fault::bad(Tensor self, int n) -> Tensor with rule "unary"
+//   COMPOSITE_NO_META      registers a kernel for clone, a composite without a meta rule
+//   VIEW_KERNEL            registers a kernel for reshape, a view
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +62,8 @@ namespace ops = kf::plugin::ops;
 
 #if FAULT_CPU_CONFLICT
 constexpr const char* kDeviceType = "cpu";
+#elif FAULT_DEFINE_CONFLICT
+constexpr const char* kDeviceType = "faultdev2";
 #else
 constexpr const char* kDeviceType = "faultdev";
 #endif
@@ -237,6 +247,74 @@ kf_status_t register_unknown_op(const kf_registrar_t* reg) {
 }
 #endif
 
+#if FAULT_SCHEMA_HASH_MISMATCH || FAULT_DEFINE_OP || FAULT_COMPOSITE_NO_META || FAULT_VIEW_KERNEL
+/// Registers the neg kernel's trampoline under another op name and schema hash.
+kf_status_t register_raw(const kf_registrar_t* reg, const char* op, uint64_t hash, int32_t line) {
+  kf_kernel_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  desc.op_name = op;
+  desc.schema_hash = hash;
+  desc.dtype_mask = kF32;
+  desc.fn = &kf::plugin::trampoline<ops::neg, &neg_f32>;
+  desc.file = __FILE__;
+  desc.line = line;
+  return reg->register_kernel(reg->ctx, &desc);
+}
+#endif
+
+#if FAULT_DEFINE_OP || FAULT_DEFINE_CONFLICT || FAULT_DEFINE_UNNAMESPACED || FAULT_DEFINE_BAD_RULE
+/// Output 0 has input 0's shape and dtype.
+[[maybe_unused]] kf_status_t same_as_input(const kf_meta_call_t* call) {
+  const kf_tensor_view_t& in = call->inputs[0];
+  call->outputs[0].dtype = in.dtype;
+  call->outputs[0].ndim = in.ndim;
+  for (int32_t d = 0; d < in.ndim; ++d) call->outputs[0].shape[d] = in.shape[d];
+  return KF_OK;
+}
+
+kf_status_t define(const kf_registrar_t* reg, const char* schema, kf_meta_fn meta,
+                   const char* rule) {
+  kf_op_definition_t def{};
+  def.struct_size = sizeof(def);
+  def.schema = schema;
+  def.doc = "A test op of the fault plugin.";
+  def.meta = meta;
+  def.meta_rule = rule;
+  def.file = __FILE__;
+  def.line = __LINE__;
+  return reg->define_op(reg->ctx, &def);
+}
+#endif
+
+#if FAULT_DEFINE_OP
+/// fault::twice: out = 2 * self (float32), registered through the plain C descriptor.
+kf_status_t twice_f32(const kf_kernel_call_t* call) {
+  elementwise(call->outputs[0], [](float x) { return 2.0f * x; }, call->inputs[0]);
+  return KF_OK;
+}
+
+kf_status_t register_defined_ops(const kf_registrar_t* reg) {
+  if (reg->struct_size < sizeof(kf_registrar_t)) return KF_ABI_MISMATCH;
+  if (kf_status_t s = define(reg, "fault::twice(Tensor self) -> Tensor", same_as_input, nullptr);
+      s != KF_OK) {
+    return s;
+  }
+  if (kf_status_t s = define(reg, "fault::negate(Tensor self) -> Tensor", nullptr, "unary");
+      s != KF_OK) {
+    return s;
+  }
+  kf_kernel_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  desc.op_name = "fault::twice";
+  desc.dtype_mask = kF32;
+  desc.fn = twice_f32;
+  desc.file = __FILE__;
+  desc.line = __LINE__;
+  if (kf_status_t s = reg->register_kernel(reg->ctx, &desc); s != KF_OK) return s;
+  return register_raw(reg, "fault::negate", 0, __LINE__);
+}
+#endif
+
 kf_status_t fd_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
   if (reg == nullptr || reg->register_kernel == nullptr) return KF_INVALID_ARGUMENT;
 #if FAULT_DUPLICATE_REGISTRATION
@@ -247,6 +325,29 @@ kf_status_t fd_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
 #else
 #  if FAULT_UNKNOWN_OP
   if (const kf_status_t s = register_unknown_op(reg); s != KF_OK) return s;
+#  endif
+#  if FAULT_SCHEMA_HASH_MISMATCH
+  // Warned about and skipped: the plugin still loads with its neg kernel.
+  (void)register_raw(reg, "add", 0x0123456789abcdefull, __LINE__);
+#  endif
+#  if FAULT_DEFINE_OP
+  if (const kf_status_t s = register_defined_ops(reg); s != KF_OK) return s;
+#  endif
+#  if FAULT_DEFINE_CONFLICT
+  // The status is ignored on purpose: a definition error must reject the plugin anyway.
+  (void)define(reg, "fault::twice(Tensor self, int n) -> Tensor", same_as_input, nullptr);
+#  endif
+#  if FAULT_DEFINE_UNNAMESPACED
+  (void)define(reg, "twice(Tensor self) -> Tensor", same_as_input, nullptr);
+#  endif
+#  if FAULT_DEFINE_BAD_RULE
+  (void)define(reg, "fault::bad(Tensor self, int n) -> Tensor", nullptr, "unary");
+#  endif
+#  if FAULT_COMPOSITE_NO_META
+  (void)register_raw(reg, "clone", 0, __LINE__);
+#  endif
+#  if FAULT_VIEW_KERNEL
+  (void)register_raw(reg, "reshape", 0, __LINE__);
 #  endif
   KF_REGISTER_KERNEL(reg, neg, neg_f32, kF32);
   return KF_OK;

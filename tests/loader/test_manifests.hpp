@@ -22,8 +22,10 @@ inline json manifest_for(const std::string& variant) {
               {"name", "fault_" + variant},
               {"library", plugin_file_name(variant)},
               {"version", "0.0.1"},
-              {"abi", {1, 1}},
-              {"device_type", variant == "cpu_conflict" ? "cpu" : "faultdev"},
+              {"abi", {1, 2}},
+              {"device_type", variant == "cpu_conflict"      ? "cpu"
+                              : variant == "define_conflict" ? "faultdev2"
+                                                             : "faultdev"},
               {"priority", 10},
               {"global_deps", json::array()},
               {"preload", json::array()},

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <mutex>
 #include <new>
+#include <type_traits>
 #include <vector>
 
 #if defined(__GNUC__) && defined(__ELF__)
@@ -39,10 +40,14 @@ class Pool {
     return new (p) T();
   }
 
-  /// Destroys `p` and keeps its memory for reuse (the memory is never unmapped). The object's
-  /// first word becomes a link; T's later fields (its magic word) keep their last values.
+  /// Keeps `p`'s memory for reuse (the memory is never unmapped). The object's first word
+  /// becomes a link; T's later fields (its magic word) keep their last values.
+  ///
+  /// No destructor runs: pooled types are trivially destructible, and ending the object's
+  /// lifetime here would let the compiler drop the stores made just before (the "dead" magic
+  /// word a stale handle is checked against) as stores to an object that no longer exists.
   static void release(T* p) noexcept {
-    p->~T();
+    static_assert(std::is_trivially_destructible_v<T>, "pooled objects have no destructor");
     if (local_count >= kLocalCap) return release_global(p);
     if (!local_flusher_armed) arm_flusher();
     auto* n = reinterpret_cast<Node*>(p);
