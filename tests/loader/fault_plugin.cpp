@@ -29,6 +29,8 @@
 //   DEFINE_BAD_RULE        defines fault::bad(Tensor self, int n) -> Tensor with rule "unary"
 //   COMPOSITE_NO_META      registers a kernel for clone, a composite without a meta rule
 //   VIEW_KERNEL            registers a kernel for reshape, a view
+//   NEEDS_KFX              init calls kfx_touch() from libkfx.so.1 (Linux; linked, no RPATH), so
+//                          the copy whose kfx_calls counts 1 is the one the plugin resolved to
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -53,6 +55,9 @@
 
 #if FAULT_NEEDS_DEP
 extern "C" int kf_test_dep_answer(void);
+#endif
+#if FAULT_NEEDS_KFX
+extern "C" int kfx_touch(void);
 #endif
 
 namespace fault {
@@ -173,6 +178,12 @@ kf_status_t fd_init(const kf_host_api_t* host, void** out_state) {
 #  if FAULT_NEEDS_DEP
   if (kf_test_dep_answer() != 42) {
     host->set_error(FAULT_NAME ": kf_test_dep_answer() is not 42");
+    return KF_INTERNAL;
+  }
+#  endif
+#  if FAULT_NEEDS_KFX
+  if (kfx_touch() < 1) {
+    host->set_error(FAULT_NAME ": kfx_touch() did not count its call");
     return KF_INTERNAL;
   }
 #  endif

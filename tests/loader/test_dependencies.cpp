@@ -2,7 +2,10 @@
 // libkf_test_dep.so.1), which the needs_dep plugin links without RPATH: a missing required
 // dependency, a missing optional one, a dependency found only through a `folders` layout or the
 // Python wheel layout under a library root, one already mapped before start-up (not loaded
-// twice), and global_deps loaded RTLD_GLOBAL.
+// twice), and global_deps loaded RTLD_GLOBAL. On Linux also libkfx, whose file
+// (libkfx.so.1.2.3) is not called by its soname (libkfx.so.1): the application's copy, loaded
+// before start-up, is found by soname and used, as a preload and as a global_dep.
+#include <set>
 #include <string>
 
 #include "loader_fixture.hpp"
@@ -145,6 +148,135 @@ TEST_F(Dependencies, AlreadyMappedIsNotLoadedTwice) {
   EXPECT_EQ(mappings_under(b_copy.parent_path()), "")
       << "the copy in " << b_copy.parent_path() << " was mapped too";
   expect_faultdev_neg_works("fault_needs_dep");
+#endif
+}
+
+#if defined(KF_TEST_KFX_PATH)
+const std::string kKfx = KF_TEST_KFX_SONAME;  // libkfx.so.1; the file is libkfx.so.1.2.3
+
+/// Folder A (`root`/app) holds the application's copy under its real file name, and folder B
+/// (the plugin's $ORIGIN/deps, its manifest's only search root) another copy named by the soname.
+struct KfxSetup {
+  fs::path app;     // A/libkfx.so.1.2.3, canonical
+  fs::path b_copy;  // B/libkfx.so.1
+  Staged plugin;    // needs_kfx, listing libkfx.so.1 under `key`
+  void* handle = nullptr;  // the application's dlopen of `app`; null (dlerror() says why) on failure
+};
+
+/// Stages A, B and the needs_kfx plugin whose manifest lists libkfx.so.1 under `key`
+/// ("preload" or "global_deps"), then opens A's copy by absolute path, RTLD_NOW | RTLD_LOCAL,
+/// as an application that brought its own library does before kernforge starts.
+KfxSetup stage_kfx(const fs::path& root, const std::string& key) {
+  KfxSetup k;
+  fs::create_directories(root / "app");
+  k.app = fs::canonical(root / "app") / fs::path(KF_TEST_KFX_PATH).filename();
+  fs::copy_file(KF_TEST_KFX_PATH, k.app, fs::copy_options::overwrite_existing);
+  json m = manifest_for("needs_kfx");
+  m[key] = key == "preload" ? json::array({{{"soname", kKfx}}}) : json::array({kKfx});
+  m["search"] = {"$ORIGIN/deps"};
+  k.plugin = stage(root / "plugins", "needs_kfx", m);
+  fs::create_directories(k.plugin.folder / "deps");
+  k.b_copy = k.plugin.folder / "deps" / kKfx;
+  fs::copy_file(KF_TEST_KFX_PATH, k.b_copy, fs::copy_options::overwrite_existing);
+  k.handle = dlopen(k.app.string().c_str(), RTLD_NOW | RTLD_LOCAL);
+  return k;
+}
+
+/// The distinct files mapped in this process whose name starts with `prefix`.
+std::set<std::string> mapped_files_starting(const std::string& prefix) {
+  std::set<std::string> out;
+  std::istringstream maps(read_file("/proc/self/maps"));
+  for (std::string line; std::getline(maps, line);) {
+    const size_t slash = line.find('/');
+    if (slash == std::string::npos) continue;
+    const std::string path = line.substr(slash);
+    if (fs::path(path).filename().string().rfind(prefix, 0) == 0) out.insert(path);
+  }
+  return out;
+}
+
+/// After start-up: one copy of libkfx is mapped, A's; the `what` step ("preload" or
+/// "global_dep") and the backend's "libraries" list name A's path as already mapped; the plugin
+/// loaded, and its own call to kfx_touch() landed in A's copy.
+void expect_only_app_copy(const KfxSetup& k, const std::string& what, bool global) {
+  EXPECT_EQ(mapped_files_starting("libkfx.so"), std::set<std::string>{k.app.string()})
+      << "libkfx is mapped from more than the application's copy";
+  expect_state(backend("fault_needs_kfx"), KF_BACKEND_LOADED);
+  const json r = report();
+  const std::vector<json> st = steps(r, "fault_needs_kfx", what);
+  ASSERT_EQ(st.size(), 1u) << json(st).dump(2);
+  EXPECT_EQ(str_of(st[0], "path"), k.app.string()) << st[0].dump();
+  EXPECT_EQ(str_of(st[0], "result"), "ok") << st[0].dump();
+  EXPECT_HAS(str_of(st[0], "reason"), "already mapped");
+  const std::vector<json> libs = report_libraries(r, "fault_needs_kfx");
+  ASSERT_EQ(libs.size(), 1u) << json(libs).dump(2);
+  EXPECT_EQ(str_of(libs[0], "soname"), kKfx) << libs[0].dump();
+  EXPECT_EQ(str_of(libs[0], "path"), k.app.string()) << libs[0].dump();
+  EXPECT_EQ(str_of(libs[0], "how"), "already mapped") << libs[0].dump();
+  EXPECT_EQ(libs[0].value("global", !global), global) << libs[0].dump();
+  const auto* calls = static_cast<const int*>(dlsym(k.handle, "kfx_calls"));
+  ASSERT_NE(calls, nullptr) << dlerror();
+  EXPECT_EQ(*calls, 1) << "the plugin's kfx_touch() did not run in the application's copy";
+  expect_faultdev_neg_works("fault_needs_kfx");
+}
+#endif
+
+// The application loaded libkfx.so.1.2.3 itself; the plugin preloads "libkfx.so.1", and its
+// search root holds another copy under exactly that name. The application's copy is used.
+TEST_F(Dependencies, VersionedSonameAlreadyLoadedIsNotPreloadedAgain) {
+#if !defined(KF_TEST_KFX_PATH)
+  GTEST_SKIP() << "versioned ELF sonames, dlopen and /proc/self/maps are Linux";
+#else
+  const KfxSetup k = stage_kfx(tmp(), "preload");
+  ASSERT_NE(k.handle, nullptr) << dlerror();
+  init_ok({k.plugin.folder});
+  expect_only_app_copy(k, "preload", false);
+#endif
+}
+
+// The same with libkfx.so.1 under global_deps: the application's copy is made global (RTLD_GLOBAL
+// by its live path) instead of B's copy being loaded.
+TEST_F(Dependencies, VersionedSonameAlreadyLoadedIsTheGlobalDep) {
+#if !defined(KF_TEST_KFX_PATH)
+  GTEST_SKIP() << "versioned ELF sonames, dlopen, RTLD_GLOBAL and /proc/self/maps are Linux";
+#else
+  const KfxSetup k = stage_kfx(tmp(), "global_deps");
+  ASSERT_NE(k.handle, nullptr) << dlerror();
+  ASSERT_EQ(dlsym(RTLD_DEFAULT, "kfx_touch"), nullptr) << "already global before init";
+  init_ok({k.plugin.folder});
+  expect_only_app_copy(k, "global_dep", true);
+  EXPECT_EQ(dlsym(RTLD_DEFAULT, "kfx_touch"), dlsym(k.handle, "kfx_touch"))
+      << "the global kfx_touch is not the application's copy";
+#endif
+}
+
+// A library only the system search finds (ld.so.cache), whose file is not called by its soname
+// (libz.so.1 is libz.so.1.2.13): the report names the file that was loaded.
+TEST_F(Dependencies, SystemSearchReportsTheLiveFile) {
+#if !defined(__linux__)
+  GTEST_SKIP() << "ld.so.cache and versioned sonames are Linux";
+#else
+  const std::string soname = "libz.so.1";
+  if (void* h = dlopen(soname.c_str(), RTLD_NOLOAD | RTLD_LAZY); h != nullptr) {
+    dlclose(h);
+    GTEST_SKIP() << soname << " is already loaded in this process";
+  }
+  json m = manifest_for("ok");
+  m["preload"] = json::array({{{"soname", soname}, {"required", false}}});
+  m["search"] = {"$ORIGIN/deps"};
+  const Staged s = stage(tmp() / "plugins", "ok", m);
+  fs::create_directories(s.folder / "deps");
+  init_ok({s.folder});
+  expect_state(backend("fault_ok"), KF_BACKEND_LOADED);
+  const std::vector<json> st = steps(report(), "fault_ok", "preload");
+  ASSERT_EQ(st.size(), 1u) << json(st).dump(2);
+  if (str_of(st[0], "result") == "skipped") GTEST_SKIP() << soname << " is not installed";
+  EXPECT_HAS(str_of(st[0], "reason"), "system search");
+  const fs::path live = str_of(st[0], "path");
+  ASSERT_TRUE(live.is_absolute()) << st[0].dump();
+  std::error_code ec;
+  EXPECT_EQ(fs::canonical(live, ec), live) << st[0].dump();
+  EXPECT_HAS(read_file("/proc/self/maps"), live.string() + "\n");
 #endif
 }
 

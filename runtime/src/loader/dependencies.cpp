@@ -66,8 +66,10 @@ bool open_found(PluginRecord& b, const Dependency& d, const std::string& root, c
 
 bool load_one(PluginRecord& b, const Manifest& m, const Dependency& d, LoadFailure& failure) {
   StepTimer t;
-  if (const std::string live = os::mapped_library(d.soname); !live.empty()) {
-    // A global dependency is reopened RTLD_GLOBAL by its live path: that maps nothing new.
+  // Asked of the dynamic loader by soname: the application's libfoo.so.1.2.3 is libfoo.so.1.
+  if (const std::string live = os::loaded_library_path(d.soname); !live.empty()) {
+    // A global dependency is reopened RTLD_GLOBAL by its live path: the dynamic loader finds the
+    // same file already loaded, so that maps nothing new and only makes its symbols global.
     if (d.global) os::open_library(live, true);
     record(b, d, live, "already mapped", "ok",
            "already mapped in this process from " + live + "; not loaded again", t);
@@ -80,7 +82,8 @@ bool load_one(PluginRecord& b, const Manifest& m, const Dependency& d, LoadFailu
   }
   const os::OpenResult r = os::open_library(d.soname, d.global);
   if (r.library != nullptr) {
-    const std::string live = os::mapped_library(d.soname);
+    // The file the system search picked (often libfoo.so.1.2.3 behind the soname's symlink).
+    const std::string live = os::loaded_library_path(d.soname);
     record(b, d, live, "loaded", "ok", "found by the system search path", t);
     return true;
   }

@@ -1,9 +1,9 @@
 // What the loader needs from the operating system, in one place: opening libraries with the
 // flags of the load order (docs/loader.md), finding the entry symbol, the core's own location,
 // libraries already loaded and file ownership checks (environment variables are read in
-// core/environment.hpp). Two implementations: os_posix.cpp (dlopen through Boost.DLL, stat)
-// and os_windows.cpp (LoadLibraryExW with the search flags, AddDllDirectory, SetErrorMode,
-// GetModuleHandleW, GetModuleFileNameW). Everything above this file is the same on both systems.
+// core/environment.hpp). Two implementations: os_posix.cpp (dlopen through Boost.DLL, dlopen
+// RTLD_NOLOAD + dlinfo, stat) and os_windows.cpp (LoadLibraryExW with the search flags,
+// AddDllDirectory, SetErrorMode, GetModuleHandleW, GetModuleFileNameW). Everything above this file is the same on both systems.
 #pragma once
 
 #include <string>
@@ -35,9 +35,14 @@ void* find_symbol(Library* library, const char* name);
 std::string core_library_path();
 /// Canonical path (symlinks resolved), or "" when the file does not exist.
 std::string real_path(const std::string& path);
-/// When a library whose file name is `file_name` (an soname, a DLL name) is already mapped in
-/// this process, its path; otherwise "".
-std::string mapped_library(const std::string& file_name);
+/// When a library answering to `soname` is already loaded in this process, the canonical path
+/// of the live copy; otherwise "". The system's dynamic loader decides, so the name matches the
+/// way a DT_NEEDED entry or a dlopen of that name would: on POSIX a library's DT_SONAME, whatever
+/// its file is called (`libgomp.so.1` finds `.../libgomp.so.1.0.0`), or a name it was opened by;
+/// on Windows the DLL's module name (GetModuleHandleW). Loads, maps and runs nothing, and leaves
+/// the library's reference count as it was. "" for an empty name or, on POSIX, one holding a
+/// '/' (a path, not an soname: the current directory is never consulted).
+std::string loaded_library_path(const std::string& soname);
 /// Windows: AddDllDirectory(dir) once per folder, so a plugin's dependencies resolve from its
 /// search roots. POSIX: nothing (dependencies are preloaded by absolute path instead).
 void add_library_directory(const std::string& dir);

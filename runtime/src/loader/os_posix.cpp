@@ -1,6 +1,6 @@
 // The loader's operating-system layer on POSIX systems (see os.hpp): libraries are opened with
-// Boost.DLL (RTLD_NOW | RTLD_GLOBAL or RTLD_LOCAL), mapped libraries are read from
-// /proc/self/maps, and ownership from stat().
+// Boost.DLL (RTLD_NOW | RTLD_GLOBAL or RTLD_LOCAL), libraries already loaded are asked of the
+// dynamic loader (dlopen RTLD_NOLOAD, dlinfo), and ownership is read with stat().
 #if !defined(_WIN32)
 
 #include "loader/os.hpp"
@@ -8,6 +8,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <limits.h>
+#include <link.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -40,11 +41,6 @@ std::vector<Library*>& opened() {
 std::mutex& opened_mutex() {
   static auto* m = new std::mutex();
   return *m;
-}
-
-std::string file_name_of(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 // Boost.DLL turns a failed dlopen into a generic error code and drops dlerror()'s text, which
@@ -147,16 +143,27 @@ std::string real_path(const std::string& path) {
   return buf;
 }
 
-std::string mapped_library(const std::string& file_name) {
-  std::ifstream maps("/proc/self/maps");
-  std::string line;
-  while (std::getline(maps, line)) {
-    const size_t slash = line.find('/');
-    if (slash == std::string::npos) continue;
-    const std::string path = line.substr(slash);
-    if (file_name_of(path) == file_name) return path;
+std::string loaded_library_path(const std::string& soname) {
+  if (soname.empty() || soname.find('/') != std::string::npos) return "";
+  // RTLD_NOLOAD returns a library that is already loaded and never maps one. glibc matches the
+  // name against each loaded library's DT_SONAME and the names it was opened by, so the
+  // application's libfoo.so.1.2.3 answers to "libfoo.so.1". It adds a reference, dropped below.
+  void* h = dlopen(soname.c_str(), RTLD_NOLOAD | RTLD_LAZY);
+  if (h == nullptr) {
+    dlerror();  // not loaded: clear the error so that no later dlerror() reads it
+    return "";
   }
-  return "";
+  std::string live;
+#if !defined(__APPLE__)  // macOS has no dlinfo: there nothing counts as already loaded
+  struct link_map* map = nullptr;
+  if (dlinfo(h, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr && map->l_name != nullptr) {
+    live = map->l_name;  // the path it was loaded from, as given or as found by the search
+  }
+#endif
+  dlclose(h);  // only the reference RTLD_NOLOAD added: the library stays as loaded as it was
+  if (live.empty()) return "";
+  const std::string canonical = real_path(live);
+  return canonical.empty() ? live : canonical;
 }
 
 void add_library_directory(const std::string&) {}

@@ -15,7 +15,7 @@
 // and the folders given to AddDllDirectory (add_library_directory: a plugin's search roots),
 // and never in the current directory or PATH. A DLL whose name is already loaded in the process
 // (the application's own copy, or one preloaded from the manifest) is reused by name, which is
-// what the "already mapped" check (mapped_library) reports. A bare file name (the system's own
+// what the "already mapped" check (loaded_library_path) reports. A bare file name (the system's own
 // search) is opened with LOAD_LIBRARY_SEARCH_DEFAULT_DIRS alone: DLL_LOAD_DIR needs a path.
 // Libraries are never freed: the Library objects, and the handles they hold, live for the
 // process (DESIGN section 6).
@@ -337,11 +337,15 @@ std::string real_path(const std::string& path) {
   return ec ? "" : utf8_path(p.lexically_normal());
 }
 
-std::string mapped_library(const std::string& file_name) {
-  if (file_name.empty()) return "";
-  // Does not add a reference: the module stays exactly as loaded as it was.
-  const HMODULE module = GetModuleHandleW(widen(file_name).c_str());
-  return module != nullptr ? module_path(module) : "";
+std::string loaded_library_path(const std::string& soname) {
+  if (soname.empty()) return "";
+  // Windows matches a bare name against the module names of loaded DLLs, as it does for an
+  // import of that name. Does not add a reference: the module stays exactly as loaded as it was.
+  const HMODULE module = GetModuleHandleW(widen(soname).c_str());
+  if (module == nullptr) return "";
+  const std::string live = module_path(module);
+  const std::string canonical = live.empty() ? "" : real_path(live);
+  return canonical.empty() ? live : canonical;
 }
 
 void add_library_directory(const std::string& dir) {
