@@ -1,6 +1,7 @@
 // Bad input at the C ABI: the boxed path, parsing, the runtime report, plugin loading.
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -153,6 +154,58 @@ TEST(AbiRuntime, BackendInfoOutOfRange) {
   EXPECT_TRUE(fails_with(kf_backend_info(-1, &info), {IA, KF_OUT_OF_RANGE, KF_NOT_FOUND},
                          {{"-1"}, {}}));
   EXPECT_TRUE(fails_with(kf_backend_info(0, nullptr), IA, {{"out"}, {}}));
+}
+
+// Growable output structs: a caller built against an older minor passes a smaller struct_size
+// and gets only the fields its struct has (nothing written beyond); one built against a newer
+// minor passes a larger one and keeps what follows ours; below the first version: refused.
+template <class S>
+struct Grown {
+  S s;
+  unsigned char beyond[32];
+};
+
+TEST(AbiRuntime, GrowableStructsAcceptOlderAndNewerSizes) {
+  constexpr size_t kBackend10 = offsetof(kf_backend_info_t, manifest_path) + sizeof(const char*);
+  Grown<kf_backend_info_t> older;
+  std::memset(&older, 0xAB, sizeof older);
+  older.s.struct_size = kBackend10;
+  ASSERT_EQ(kf_backend_info(0, &older.s), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(older.s.struct_size, kBackend10);
+  EXPECT_NE(older.s.name, nullptr);
+  const auto* tail = reinterpret_cast<const unsigned char*>(&older.s) + kBackend10;
+  for (size_t i = 0; i < sizeof older - kBackend10; ++i) {
+    ASSERT_EQ(tail[i], 0xAB) << "byte " << i << " past a 1.0 kf_backend_info_t was written";
+  }
+  Grown<kf_memory_stats_t> newer;
+  std::memset(&newer, 0xCD, sizeof newer);
+  newer.s.struct_size = sizeof newer;
+  ASSERT_EQ(kf_memory_stats(kf_device_cpu(), &newer.s), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(newer.s.struct_size, sizeof newer) << "the caller's struct_size is kept";
+  for (unsigned char b : newer.beyond) ASSERT_EQ(b, 0xCD) << "fields of a newer minor written";
+  Grown<kf_kernel_info_t> info;
+  std::memset(&info, 0xEF, sizeof info);
+  info.s.struct_size = sizeof info;
+  ASSERT_EQ(kf_op_kernel_info(find("add"), 0, &info.s), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(info.s.kind, KF_KERNEL_BACKEND);
+  for (unsigned char b : info.beyond) ASSERT_EQ(b, 0xEF);
+  kf_memory_stats_t tiny{};
+  tiny.struct_size = sizeof(size_t);
+  EXPECT_TRUE(fails_with(kf_memory_stats(kf_device_cpu(), &tiny), IA, {{"struct_size"}, {}}));
+  kf_kernel_info_t small{};
+  small.struct_size = 4;
+  EXPECT_TRUE(fails_with(kf_op_kernel_info(find("add"), 0, &small), IA, {{"struct_size"}, {}}));
+}
+
+TEST(AbiRuntime, StateAndKindNamesComeFromTheAbi) {
+  EXPECT_STREQ(kf_backend_state_name(KF_BACKEND_LOADED), "loaded");
+  EXPECT_STREQ(kf_backend_state_name(KF_BACKEND_SHADOWED), "shadowed");
+  EXPECT_STREQ(kf_backend_state_name(99), "unknown");
+  EXPECT_STREQ(kf_kernel_kind_name(KF_KERNEL_BACKEND_FALLBACK), "backend fallback");
+  EXPECT_STREQ(kf_kernel_kind_name(-3), "unknown");
+  EXPECT_STREQ(kf_op_doc(find("add")),
+               "Elementwise self + alpha * other, with broadcasting and type promotion.");
+  EXPECT_STREQ(kf_op_doc(nullptr), "");
 }
 
 TEST(AbiRuntime, SettingsOutOfRange) {

@@ -204,6 +204,9 @@ KF_API const char* kf_op_name(kf_op_t op);
 KF_API const char* kf_op_schema(kf_op_t op);
 /** The op's one-line description (static storage; "" for an invalid handle). ABI 1.2. */
 KF_API const char* kf_op_doc(kf_op_t op);
+/** The number of tensors the op returns (what kf_op_call's nresults must be; -1 for an invalid
+ * handle; trivial accessor). ABI 1.2. */
+KF_API int32_t kf_op_num_returns(kf_op_t op);
 /**
  * Calls an op with `nargs` arguments in schema order (trailing defaulted arguments may be
  * omitted; KF_VALUE_NONE also means "default"). Results are written to `results`

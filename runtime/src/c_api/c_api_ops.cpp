@@ -99,6 +99,11 @@ KF_API const char* kf_op_doc(kf_op_t op) {
   return def != nullptr ? def->doc : "";
 }
 
+KF_API int32_t kf_op_num_returns(kf_op_t op) {
+  const kf::OpDef* def = op_or_null(op);
+  return def != nullptr ? def->nreturns : -1;
+}
+
 KF_API kf_status_t kf_op_call(kf_op_t op, const kf_value_t* args, int32_t nargs,
                               kf_value_t* results, int32_t nresults) {
   return kf::guard([&] {

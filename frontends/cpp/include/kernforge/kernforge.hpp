@@ -1,4 +1,4 @@
-// kernforge.hpp — the header-only C++17 frontend of kernforge (DESIGN.md section 8).
+// kernforge.hpp — the header-only C++17 frontend of kernforge.
 //
 // Everything here calls only the C ABI (kernforge.h); no C++ type crosses it. Failures of the C
 // ABI become kf::Error exceptions carrying the kf_status_t and kf_last_error_message().
@@ -418,6 +418,72 @@ inline Tensor wrap_scalar(const Scalar& s, const Tensor& like) {
 #include "kernforge/kernforge_ops.hpp"
 
 namespace kf {
+
+// -------------------------------------------------------------------------- boxed calls --
+
+/// One argument of kf::call: a Tensor, an integer, a floating-point number, a bool, a Scalar, a
+/// Dtype, a Device, an int list, or None (std::nullopt). The core accepts an integer where the
+/// schema says float or Scalar.
+class Value {
+ public:
+  Value(std::nullopt_t) { v_.tag = KF_VALUE_NONE; }                  // NOLINT
+  Value(const Tensor& t) { set_tensor(t); }                          // NOLINT
+  Value(double x) { v_.tag = KF_VALUE_FLOAT; v_.v.f = x; }           // NOLINT
+  Value(float x) : Value(static_cast<double>(x)) {}                  // NOLINT
+  Value(bool x) { v_.tag = KF_VALUE_BOOL; v_.v.b = x; }              // NOLINT
+  template <typename I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>,
+                                         int> = 0>
+  Value(I x) { v_.tag = KF_VALUE_INT; v_.v.i = static_cast<int64_t>(x); }  // NOLINT
+  Value(Scalar s) { v_.tag = KF_VALUE_SCALAR; v_.v.scalar = s.c(); }       // NOLINT
+  Value(Dtype d) { v_.tag = KF_VALUE_DTYPE; v_.v.dtype = static_cast<kf_dtype_t>(d); }  // NOLINT
+  Value(const Device& d) { v_.tag = KF_VALUE_DEVICE; v_.v.device = d.c(); }             // NOLINT
+  Value(IntArrayRef list) : ints_(list.vec()) {  // NOLINT
+    v_.tag = KF_VALUE_INT_LIST;
+    v_.v.ints.data = ints_.data();
+    v_.v.ints.len = static_cast<int32_t>(ints_.size());
+  }
+  Value(const Value& o) : v_(o.v_), ints_(o.ints_) {
+    if (v_.tag == KF_VALUE_INT_LIST) v_.v.ints.data = ints_.data();
+  }
+  Value& operator=(const Value&) = delete;
+
+  const kf_value_t& c() const { return v_; }
+
+ private:
+  void set_tensor(const Tensor& t);
+  kf_value_t v_{};
+  std::vector<int64_t> ints_;  // an int list's values
+};
+
+/// Calls the op named `name` (any op of the registry, including those a plugin defines:
+/// "toy::scale") with `args` in schema order, trailing defaults omitted; returns every result.
+inline std::vector<Tensor> call_all(const char* name, std::initializer_list<Value> args) {
+  kf_op_t op = nullptr;
+  detail::check(kf_op_find(name, &op));
+  std::vector<kf_value_t> boxed;
+  for (const Value& a : args) boxed.push_back(a.c());
+  std::vector<kf_value_t> results(static_cast<std::size_t>(kf_op_num_returns(op)));
+  detail::check(kf_op_call(op, boxed.data(), static_cast<int32_t>(boxed.size()), results.data(),
+                           static_cast<int32_t>(results.size())));
+  std::vector<Tensor> out;
+  for (const kf_value_t& r : results) out.push_back(Tensor::adopt(r.v.tensor));
+  return out;
+}
+
+/// call_all for an op with one result.
+inline Tensor call(const char* name, std::initializer_list<Value> args) {
+  std::vector<Tensor> r = call_all(name, args);
+  if (r.size() != 1) {
+    throw Error(KF_INVALID_ARGUMENT, std::string(name) + " returns " + std::to_string(r.size()) +
+                                         " tensors; use kf::call_all");
+  }
+  return r[0];
+}
+
+inline void Value::set_tensor(const Tensor& t) {
+  v_.tag = KF_VALUE_TENSOR;
+  v_.v.tensor = t.handle();
+}
 
 // ---------------------------------------------------------------------------- operators --
 
