@@ -1,4 +1,4 @@
-// bench_startup.cpp — how long a process takes to get the C ABI ready (DESIGN section 12:
+// bench_startup.cpp — how long a process takes to get the C ABI ready (docs/benchmarks.md:
 // under 10 ms with every plugin probed). Start-up happens once per process, so it is measured
 // by starting processes: this program is both the driver and the child it starts.
 //

@@ -1,4 +1,4 @@
-// What a meta function computes for one call (DESIGN section 5): the outputs' shapes and
+// What a meta function computes for one call: the outputs' shapes and
 // dtypes, the device, the computation dtype the kernel is picked for, and which tensor inputs
 // the core converts to that dtype or broadcasts to the output's shape before the kernel runs.
 #pragma once

@@ -1,5 +1,5 @@
-// The registry's view of one op (DESIGN of the dispatcher: the op registry holds every op with
-// its dense id, schema, shape rule and kind). The core's own ops come from the table generated
+// The registry's view of one op: the op registry holds every op with its dense id,
+// schema, shape rule and kind. The core's own ops come from the table generated
 // from ops.yaml (kBuiltinOps); ops defined by plugins are added at run time (op_registry.hpp).
 // Nothing here lists ops by hand.
 #pragma once

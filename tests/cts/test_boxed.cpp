@@ -73,7 +73,7 @@ TEST_P(Boxed, RegistryListsEveryOpOnce) {
     EXPECT_EQ(schema.rfind(name + "(", 0), 0u) << "schema of " << name << ": " << schema;
     if (name == "add") add_at = op;
   }
-  // The ops of the first set (DESIGN section 4 / ops.yaml) are all there.
+  // The ops of the first set (ops.yaml) are all there.
   for (const char* want : {"empty", "full", "zeros", "ones", "arange", "add", "sub", "mul", "div",
                            "eq", "lt", "gt", "where", "neg", "abs", "exp", "log", "sqrt", "relu",
                            "sigmoid", "tanh", "sum", "mean", "amax", "argmax", "mm", "bmm",

@@ -1,4 +1,4 @@
-// The CTS cases a backend does not support, each with its reason (DESIGN.md section 10).
+// The CTS cases a backend does not support, each with its reason.
 //
 // Keyed by (backend name as kf_backend_info reports it, "Suite.Test", dtype name or "" for all
 // dtypes). CtsTest::SetUp checks this table at the start of every test and skips a listed case

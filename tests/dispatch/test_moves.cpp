@@ -1,5 +1,5 @@
 // Moves between devices (kf_tensor_to), the two-devices error, device indexes and the caching
-// allocator on the testdev backend (DESIGN.md section 3). Helpers: dispatch_util.hpp.
+// allocator on the testdev backend. Helpers: dispatch_util.hpp.
 #include "dispatch_util.hpp"
 
 namespace dispatch_test {

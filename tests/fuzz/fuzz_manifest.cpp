@@ -1,4 +1,4 @@
-// Fuzz target for the plugin manifest parser (DESIGN sections 6 and 10): any bytes must either
+// Fuzz target for the plugin manifest parser: any bytes must either
 // parse into a Manifest or be rejected with kf::Error naming the file; never crash, hang, read
 // out of bounds or recurse without bound (the parser caps size and depth).
 //

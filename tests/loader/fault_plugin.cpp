@@ -1,4 +1,4 @@
-// fault_plugin.cpp — the fault plugins of the loader tests (DESIGN.md sections 6 and 10): ONE
+// fault_plugin.cpp — the fault plugins of the loader tests: ONE
 // source, built once per case with FAULT_<CASE>=1 and FAULT_NAME="fault_<case>" into
 // libkernforge_fault_<case> (tests/loader/CMakeLists.txt).
 //

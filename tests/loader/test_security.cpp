@@ -1,6 +1,6 @@
-// test_security.cpp — DESIGN.md section 6 "Security": a world-writable plugin folder or library
-// is refused unless KERNFORGE_ALLOW_INSECURE_PLUGINS=1; the same library reached twice (a
-// symlinked folder, a symlinked library) loads once; KERNFORGE_PLUGIN_PATH drops relative and
+// test_security.cpp — the loader's security rules (docs/loader.md): a world-writable plugin folder
+// or library is refused unless KERNFORGE_ALLOW_INSECURE_PLUGINS=1; the same library reached twice
+// (a symlinked folder, a symlinked library) loads once; KERNFORGE_PLUGIN_PATH drops relative and
 // empty entries; the current directory is never searched. (secure_getenv: test_setuid.cpp.)
 #include <string>
 

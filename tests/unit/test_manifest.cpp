@@ -1,4 +1,4 @@
-// The plugin manifest parser (DESIGN section 6): strict, capped, and every rejection names the
+// The plugin manifest parser (docs/loader.md): strict, capped, and every rejection names the
 // file and the field.
 #include <gtest/gtest.h>
 
@@ -223,7 +223,7 @@ TEST(Manifest, InvalidJsonIsRefusedNamingTheFile) {
 }
 
 TEST(Manifest, DeeplyNestedJsonIsRefusedWithoutCrashing) {
-  // The parser caps depth (DESIGN section 6): 20000 nested arrays must not blow the stack.
+  // The parser caps depth (docs/loader.md): 20000 nested arrays must not blow the stack.
   std::string deep = "{\"manifest_version\": 1, \"search\": ";
   deep += std::string(20000, '[') + std::string(20000, ']') + "}";
   const kf::Error e = thrown_by([&] { kf::parse_manifest_text(deep, kPath); });

@@ -1,4 +1,4 @@
-// doctor_command.hpp — `kernforge doctor`: the loader's load report (DESIGN sections 6 and 9)
+// doctor_command.hpp — `kernforge doctor`: the loader's load report
 // for people, or as the JSON of kf_runtime_report_json (--json). Exit codes: doctor_verdict.hpp.
 #pragma once
 

@@ -1,5 +1,5 @@
 // doctor_verdict.hpp — what `kernforge doctor` concludes from the load report, and its exit
-// codes (DESIGN section 9), defined here and nowhere else:
+// codes, defined here and nowhere else:
 //   0 all well: at least one backend loaded, nothing rejected. Backends that are unavailable
 //     (their hardware, driver or dependency is missing), shadowed or disabled are normal.
 //   1 degraded: a backend loaded, but a plugin was rejected (broken file, ABI mismatch,

@@ -1,4 +1,4 @@
-// load_report.hpp — the loader's load report (DESIGN section 6), read through
+// load_report.hpp — the loader's load report (docs/loader.md), read through
 // kf_runtime_report_json and turned into plain structs. The JSON text is the contract; this
 // reader is lenient: a key the runtime does not (yet) write reads as empty, zero or absent.
 #pragma once

@@ -1,4 +1,4 @@
-"""Parses and validates dispatcher/ops.yaml (DESIGN.md section 4).
+"""Parses and validates dispatcher/ops.yaml.
 
 Every problem is reported as `file:line: reason` and makes the build fail.
 """

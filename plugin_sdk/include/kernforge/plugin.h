@@ -1,5 +1,5 @@
 /*
- * kernforge/plugin.h — THE PLUGIN ABI (DESIGN.md section 6).
+ * kernforge/plugin.h — THE PLUGIN ABI.
  *
  * A backend plugin is a shared library that exports exactly one symbol, kf_plugin_get, and does
  * not link libkernforge: everything it needs from the host comes in kf_host_api_t.

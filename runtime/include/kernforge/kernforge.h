@@ -278,7 +278,7 @@ KF_API int32_t kf_backend_count(void);
 /** Strings stay valid for the life of the process. */
 KF_API kf_status_t kf_backend_info(int32_t index, kf_backend_info_t* out);
 /**
- * The load report (DESIGN section 6) as JSON. Writes at most `cap` bytes (NUL included) to
+ * The load report (docs/loader.md) as JSON. Writes at most `cap` bytes (NUL included) to
  * buf and the size it needs (NUL included) to `needed` (may be NULL). KF_BUFFER_TOO_SMALL when
  * cap < needed; call again with a larger buffer. buf may be NULL when cap is 0.
  */

@@ -1,10 +1,10 @@
-// A plugin's native dependencies (DESIGN section 6, step 4): its "global_deps" loaded with
-// RTLD_GLOBAL, then its "preload" list in the manifest's order (cublasLt before cublas, as
-// PyTorch learned). A library of that soname already loaded in the process (whatever its file
-// is called: os::loaded_library_path) is used, not loaded twice, and the report says which copy
-// is live. Each library is looked up in the search roots in order, then through the system's
-// own search; a missing required one makes the plugin unavailable with a message naming the
-// library, every root searched and the dynamic loader's text.
+// A plugin's native dependencies (step 4 of the load order, docs/loader.md): its "global_deps"
+// loaded with RTLD_GLOBAL, then its "preload" list in the manifest's order (cublasLt before cublas,
+// as PyTorch learned). A library of that soname already loaded in the process (whatever its file is
+// called: os::loaded_library_path) is used, not loaded twice, and the report says which copy is
+// live. Each library is looked up in the search roots in order, then through the system's own
+// search; a missing required one makes the plugin unavailable with a message naming the library,
+// every root searched and the dynamic loader's text.
 #pragma once
 
 #include <string>

@@ -1,7 +1,7 @@
-// Discovery of plugin manifests (DESIGN section 6 step 2), in order: explicit paths (kf_init
-// options), KERNFORGE_PLUGIN_PATH (absolute folders, read with secure_getenv), and the plugin
-// folder next to libkernforge (<libdir>/kernforge/plugins/, found from the core's own location
-// so installs relocate). The Python frontend adds its entry points last, after start-up.
+// Discovery of plugin manifests (step 2 of the load order, docs/loader.md), in order: explicit
+// paths (kf_init options), KERNFORGE_PLUGIN_PATH (absolute folders, read with secure_getenv), and
+// the plugin folder next to libkernforge (<libdir>/kernforge/plugins/, found from the core's own
+// location so installs relocate). The Python frontend adds its entry points last, after start-up.
 // KERNFORGE_AUTOLOAD=0 keeps only the explicit paths.
 #pragma once
 

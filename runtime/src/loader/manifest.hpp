@@ -1,4 +1,4 @@
-// A plugin manifest (DESIGN section 6), parsed strictly with nlohmann-json: an unknown
+// A plugin manifest (docs/loader.md), parsed strictly with nlohmann-json: an unknown
 // manifest_version, a missing field or a wrong type is rejected naming the file and the field.
 #pragma once
 

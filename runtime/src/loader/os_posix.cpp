@@ -32,7 +32,7 @@ struct Library {
 
 namespace {
 
-// Every library ever opened; never freed, so nothing is dlclose'd (DESIGN section 6).
+// Every library ever opened; never freed, so nothing is dlclose'd (docs/loader.md).
 std::vector<Library*>& opened() {
   static auto* v = new std::vector<Library*>();
   return *v;

@@ -1,12 +1,12 @@
-// The loader's operating-system layer on Windows (see os.hpp). Libraries are opened with
-// Boost.DLL, whose Windows load modes are LoadLibraryExW's own flags, so the search flags of
-// DESIGN section 6 pass straight through it. While a library loads, the thread's error mode is
+// The loader's operating-system layer on Windows (see os.hpp). Libraries are opened with Boost.DLL,
+// whose Windows load modes are LoadLibraryExW's own flags, so the search flags of the load order
+// (docs/loader.md) pass straight through it. While a library loads, the thread's error mode is
 // SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX (SetThreadErrorMode: SetErrorMode's per-thread
-// form, which leaves other threads alone), so a missing DLL is an error text, never a dialog.
-// Error texts name the file and carry FormatMessageW's words for GetLastError() in UTF-8; for a
-// missing import they also name the DLL that Windows could not find (its import table is read).
-// Already-loaded libraries are found with GetModuleHandleW, paths are UTF-8 outside this file
-// and UTF-16 inside it, and variables are read with GetEnvironmentVariableW.
+// form, which leaves other threads alone), so a missing DLL is an error text, never a dialog. Error
+// texts name the file and carry FormatMessageW's words for GetLastError() in UTF-8; for a missing
+// import they also name the DLL that Windows could not find (its import table is read).
+// Already-loaded libraries are found with GetModuleHandleW; paths are UTF-8 outside this file and
+// UTF-16 inside it (variables are read in core/environment.cpp).
 //
 // Note [Windows DLL search]
 // A plugin is opened by absolute path with
@@ -18,7 +18,7 @@
 // what the "already mapped" check (loaded_library_path) reports. A bare file name (the system's own
 // search) is opened with LOAD_LIBRARY_SEARCH_DEFAULT_DIRS alone: DLL_LOAD_DIR needs a path.
 // Libraries are never freed: the Library objects, and the handles they hold, live for the
-// process (DESIGN section 6).
+// process (docs/loader.md).
 #if defined(_WIN32)
 
 #include "loader/os.hpp"

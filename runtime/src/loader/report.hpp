@@ -1,4 +1,4 @@
-// The load report (DESIGN section 6): every loader step with what, which path, the result, the
+// The load report (docs/loader.md): every loader step with what, which path, the result, the
 // reason and the time in microseconds, plus the search roots. kf_runtime_report_json and
 // `kernforge doctor` print it. Thread safety: guarded by its own lock.
 #pragma once

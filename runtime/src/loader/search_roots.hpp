@@ -1,9 +1,9 @@
-// Where a plugin's dependencies are looked up (DESIGN section 6, step 4): the manifest's
-// "search" entries in order, with $ORIGIN (the manifest's folder), $VARIABLE / ${VARIABLE}
-// (read with secure_getenv) and {folder} (each of the entry's "folders", in order) expanded,
-// then the Python wheel layout <root>/nvidia/<folder>/lib under every library root the
-// frontend passed (kf_init_options_t.library_roots). Entries that are not absolute after
-// expansion, or that name an unset variable, are dropped and said so.
+// Where a plugin's dependencies are looked up (step 4 of the load order, docs/loader.md): the
+// manifest's "search" entries in order, with $ORIGIN (the manifest's folder), $VARIABLE /
+// ${VARIABLE} (read with secure_getenv) and {folder} (each of the entry's "folders", in order)
+// expanded, then the Python wheel layout <root>/nvidia/<folder>/lib under every library root the
+// frontend passed (kf_init_options_t.library_roots). Entries that are not absolute after expansion,
+// or that name an unset variable, are dropped and said so.
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// The file checks of DESIGN section 6 ("Security"): a plugin's manifest, library and
+// The file checks of the loader (docs/loader.md, "Security"): a plugin's manifest, library and
 // dependencies, and the folders holding them, must not be world-writable or owned by another
 // user who is not root, unless KERNFORGE_ALLOW_INSECURE_PLUGINS=1.
 #pragma once

@@ -66,7 +66,7 @@ struct PendingBlock {
 
 struct DeviceCache {
   SpinLock mutex;
-  const Backend* backend = nullptr;
+  const Backend* backend = nullptr;  // set before the cache is published; never changes
   Buckets default_stream;
   std::vector<StreamBuckets> streams;
   std::vector<PendingBlock> pending;
@@ -95,7 +95,9 @@ DeviceCache* find_cache(kf_device_t device) noexcept {
   return g_caches[device.type][device.index].load(std::memory_order_acquire);
 }
 
-DeviceCache& cache_for(kf_device_t device) {
+// The cache of `device`, made on first use with the backend that serves it (set once, before
+// the cache is published, so readers need no lock for it).
+DeviceCache& cache_for(kf_device_t device, const Backend& backend) {
   if (DeviceCache* c = find_cache(device)) return *c;
   if (!in_range(device)) {
     fail(KF_INVALID_ARGUMENT, "device {} is out of the supported range (index < {})",
@@ -106,6 +108,7 @@ DeviceCache& cache_for(kf_device_t device) {
   auto& slot = g_caches[device.type][device.index];
   if (DeviceCache* c = slot.load(std::memory_order_acquire)) return *c;
   auto* c = new DeviceCache();  // lives for the process: tensors may outlive main
+  c->backend = &backend;
   c->stats.struct_size = sizeof(kf_memory_stats_t);
   slot.store(c, std::memory_order_release);
   return *c;
@@ -172,13 +175,12 @@ void* raw_allocate(const Backend& backend, kf_device_t device, size_t cls) {
 }  // namespace
 
 Block cache_allocate(const Backend& backend, kf_device_t device, size_t bytes, Stream* stream) {
-  DeviceCache& c = cache_for(device);
+  DeviceCache& c = cache_for(device, backend);
   if (!backend.asynchronous()) stream = nullptr;
   const size_t cls = size_class(bytes);
   if (c.npending.load(std::memory_order_relaxed) != 0) process_pending(c, device);
   {
     std::lock_guard<SpinLock> lock(c.mutex);
-    c.backend = &backend;
     c.stats.num_allocs++;
     std::vector<void*>& list = c.buckets_of(stream).bucket(cls);
     if (!list.empty()) {

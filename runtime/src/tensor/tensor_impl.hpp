@@ -1,4 +1,4 @@
-// TensorImpl (the object behind kf_tensor_t) and Storage (DESIGN section 3).
+// TensorImpl (the object behind kf_tensor_t) and Storage.
 //
 // A tensor is shape, strides (in elements), storage offset, dtype, device and a reference to a
 // storage. Views share the storage. TensorImpl knows nothing about Python, autograd or any
