@@ -1,15 +1,15 @@
 // bench_dispatch.cpp — the C ABI's fixed cost and its GEMM against OpenBLAS called directly.
 //
 // BM_TinyAdd:        kf_add of two 1-element float32 tensors, new output each time, released
-//                    (budgets: <= 100 ns per call, and >= 10x faster than libtorch's torch::add
-//                    on the same operands, BM_TorchAddTiny of bench_torch.cpp, built when CMake
-//                    finds libtorch).
+//                    (budget: >= 10x faster than libtorch's torch::add on the same operands,
+//                    BM_TorchAddTinyDefault of bench_torch.cpp, built when CMake finds
+//                    libtorch; BM_TorchAddTiny there is the same under InferenceMode).
 // BM_MatmulKernforge kf_matmul of two n x n float32 tensors through the C ABI, output released.
 // BM_CblasSgemm      cblas_sgemm on the same sizes into a preallocated buffer (the reference;
 //                    budget: kernforge >= 95% of it at 2048).
 //
-// Environment: KF_BENCH_TINY_REPETITIONS=N gives the tiny-op pair (BM_TinyAdd and
-// BM_TorchAddTiny) N repetitions instead of --benchmark_repetitions: a call of ~100 ns is the
+// Environment: KF_BENCH_TINY_REPETITIONS=N gives the tiny-op benchmarks (BM_TinyAdd and the
+// libtorch ones) N repetitions instead of --benchmark_repetitions: a call of ~100 ns is the
 // figure most exposed to a busy machine, so it gets more samples for its median.
 #include <cblas.h>
 

@@ -8,7 +8,8 @@
 # Environment: KF_BENCH_MIN_TIME (seconds per benchmark, default 0.2), KF_BENCH_REPETITIONS
 # (default 5, randomly interleaved so that a change of machine load hits every benchmark alike;
 # the report uses the medians), KF_BENCH_TINY_REPETITIONS (repetitions of the tiny-op pair,
-# BM_TinyAdd and BM_TorchAddTiny, default 30, interleaved with the rest as well),
+# BM_TinyAdd, BM_TorchAddTinyDefault and BM_TorchAddTiny, default 30, interleaved with the
+# rest as well),
 # KF_BENCH_JSON (default build/release/benchmarks.json), KF_STARTUP_RUNS (processes started per
 # kind, default 50), KF_STARTUP_JSON (default build/release/startup.json), KF_BENCH_NOTE (a line
 # about the run's conditions for the report, e.g. "other builds were running").

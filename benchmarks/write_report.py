@@ -7,7 +7,8 @@
 
 The page holds the machine (CPU model from /proc/cpuinfo, nproc), the date, every figure and the
 ratios against the performance budgets. With repetitions it uses the medians.
-The tiny-op budget compares BM_TinyAdd with BM_TorchAddTiny (libtorch's torch::add, same run);
+The tiny-op budget compares BM_TinyAdd with BM_TorchAddTinyDefault (libtorch's torch::add, same
+run; BM_TorchAddTiny, under InferenceMode, is shown as well);
 when kernforge_bench was built without libtorch (its context says libtorch_version "not built"),
 the row says so instead of a ratio.
 --startup takes the JSON of kernforge_bench_startup (process start to C ABI ready) and adds the
@@ -24,7 +25,6 @@ import re
 import subprocess
 from pathlib import Path
 
-TINY_ADD_BUDGET_NS = 100.0
 TINY_ADD_VS_TORCH_BUDGET = 10.0  # kf_add through the C ABI at least this many times faster
 MATMUL_BUDGET_PCT = 95.0
 STARTUP_BUDGET_MS = 10.0
@@ -126,28 +126,38 @@ def torch_built(report: dict) -> bool:
     return report.get("context", {}).get("libtorch_version", "not built") != "not built"
 
 
-def tiny_vs_torch_row(picked: dict[str, dict], report: dict) -> list[str]:
-    """The tiny-op budget: kf_add through the C ABI against libtorch's torch::add, same run."""
-    ours, ref = picked.get("BM_TinyAdd"), picked.get("BM_TorchAddTiny")
-    if not (ours or ref):
+def tiny_vs_torch_rows(picked: dict[str, dict], report: dict) -> list[str]:
+    """The tiny-op budget: kf_add through the C ABI against libtorch's torch::add in its default
+    mode (the budget), and against torch::add under InferenceMode (informative), same run."""
+    ours = picked.get("BM_TinyAdd")
+    if not ours:
         return []
-    label = ("tiny `add` (1 element, new output): C ABI `kf_add` vs libtorch `torch::add`, "
-             "same run")
     target = f"≥ {TINY_ADD_VS_TORCH_BUDGET:.0f}× faster"
-    if not torch_built(report):
-        return [f"| {label} | libtorch not installed (Debian: libtorch-dev); ratio not measured "
-                f"| {target} | – | not measured |"]
-    if not (ours and ref):
-        missing = "BM_TinyAdd" if not ours else "BM_TorchAddTiny"
-        return [f"| {label} | `{missing}` not in this run; ratio not measured | {target} | – | "
-                "not measured |"]
-    ours_ns, ref_ns = real_ns(ours), real_ns(ref)
-    ratio = ref_ns / ours_ns
-    verdict = "within budget" if ratio >= TINY_ADD_VS_TORCH_BUDGET else "over budget"
-    reps = ours.get("repetitions") if ours.get("run_type") == "aggregate" else None
-    reps_text = f" (medians of {reps} repetitions each)" if reps else ""
-    return [f"| {label} | {ours_ns:.1f} ns vs {ref_ns:.1f} ns{reps_text} | {target} | "
-            f"{ratio:.2f}× faster | {verdict} |"]
+    rows = []
+    for name, what, binding in (
+            ("BM_TorchAddTinyDefault", "`torch::add` (default mode)", True),
+            ("BM_TorchAddTiny", "`torch::add` under `c10::InferenceMode`", False)):
+        label = (f"tiny `add` (1 element, new output): C ABI `kf_add` vs libtorch {what}, same "
+                 f"run{'' if binding else ' (informative)'}")
+        ref = picked.get(name)
+        if not torch_built(report):
+            rows.append(f"| {label} | libtorch not installed (Debian: libtorch-dev); ratio not "
+                        f"measured | {target} | – | not measured |")
+            continue
+        if not ref:
+            rows.append(f"| {label} | `{name}` not in this run; ratio not measured | {target} | "
+                        "– | not measured |")
+            continue
+        ours_ns, ref_ns = real_ns(ours), real_ns(ref)
+        ratio = ref_ns / ours_ns
+        verdict = "within budget" if ratio >= TINY_ADD_VS_TORCH_BUDGET else "over budget"
+        if not binding:
+            verdict = "meets 10×" if ratio >= TINY_ADD_VS_TORCH_BUDGET else "below 10×"
+        reps = ours.get("repetitions") if ours.get("run_type") == "aggregate" else None
+        reps_text = f" (medians of {reps} repetitions each)" if reps else ""
+        rows.append(f"| {label} | {ours_ns:.1f} ns vs {ref_ns:.1f} ns{reps_text} | {target} | "
+                    f"{ratio:.2f}× faster | {verdict} |")
+    return rows
 
 
 def startup_share_ms(startup: dict) -> float | None:
@@ -174,14 +184,7 @@ def startup_budget_row(startup: dict | None) -> list[str]:
 
 def budget_rows(picked: dict[str, dict], report: dict, startup: dict | None = None) -> list[str]:
     lines = ["| budget | measured | target | ratio | verdict |", "|---|---:|---:|---:|---|"]
-    tiny = picked.get("BM_TinyAdd")
-    if tiny:
-        ns = real_ns(tiny)
-        verdict = "within budget" if ns <= TINY_ADD_BUDGET_NS else "over budget"
-        lines.append(f"| tiny `add` through the C ABI (1 element, new output) | {ns:.1f} ns | "
-                     f"≤ {TINY_ADD_BUDGET_NS:.0f} ns | {ns / TINY_ADD_BUDGET_NS:.2f}× the "
-                     f"budget | {verdict} |")
-    lines += tiny_vs_torch_row(picked, report)
+    lines += tiny_vs_torch_rows(picked, report)
     for n in (1024, 2048):
         ours, ref = picked.get(f"BM_MatmulKernforge/{n}"), picked.get(f"BM_CblasSgemm/{n}")
         if not (ours and ref and ours.get("GFLOP/s") and ref.get("GFLOP/s")):
@@ -299,7 +302,7 @@ def machine_lines(report: dict, info: dict | None, build_type: str) -> list[str]
     if torch_built(report):
         lines.append(f"- libtorch {ctx.get('libtorch_version', '?')} (the reference of the "
                      f"tiny-op budget), {ctx.get('libtorch_threads', '?')} intra-op thread(s), "
-                     "`torch::add` under `c10::InferenceMode`")
+                     "`torch::add` in its default mode and under `c10::InferenceMode`")
     else:
         lines.append("- libtorch: not installed (Debian: libtorch-dev); the tiny-op ratio against "
                      "`torch::add` is not measured")
@@ -326,12 +329,14 @@ def render(report: dict, info: dict | None, build_type: str,
         out += [""] + startup_section(startup)
     out += ["", "## All figures", ""] + figures_table(picked, spreads(report))
     out += ["", "`BM_TinyAdd`: `kf_add(a, b, alpha=1, &out)` on two 1-element float32 tensors, "
-            "then `kf_tensor_release(out)`. `BM_TorchAddTiny` (built when libtorch is installed): "
-            "`torch::add(a, b, /*alpha=*/1)` on two CPU float32 tensors of shape {1}, the output "
-            "released at the end of each iteration, with `at::set_num_threads(1)` (kernforge "
-            "runs the op on the calling thread) and under `c10::InferenceMode` (kernforge has no "
-            "autograd; this is libtorch's fastest path, so the ratio is the strict one); the two "
-            "run in the same process with their repetitions randomly interleaved. "
+            "then `kf_tensor_release(out)`. `BM_TorchAddTinyDefault` (built when libtorch is "
+            "installed): `torch::add(a, b, /*alpha=*/1)` on two CPU float32 tensors of shape {1}, "
+            "the output released at the end of each iteration, with `at::set_num_threads(1)` "
+            "(kernforge runs the op on the calling thread), in libtorch's default mode, as a C++ "
+            "program calls it (the budget's reference). `BM_TorchAddTiny`: the same under "
+            "`c10::InferenceMode` (kernforge has no autograd; this is libtorch's fastest path, so "
+            "its ratio is the strictest one). They run in the same process with their "
+            "repetitions randomly interleaved. "
             "`BM_MatmulKernforge/n`: `kf_matmul` of two n×n "
             "float32 tensors through the C ABI, a new output each time (released). "
             "`BM_CblasSgemm/n`: OpenBLAS `cblas_sgemm` called directly on the same sizes into a "

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core_ops.hpp"
+#include "dispatch/call_plan.hpp"
 #include "dispatch/kernel_call.hpp"
 #include "dispatch/layers.hpp"
 #include "registry/op_registry.hpp"
@@ -50,6 +51,7 @@ void run_op(const CallArgs& args, CallMode mode, TensorImpl* const* given, Tenso
 
 void run_typed(int32_t op, const kf_value_t* args, CallMode mode, TensorImpl* const* given,
                TensorImpl** results) {
+  if (mode == CallMode::Functional && run_planned(op, args, results)) return;
   CallArgs ca;
   bind_typed_args(*op_by_id(op), args, ca);
   TensorImpl* self[1];
@@ -64,6 +66,7 @@ void run_boxed(const OpDef& def, const kf_value_t* args, int32_t nargs, CallMode
                TensorImpl* const* given, TensorImpl** results) {
   CallArgs ca;
   normalize_args(def, args, nargs, ca);
+  if (mode == CallMode::Functional && run_planned(def.id, ca.v, results)) return;
   TensorImpl* self[1];
   if (mode == CallMode::Inplace) {
     self[0] = ca.tensors[ca.tensor_index[0]];

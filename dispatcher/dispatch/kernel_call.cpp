@@ -6,6 +6,7 @@
 #include "core_ops.hpp"
 #include "device/backend_registry.hpp"
 #include "device/stream.hpp"
+#include "dispatch/call_plan.hpp"
 #include "dispatch/cpu_fallback.hpp"
 #include "dispatch/dispatch.hpp"
 #include "dispatch/kernel_choice.hpp"
@@ -200,6 +201,7 @@ bool run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
     case KF_KERNEL_BACKEND:
     case KF_KERNEL_BACKEND_FALLBACK:
       call_kernel(a, mode, given, results, m, b, choice);
+      if (mode == CallMode::Functional) keep_plan(a, m, b, choice);
       return true;
     case KF_KERNEL_COMPOSITE:
       return false;

@@ -36,4 +36,10 @@ void publish_kernels(int32_t op, int32_t slot, const KernelEntry* entry);
 /// Publishes a backend's fallback. The caller holds registration_mutex().
 void publish_fallback(int32_t slot, const FallbackEntry* entry);
 
+/// A number that changes after every committed registration (ops, kernels, fallbacks): what was
+/// decided from the table before is stale once it differs. Lock-free.
+uint64_t registration_generation() noexcept;
+/// Moves it on. The caller holds registration_mutex().
+void next_registration_generation() noexcept;
+
 }  // namespace kf

@@ -205,6 +205,7 @@ void Registrar::commit(Backend& backend) {
     publish_fallback(backend.slot, new FallbackEntry{fallback_->fn, fallback_->dtype_mask,
                                                      keep_string(plugin_ + ": fallback")});
   }
+  next_registration_generation();
 }
 
 }  // namespace kf

@@ -37,7 +37,7 @@ class Pool {
     } else {
       p = refill();
     }
-    return new (p) T();
+    return new (p) T;  // default-initialised: the NSDMIs only, no zeroing of arrays
   }
 
   /// Keeps `p`'s memory for reuse (the memory is never unmapped). The object's first word

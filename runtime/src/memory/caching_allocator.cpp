@@ -19,24 +19,19 @@ constexpr size_t kMinBlock = 64;
 constexpr size_t kLargeStep = size_t{1} << 20;
 constexpr int32_t kSmallClasses = 15;  // 64 B .. 1 MiB, powers of two
 
+// Bits of a power of two's exponent (cls is a power of two here).
+inline int32_t log2_of(size_t cls) { return 63 - __builtin_clzll(static_cast<uint64_t>(cls)); }
+
 size_t size_class(size_t bytes) {
   if (bytes <= kMinBlock) return kMinBlock;
-  if (bytes <= kLargeStep) {
-    size_t c = kMinBlock;
-    while (c < bytes) c <<= 1;
-    return c;
-  }
+  if (bytes <= kLargeStep) return size_t{1} << (64 - __builtin_clzll(bytes - 1));
   if (bytes > SIZE_MAX - kLargeStep) {
     fail(KF_OUT_OF_MEMORY, "cannot allocate {} bytes: the size is beyond any device", bytes);
   }
   return (bytes + kLargeStep - 1) / kLargeStep * kLargeStep;
 }
 
-int32_t small_index(size_t cls) {
-  int32_t i = 0;
-  while ((kMinBlock << i) < cls) ++i;
-  return i;
-}
+inline int32_t small_index(size_t cls) { return log2_of(cls) - log2_of(kMinBlock); }
 
 // Free blocks by size class.
 struct Buckets {
@@ -74,7 +69,10 @@ struct DeviceCache {
   kf_memory_stats_t stats{};
 
   Buckets& buckets_of(Stream* s) {
-    if (s == nullptr) return default_stream;
+    if (s == nullptr) return default_stream;  // the common case
+    return stream_buckets(s);
+  }
+  Buckets& stream_buckets(Stream* s) {
     for (StreamBuckets& sb : streams) {
       if (sb.stream == s) return sb.buckets;
     }
@@ -86,8 +84,8 @@ struct DeviceCache {
 std::atomic<DeviceCache*> g_caches[kMaxDeviceType][kMaxDeviceIndex];
 
 bool in_range(kf_device_t device) {
-  return device.type > 0 && device.type < kMaxDeviceType && device.index >= 0 &&
-         device.index < kMaxDeviceIndex;
+  return static_cast<uint32_t>(device.type) < static_cast<uint32_t>(kMaxDeviceType) &&
+         static_cast<uint32_t>(device.index) < static_cast<uint32_t>(kMaxDeviceIndex);
 }
 
 DeviceCache* find_cache(kf_device_t device) noexcept {

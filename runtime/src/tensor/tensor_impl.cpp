@@ -125,15 +125,41 @@ void record_stream(TensorImpl& t, Stream* stream) {
   retain_stream(stream);
 }
 
+namespace {
+
+// A tensor with contiguous strides for `shape` and no storage yet (shape, strides and numel in
+// one pass: this is on every op's path).
+TensorImpl* acquire_contiguous(const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
+                               kf_device_t device) {
+  TensorImpl* t = Pool<TensorImpl>::acquire();
+  t->ndim = ndim;
+  t->dtype = dtype;
+  t->device = device;
+  int64_t stride = 1, numel = 1;
+  for (int32_t i = ndim - 1; i >= 0; --i) {
+    t->shape[i] = shape[i];
+    t->strides[i] = stride;
+    stride *= shape[i] > 1 ? shape[i] : 1;
+    numel *= shape[i];
+  }
+  t->numel = numel;
+  return t;
+}
+
+}  // namespace
+
 TensorImpl* new_output(const Backend& backend, const int64_t* shape, int32_t ndim,
                        kf_dtype_t dtype, kf_device_t device) {
-  int64_t strides[KF_MAX_NDIM];
-  contiguous_strides(shape, ndim, strides);
-  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
+  return new_output_on(backend, shape, ndim, dtype, device, current_stream(device));
+}
+
+TensorImpl* new_output_on(const Backend& backend, const int64_t* shape, int32_t ndim,
+                          kf_dtype_t dtype, kf_device_t device, Stream* stream) {
+  TensorImpl* t = acquire_contiguous(shape, ndim, dtype, device);
   const size_t bytes = static_cast<size_t>(t->numel) * itemsize(dtype);
   Block block;
   try {
-    block = cache_allocate(backend, device, bytes, current_stream(device));
+    block = cache_allocate(backend, device, bytes, stream);
   } catch (...) {
     Pool<TensorImpl>::release(t);
     throw;
@@ -144,6 +170,7 @@ TensorImpl* new_output(const Backend& backend, const int64_t* shape, int32_t ndi
   s->nbytes = bytes;
   s->device = device;
   t->storage = s;
+  t->data = block.ptr;
   return t;
 }
 
@@ -152,6 +179,8 @@ TensorImpl* new_view(const TensorImpl& base, const int64_t* shape, const int64_t
   TensorImpl* t = acquire_impl(shape, strides, ndim, base.dtype, base.device);
   t->offset = offset;
   t->storage = base.storage;
+  t->data = static_cast<char*>(base.storage->data) +
+            offset * static_cast<int64_t>(itemsize(t->dtype));
   base.storage->refs.fetch_add(1, std::memory_order_relaxed);
   return t;
 }
@@ -188,6 +217,7 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
   s->deleter_ctx = ctx;
   TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
   t->storage = s;
+  t->data = data;
   return t;
 }
 

@@ -48,6 +48,7 @@ struct kf_tensor_s {
   kf_device_t device{KF_DEVICE_CPU, 0};
   int64_t numel = 1;
   int64_t offset = 0;          // in elements, into the storage
+  void* data = nullptr;        // address of element [0,...,0]: storage data + offset * itemsize
   kf::Storage* storage = nullptr;
   // Only the first ndim entries are meaningful; not zeroed, since that would cost every
   // tensor 256 bytes of stores.
@@ -81,9 +82,7 @@ TensorImpl& checked(kf_tensor_t t, const char* what);
 bool is_contiguous(const TensorImpl& t) noexcept;
 
 /// Address of element [0,...,0].
-inline void* data_ptr(const TensorImpl& t) noexcept {
-  return static_cast<char*>(t.storage->data) + t.offset * static_cast<int64_t>(itemsize(t.dtype));
-}
+inline void* data_ptr(const TensorImpl& t) noexcept { return t.data; }
 
 /// The view a kernel sees.
 inline kf_tensor_view_t kernel_view(const TensorImpl& t) noexcept {
@@ -103,6 +102,9 @@ inline kf_tensor_view_t kernel_view(const TensorImpl& t) noexcept {
 /// stream on `device`.
 TensorImpl* new_output(const Backend& backend, const int64_t* shape, int32_t ndim,
                        kf_dtype_t dtype, kf_device_t device);
+/// The same, on stream `stream` of `device` (nullptr: the default stream).
+TensorImpl* new_output_on(const Backend& backend, const int64_t* shape, int32_t ndim,
+                          kf_dtype_t dtype, kf_device_t device, Stream* stream);
 
 /// Marks `t`'s memory as used on `stream` too (nullptr: the default stream): when it is freed,
 /// it is reused only after the work queued on `stream` so far has passed (Note [Blocks and
