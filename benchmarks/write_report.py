@@ -50,12 +50,17 @@ def nproc() -> int:
 
 
 def git_commit() -> str:
+    """HEAD's short hash, and whether tracked files other than this report differ from it."""
+    here = Path(__file__).resolve().parent
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                             text=True, check=True, cwd=Path(__file__).resolve().parent)
-        return out.stdout.strip()
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True, cwd=here).stdout.strip()
+        status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                                capture_output=True, text=True, check=True, cwd=here).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+    changed = [line for line in status.splitlines() if not line.endswith("docs/benchmarks.md")]
+    return f"`{head}` (plus uncommitted work)" if changed else f"`{head}`"
 
 
 def run_name(entry: dict) -> str:
@@ -293,7 +298,7 @@ def machine_lines(report: dict, info: dict | None, build_type: str) -> list[str]
              f", {ctx.get('openblas_threads', '?')} thread(s) (shared by kernforge and the "
              "direct calls)",
              f"- run: {ctx.get('date', 'unknown date')}; kernforge build `{build_type}`; commit "
-             f"`{git_commit()}` (plus uncommitted work); Google Benchmark "
+             f"{git_commit()}; Google Benchmark "
              f"{ctx.get('library_build_type', '?')} library build (Debian's package)"]
     if info:
         backends = ", ".join(f"{b['name']} {b['version']} ({b['state']})"

@@ -222,7 +222,7 @@ bool run_planned(int32_t op, const kf_value_t* args, TensorImpl** results) {
       inputs[tk++] = kernel_view(*t);
     } else {
       if (!same_value(v, e.values[vk], e.lists[vk])) return false;
-      kargs[vk++] = kernel_arg(v);
+      put_kernel_arg(&kargs[vk++], v);
     }
   }
   call_plan_kernel(e.plan, def, inputs, tk, kargs, vk, results);

@@ -159,7 +159,7 @@ void call_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
   kf_arg_t kargs[kMaxArgs];
   int32_t nk = 0;
   for (int32_t i = 0; i < def.nargs; ++i) {
-    if (def.args[i].type != ArgType::Tensor) kargs[nk++] = kernel_arg(a.v[i]);
+    if (def.args[i].type != ArgType::Tensor) put_kernel_arg(&kargs[nk++], a.v[i]);
   }
   const kf_kernel_call_t call{sizeof(kf_kernel_call_t), def.id, def.ntensor_args, p.views,
                               m.nout, outs, nk, kargs,

@@ -43,7 +43,7 @@ void plugin_meta(const CallArgs& a, MetaResult& m) {
     if (t != nullptr && first == KF_DTYPE_UNDEFINED) first = t->dtype;
   }
   for (int32_t i = 0; i < def.nargs; ++i) {
-    if (def.args[i].type != ArgType::Tensor) args[nargs++] = kernel_arg(a.v[i]);
+    if (def.args[i].type != ArgType::Tensor) put_kernel_arg(&args[nargs++], a.v[i]);
   }
   kf_output_spec_t specs[kMaxOutputs] = {};
   const kf_meta_call_t call{sizeof(kf_meta_call_t), def.id, def.ntensor_args, inputs, nargs,

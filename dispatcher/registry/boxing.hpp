@@ -88,25 +88,31 @@ inline kf_value_t box_int_list(const int64_t* data, int32_t len, bool optional) 
   return v;
 }
 
-/// The kf_arg_t of a non-tensor argument (list data is borrowed).
-inline kf_arg_t kernel_arg(const kf_value_t& v) noexcept {
-  kf_arg_t a;
-  a.tag = arg_tag_of_value(v.tag);
-  a.v.i = 0;
-  switch (a.tag) {
-    case KF_ARG_INT: a.v.i = v.v.i; break;
-    case KF_ARG_FLOAT: a.v.f = v.v.f; break;
-    case KF_ARG_BOOL: a.v.b = v.v.b; break;
-    case KF_ARG_SCALAR: a.v.scalar = v.v.scalar; break;
-    case KF_ARG_DTYPE: a.v.dtype = v.v.dtype; break;
-    case KF_ARG_DEVICE: a.v.device = v.v.device; break;
+/// Writes the kf_arg_t of a non-tensor argument into `a` (list data is borrowed). Field by
+/// field into its final place: a kf_arg_t built in a temporary and copied whole is read back
+/// wider than it was written, which stalls store forwarding on the tiny-op path.
+inline void put_kernel_arg(kf_arg_t* a, const kf_value_t& v) noexcept {
+  a->tag = arg_tag_of_value(v.tag);
+  a->v.i = 0;
+  switch (a->tag) {
+    case KF_ARG_INT: a->v.i = v.v.i; break;
+    case KF_ARG_FLOAT: a->v.f = v.v.f; break;
+    case KF_ARG_BOOL: a->v.b = v.v.b; break;
+    case KF_ARG_SCALAR:
+      a->v.scalar.tag = v.v.scalar.tag;
+      a->v.scalar.v.i64 = v.v.scalar.v.i64;
+      break;
+    case KF_ARG_DTYPE: a->v.dtype = v.v.dtype; break;
+    case KF_ARG_DEVICE:
+      a->v.device.type = v.v.device.type;
+      a->v.device.index = v.v.device.index;
+      break;
     case KF_ARG_INT_LIST:
-      a.v.ints.data = v.v.ints.data;
-      a.v.ints.len = v.v.ints.len;
+      a->v.ints.data = v.v.ints.data;
+      a->v.ints.len = v.v.ints.len;
       break;
     default: break;
   }
-  return a;
 }
 
 }  // namespace kf
