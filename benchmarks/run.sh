@@ -32,6 +32,7 @@ EOF
 fi
 
 json="${KF_BENCH_JSON:-build/release/benchmarks.json}"
+load_before="$(cut -d' ' -f1 /proc/loadavg)"  # before the benchmarks add their own load
 KF_BENCH_TINY_REPETITIONS="${KF_BENCH_TINY_REPETITIONS:-30}" ./build/release/bin/kernforge_bench \
   --benchmark_min_time="${KF_BENCH_MIN_TIME:-0.2}" \
   --benchmark_repetitions="${KF_BENCH_REPETITIONS:-5}" \
@@ -45,5 +46,5 @@ startup_json="${KF_STARTUP_JSON:-build/release/startup.json}"
 
 python3 benchmarks/write_report.py "$json" docs/benchmarks.md --build-type Release \
   --kernforge-info "$(./build/release/bin/kernforge info --json)" --startup "$startup_json" \
-  --note "${KF_BENCH_NOTE:-}"
+  --note "${KF_BENCH_NOTE:-}" --load-before "$load_before"
 echo "wrote docs/benchmarks.md from $json and $startup_json"

@@ -272,28 +272,33 @@ def load_average() -> str:
         return "unknown"
 
 
-def busy_note() -> list[str]:
-    """A warning when other work shared the CPUs: absolute figures drop, same-run ratios hold."""
-    try:
-        load = float(load_average().split()[0])
-    except ValueError:
+def busy_note(load_before: float | None) -> list[str]:
+    """A warning when other work shared the CPUs: absolute figures drop, same-run ratios hold.
+    Judged by the load before the run started (the run itself adds about one), else by now."""
+    if load_before is None:
+        try:
+            load_before = float(load_average().split()[0])
+        except ValueError:
+            return []
+    if load_before < 0.5 * nproc():
         return []
-    if load < 0.5 * nproc():
-        return []
-    return ["", f"Note: the machine was busy with other work (1-minute load {load:.1f} on "
-            f"{nproc()} CPUs), so absolute times and GFLOP/s are worse than on an idle machine. "
-            "Each budget compares figures taken in the same run with the repetitions randomly "
-            "interleaved, so the ratios are the meaningful part; rerun on an idle machine for "
-            "absolute numbers."]
+    return ["", f"Note: the machine was busy with other work (1-minute load {load_before:.1f} on "
+            f"{nproc()} CPUs before the run), so absolute times and GFLOP/s are worse than on an "
+            "idle machine. Each budget compares figures taken in the same run with the "
+            "repetitions randomly interleaved, so the ratios are the meaningful part; rerun on "
+            "an idle machine for absolute numbers."]
 
 
-def machine_lines(report: dict, info: dict | None, build_type: str) -> list[str]:
+def machine_lines(report: dict, info: dict | None, build_type: str,
+                  load_before: float | None) -> list[str]:
     ctx = report.get("context", {})
     lines = [f"- CPU: {cpu_model()}; `nproc`: {nproc()}; "
              f"Google Benchmark saw {ctx.get('num_cpus', '?')} CPUs at "
              f"{ctx.get('mhz_per_cpu', '?')} MHz",
-             f"- OS: {platform.system()} {platform.release()} ({platform.machine()}); load "
-             f"average when the report was written: {load_average()}",
+             f"- OS: {platform.system()} {platform.release()} ({platform.machine()}); 1-minute "
+             f"load before the run: "
+             f"{'unknown' if load_before is None else f'{load_before:.2f}'}; load average when "
+             f"the report was written: {load_average()}",
              f"- OpenBLAS: {ctx.get('openblas_config', '?')}, core `{ctx.get('openblas_core', '?')}`"
              f", {ctx.get('openblas_threads', '?')} thread(s) (shared by kernforge and the "
              "direct calls)",
@@ -315,7 +320,8 @@ def machine_lines(report: dict, info: dict | None, build_type: str) -> list[str]
 
 
 def render(report: dict, info: dict | None, build_type: str,
-           startup: dict | None = None, note: str | None = None) -> str:
+           startup: dict | None = None, note: str | None = None,
+           load_before: float | None = None) -> str:
     picked = figures(report)
     out = ["# Benchmarks", "",
            f"Written by `benchmarks/write_report.py` on {dt.date.today().isoformat()} from a run "
@@ -325,10 +331,10 @@ def render(report: dict, info: dict | None, build_type: str,
            "pass/fail tests; this page is where the performance budgets are checked. "
            "Rerun `bash benchmarks/run.sh` to refresh it.", "",
            "## Machine", ""]
-    out += machine_lines(report, info, build_type)
+    out += machine_lines(report, info, build_type, load_before)
     if note:
         out += ["", f"Note on this run: {note}"]
-    out += busy_note()
+    out += busy_note(load_before)
     out += ["", "## Budgets", ""] + budget_rows(picked, report, startup)
     if startup:
         out += [""] + startup_section(startup)
@@ -359,6 +365,8 @@ def main() -> None:
     parser.add_argument("--startup", type=Path,
                         help="the JSON written by kernforge_bench_startup --json")
     parser.add_argument("--note", help="a line about the run's conditions, printed as given")
+    parser.add_argument("--load-before", type=float,
+                        help="the 1-minute load average before the benchmarks started")
     args = parser.parse_args()
     report = json.loads(args.json.read_text())
     info = json.loads(args.kernforge_info) if args.kernforge_info else None
@@ -367,7 +375,8 @@ def main() -> None:
     if failed:
         raise SystemExit("benchmarks failed, docs not written:\n  " + "\n  ".join(failed))
     args.markdown.parent.mkdir(parents=True, exist_ok=True)
-    args.markdown.write_text(render(report, info, args.build_type, startup, args.note or None))
+    args.markdown.write_text(render(report, info, args.build_type, startup, args.note or None,
+                                        args.load_before))
 
 
 if __name__ == "__main__":
