@@ -184,6 +184,86 @@ TEST_P(Boxed, KernelInfoForThisBackend) {
   EXPECT_EQ(vi.kind, KF_KERNEL_VIEW);
 }
 
+TEST_P(Boxed, EveryListedOpAnswersItsQueries) {
+  // Core ops and ops plugins defined alike: found by name, a schema that starts with the name,
+  // at least one return, a kernel answer for this backend.
+  for (int32_t i = 0; i < kf_op_count(); ++i) {
+    kf_op_t op = nullptr;
+    CTS_ASSERT_OK(kf_op_at(i, &op));
+    const std::string name = kf_op_name(op);
+    SCOPED_TRACE(name);
+    kf_op_t found = nullptr;
+    CTS_EXPECT_OK(kf_op_find(name.c_str(), &found));
+    EXPECT_EQ(found, op);
+    EXPECT_EQ(std::string(kf_op_schema(op)).rfind(name + "(", 0), 0u) << kf_op_schema(op);
+    EXPECT_GE(kf_op_num_returns(op), 1);
+    EXPECT_NE(kf_op_doc(op), nullptr);
+    const size_t colons = name.find("::");
+    if (colons != std::string::npos) {
+      EXPECT_GT(colons, 0u) << "a defined op's namespace is empty";
+      EXPECT_LT(colons + 2, name.size()) << "a defined op's name is empty";
+    }
+    kf_kernel_info_t info{};
+    info.struct_size = sizeof info;
+    CTS_EXPECT_OK(kf_op_kernel_info(op, GetParam().backend_index, &info));
+    EXPECT_NE(kf_kernel_kind_name(info.kind), nullptr);
+  }
+}
+
+// The ops the project's C test plugin defines (cdev, tests/dispatch): cdev::scale with its own
+// meta function, cdev::axpy with the core's broadcast_binary rule. They are defined only when
+// that plugin is loaded (the CTest case cts.OnTestBackends loads it); a backend without kernels
+// for them must answer KF_UNIMPLEMENTED naming the op, one with kernels the right numbers.
+bool serves_float32(kf_op_t op, int32_t backend_index) {
+  kf_kernel_info_t info{};
+  info.struct_size = sizeof info;
+  EXPECT_EQ(kf_op_kernel_info(op, backend_index, &info), KF_OK) << kf_last_error_message();
+  return info.kind != KF_KERNEL_NONE && (info.dtype_mask & (1u << KF_FLOAT32)) != 0;
+}
+
+TEST_P(Boxed, OpsDefinedByThePlugins) {
+  kf_op_t scale = nullptr, axpy = nullptr;
+  if (kf_op_find("cdev::scale", &scale) != KF_OK || kf_op_find("cdev::axpy", &axpy) != KF_OK) {
+    GTEST_SKIP() << "the cdev test plugin is not loaded (cts.OnTestBackends loads it)";
+  }
+  EXPECT_STREQ(kf_op_schema(scale), "cdev::scale(Tensor self, float factor) -> Tensor");
+  const Values x{1, -2, 3, 4, 5, 6}, y{0.5, 1, -1};
+  Tensor tx = make(x, {2, 3}, KF_FLOAT32), ty = make(y, {3}, KF_FLOAT32);
+  kf_value_t factor{};
+  factor.tag = KF_VALUE_FLOAT;
+  factor.v.f = 2.5;
+  const kf_value_t scale_args[2] = {vtensor(tx), factor};
+  kf_value_t res[1] = {vnone()};
+  const kf_status_t s = kf_op_call(scale, scale_args, 2, res, 1);
+  if (!serves_float32(scale, GetParam().backend_index)) {
+    EXPECT_EQ(s, KF_UNIMPLEMENTED) << status_text(s);
+    EXPECT_NE(std::string(kf_last_error_message()).find("cdev::scale"), std::string::npos)
+        << kf_last_error_message();
+    EXPECT_EQ(res[0].tag, KF_VALUE_NONE);
+    return;
+  }
+  CTS_ASSERT_OK(s);
+  Values want(x);
+  for (double& v : want) v *= 2.5;
+  Tensor scaled = take(res[0]);
+  EXPECT_TRUE(matches(scaled, want, {2, 3}, KF_FLOAT32));
+  EXPECT_EQ(scaled.device().type, dev().type);
+
+  const kf_value_t axpy_args[3] = {vtensor(tx), vtensor(ty), vscalar(kf_scalar_f64(2.0))};
+  kf_value_t ares[1] = {vnone()};
+  const kf_status_t as = kf_op_call(axpy, axpy_args, 3, ares, 1);
+  if (!serves_float32(axpy, GetParam().backend_index)) {
+    EXPECT_EQ(as, KF_UNIMPLEMENTED) << status_text(as);
+    EXPECT_NE(std::string(kf_last_error_message()).find("cdev::axpy"), std::string::npos)
+        << kf_last_error_message();
+    return;
+  }
+  CTS_ASSERT_OK(as);
+  const Values want_axpy = ref_binary(x, {2, 3}, y, {3},
+                                      [](double a, double b) { return a + 2 * b; }, nullptr);
+  EXPECT_TRUE(matches(take(ares[0]), want_axpy, {2, 3}, KF_FLOAT32));
+}
+
 CTS_INSTANTIATE(Boxed, params_any());
 
 }  // namespace
