@@ -17,6 +17,16 @@ void require_out(const void* out, const char* fn) {
   if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "{}: out must not be NULL", fn);
 }
 
+/// An accessor of the C ABI: checks the handle and `out`, then stores what `get` reads.
+template <class T, class Get>
+kf_status_t read_tensor(kf_tensor_t t, T* out, const char* fn, Get get) {
+  return kf::guard([&] {
+    TensorImpl& x = kf::checked(t, fn);
+    require_out(out, fn);
+    *out = get(x);
+  });
+}
+
 }  // namespace
 
 extern "C" {
@@ -76,75 +86,41 @@ KF_API kf_status_t kf_tensor_release(kf_tensor_t t) {
 }
 
 KF_API kf_status_t kf_tensor_ndim(kf_tensor_t t, int32_t* out) {
-  return kf::guard([&] {
-    const TensorImpl& x = kf::checked(t, "kf_tensor_ndim");
-    require_out(out, "kf_tensor_ndim");
-    *out = x.ndim;
-  });
+  return read_tensor(t, out, "kf_tensor_ndim", [](TensorImpl& x) { return x.ndim; });
 }
 
 KF_API kf_status_t kf_tensor_shape(kf_tensor_t t, const int64_t** out) {
-  return kf::guard([&] {
-    const TensorImpl& x = kf::checked(t, "kf_tensor_shape");
-    require_out(out, "kf_tensor_shape");
-    *out = x.shape;
-  });
+  return read_tensor(t, out, "kf_tensor_shape", [](TensorImpl& x) { return x.shape; });
 }
 
 KF_API kf_status_t kf_tensor_strides(kf_tensor_t t, const int64_t** out) {
-  return kf::guard([&] {
-    const TensorImpl& x = kf::checked(t, "kf_tensor_strides");
-    require_out(out, "kf_tensor_strides");
-    *out = x.strides;
-  });
+  return read_tensor(t, out, "kf_tensor_strides", [](TensorImpl& x) { return x.strides; });
 }
 
 KF_API kf_status_t kf_tensor_dtype(kf_tensor_t t, kf_dtype_t* out) {
-  return kf::guard([&] {
-    const TensorImpl& x = kf::checked(t, "kf_tensor_dtype");
-    require_out(out, "kf_tensor_dtype");
-    *out = x.dtype;
-  });
+  return read_tensor(t, out, "kf_tensor_dtype", [](TensorImpl& x) { return x.dtype; });
 }
 
 KF_API kf_status_t kf_tensor_device(kf_tensor_t t, kf_device_t* out) {
-  return kf::guard([&] {
-    const TensorImpl& x = kf::checked(t, "kf_tensor_device");
-    require_out(out, "kf_tensor_device");
-    *out = x.device;
-  });
+  return read_tensor(t, out, "kf_tensor_device", [](TensorImpl& x) { return x.device; });
 }
 
 KF_API kf_status_t kf_tensor_numel(kf_tensor_t t, int64_t* out) {
-  return kf::guard([&] {
-    const TensorImpl& x = kf::checked(t, "kf_tensor_numel");
-    require_out(out, "kf_tensor_numel");
-    *out = x.numel;
-  });
+  return read_tensor(t, out, "kf_tensor_numel", [](TensorImpl& x) { return x.numel; });
 }
 
 KF_API kf_status_t kf_tensor_data_ptr(kf_tensor_t t, void** out) {
-  return kf::guard([&] {
-    const TensorImpl& x = kf::checked(t, "kf_tensor_data_ptr");
-    require_out(out, "kf_tensor_data_ptr");
-    *out = kf::data_ptr(x);
-  });
+  return read_tensor(t, out, "kf_tensor_data_ptr",
+                     [](TensorImpl& x) { return kf::data_ptr(x); });
 }
 
 KF_API kf_status_t kf_tensor_is_contiguous(kf_tensor_t t, bool* out) {
-  return kf::guard([&] {
-    const TensorImpl& x = kf::checked(t, "kf_tensor_is_contiguous");
-    require_out(out, "kf_tensor_is_contiguous");
-    *out = kf::is_contiguous(x);
-  });
+  return read_tensor(t, out, "kf_tensor_is_contiguous",
+                     [](TensorImpl& x) { return kf::is_contiguous(x); });
 }
 
 KF_API kf_status_t kf_tensor_item(kf_tensor_t t, kf_scalar_t* out) {
-  return kf::guard([&] {
-    TensorImpl& x = kf::checked(t, "kf_tensor_item");
-    require_out(out, "kf_tensor_item");
-    *out = kf::tensor_item(x);
-  });
+  return read_tensor(t, out, "kf_tensor_item", [](TensorImpl& x) { return kf::tensor_item(x); });
 }
 
 KF_API kf_status_t kf_tensor_record_stream(kf_tensor_t t, kf_stream_t stream) {

@@ -32,15 +32,9 @@ kf_status_t call_typed_entry(int32_t op, const kf_value_t* args, CallMode mode,
     ensure_initialized();
     const OpDef& def = *op_by_id(op);
     TensorImpl* results[kMaxOutputs];
-    if (mode == CallMode::Functional && def.nreturns == 1) {  // the common case, kept short
-      if (outs == nullptr || outs[0] == nullptr) check_outputs(def, mode, outs, results);
-      run_typed(op, args, mode, nullptr, results);
-      *outs[0] = results[0];
-      return KF_OK;
-    }
-    TensorImpl* given[kMaxOutputs] = {};
+    TensorImpl* given[kMaxOutputs];  // set for Out only
     check_outputs(def, mode, outs, given);
-    run_typed(op, args, mode, given, results);
+    run_typed(op, args, mode, mode == CallMode::Out ? given : nullptr, results);
     if (mode == CallMode::Functional) {
       for (int32_t i = 0; i < def.nreturns; ++i) *outs[i] = results[i];
     }
