@@ -6,8 +6,8 @@ std::string handle_problem(HandleState state, const char* kind) {
   switch (state) {
     case HandleState::Null: return "is NULL";
     case HandleState::Released:
-      return fmt::format("was already released (the {} is gone; a handle is valid from its "
-                         "creation to its release)", kind);
+      return fmt::format("was already released: the {} it named is gone, and the handle stays "
+                         "invalid for good (even once a new {} takes its place)", kind, kind);
     case HandleState::Live: return "is valid";  // not a problem; callers do not ask
     case HandleState::Foreign: break;
   }
