@@ -49,11 +49,13 @@ enum class HandleState { Null, Live, Released, Foreign };
 /// A table of objects of type T behind handles. T must be default-constructible without
 /// throwing and trivially destructible, and name itself in `static constexpr const char*
 /// kHandleKind` ("tensor"). kChunkBits: log2 of slots per chunk; kIndexBits: log2 of the most
-/// slots the table holds.
-template <class T, int kChunkBits, int kIndexBits>
+/// slots the table holds; kFirstGeneration: a new slot's first generation (tests start near
+/// the end to see slots retire).
+template <class T, int kChunkBits, int kIndexBits, uint32_t kFirstGeneration = 1>
 class HandleTable {
  public:
   static_assert(kIndexBits < 31 && kChunkBits < kIndexBits, "indices stay below kFreeBit");
+  static_assert(kFirstGeneration != 0, "generation 0 marks retired slots and NULL");
 
   /// A fresh, default-constructed object with a new handle. Throws KF_OUT_OF_MEMORY.
   static T* acquire() {
@@ -66,7 +68,8 @@ class HandleTable {
     }
     c->handle.store(c->handle.load(std::memory_order_relaxed) & ~kFreeBit,
                     std::memory_order_relaxed);
-    return new (c->storage) T;  // default-initialised: the NSDMIs only
+    new (c->storage) T;  // default-initialised: the NSDMIs only
+    return object(*c);
   }
 
   /// Ends the object's life: its handle stops matching now, its slot is reused later (or
@@ -75,11 +78,9 @@ class HandleTable {
     static_assert(std::is_trivially_destructible_v<T>, "slots are reused without destructors");
     Cell* c = cell_of(p);
     const uint64_t h = c->handle.load(std::memory_order_relaxed);
-    if ((h >> 32) == 0xffffffffu) {  // the last generation: retire the slot
-      c->handle.store((h & kIndexMask) | kFreeBit, std::memory_order_relaxed);
-      return;
-    }
-    c->handle.store(h + (uint64_t{1} << 32) + kFreeBit, std::memory_order_relaxed);
+    const uint64_t next = h + (uint64_t{1} << 32) + kFreeBit;  // free, next generation
+    c->handle.store(next, std::memory_order_relaxed);
+    if (next < h) return;  // the generation wrapped to 0: the slot is retired, never reused
     if (local_count >= kLocalCap) return release_global(c);
     if (!local_flusher_armed) arm_flusher();
     c->next = local_head;
@@ -89,9 +90,11 @@ class HandleTable {
 
   /// The live object behind `h`, or nullptr (NULL, released, retired or never a handle).
   static T* find(uint64_t h) noexcept {
-    Cell* c = cell_at(h);
-    if (c == nullptr || c->handle.load(std::memory_order_relaxed) != h) return nullptr;
-    return std::launder(reinterpret_cast<T*>(c->storage));
+    const uint32_t index = static_cast<uint32_t>(h);
+    if (index >= made.load(std::memory_order_acquire)) return nullptr;
+    Cell& c = cell(index);
+    if (c.handle.load(std::memory_order_relaxed) != h) return nullptr;
+    return object(c);
   }
 
   /// The handle of a live object.
@@ -103,9 +106,9 @@ class HandleTable {
   /// later generation; anything else that does not match was never a handle.
   static HandleState state(uint64_t h) noexcept {
     if (h == 0) return HandleState::Null;
-    Cell* c = cell_at(h);
-    if (c == nullptr || (h & kFreeBit) != 0) return HandleState::Foreign;
-    const uint64_t now = c->handle.load(std::memory_order_relaxed);
+    const uint32_t index = static_cast<uint32_t>(h);
+    if (index >= made.load(std::memory_order_acquire)) return HandleState::Foreign;
+    const uint64_t now = cell(index).handle.load(std::memory_order_relaxed);
     if (now == h) return HandleState::Live;
     const uint32_t given = static_cast<uint32_t>(h >> 32), current = static_cast<uint32_t>(now >> 32);
     if (given != 0 && (current == 0 || given < current)) return HandleState::Released;
@@ -131,10 +134,18 @@ class HandleTable {
     return reinterpret_cast<Cell*>(reinterpret_cast<unsigned char*>(p) - offsetof(Cell, storage));
   }
 
-  static Cell* cell_at(uint64_t h) noexcept {
-    const uint32_t index = static_cast<uint32_t>(h);
-    if (index >= made.load(std::memory_order_acquire)) return nullptr;
-    return &chunks[index >> kChunkBits].load(std::memory_order_relaxed)[index & (kChunkSize - 1)];
+  // The cell of a made slot (index below `made`).
+  static Cell& cell(uint32_t index) noexcept {
+    return chunks[index >> kChunkBits].load(std::memory_order_relaxed)[index & (kChunkSize - 1)];
+  }
+
+  // The object in a cell: never null, which the hot paths' callers may rely on.
+  static T* object(Cell& c) noexcept {
+    T* p = std::launder(reinterpret_cast<T*>(c.storage));
+#if defined(__GNUC__)
+    if (p == nullptr) __builtin_unreachable();
+#endif
+    return p;
   }
 
   static inline thread_local Cell* local_head KF_TLS_INITIAL_EXEC = nullptr;
@@ -204,7 +215,8 @@ class HandleTable {
     const uint32_t n = static_cast<uint32_t>(kBatch);  // kChunkSize is a multiple of kBatch
     for (uint32_t i = n; i-- > 0;) {
       Cell* c = &base[(first + i) & (kChunkSize - 1)];
-      new (&c->handle) std::atomic<uint64_t>((uint64_t{1} << 32) | (first + i) | kFreeBit);
+      new (&c->handle) std::atomic<uint64_t>((uint64_t{kFirstGeneration} << 32) | (first + i) |
+                                             kFreeBit);
       c->next = local_head;
       local_head = c;
       ++local_count;

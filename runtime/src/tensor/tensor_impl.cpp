@@ -235,10 +235,8 @@ std::string tensor_handle_problem(kf_tensor_t t) {
   return handle_problem(TensorTable::state(handle_bits(t)), TensorImpl::kHandleKind);
 }
 
-TensorImpl& checked(kf_tensor_t t, const char* what) {
-  TensorImpl* x = find_tensor(t);
-  if (x == nullptr) fail(KF_INVALID_ARGUMENT, "{}: tensor handle {}", what, tensor_handle_problem(t));
-  return *x;
+void fail_tensor_handle(kf_tensor_t t, const char* what) {
+  fail(KF_INVALID_ARGUMENT, "{}: tensor handle {}", what, tensor_handle_problem(t));
 }
 
 bool is_contiguous(const TensorImpl& t) noexcept {

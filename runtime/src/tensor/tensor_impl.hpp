@@ -69,13 +69,20 @@ inline kf_tensor_t handle_of(const TensorImpl* t) noexcept {
   return t != nullptr ? handle_from_bits<kf_tensor_t>(TensorTable::handle_of(t)) : nullptr;
 }
 
-/// Validates a handle from the C ABI: throws KF_INVALID_ARGUMENT naming `what` when NULL,
-/// released or not a handle.
-TensorImpl& checked(kf_tensor_t t, const char* what);
-
 /// What is wrong with a handle find_tensor refused ("is NULL", "was already released ..."),
 /// for messages that name more than checked() does (an op's argument).
 std::string tensor_handle_problem(kf_tensor_t t);
+
+/// Throws KF_INVALID_ARGUMENT: "<what>: tensor handle <problem>".
+[[noreturn]] KF_COLD void fail_tensor_handle(kf_tensor_t t, const char* what);
+
+/// Validates a handle from the C ABI: throws KF_INVALID_ARGUMENT naming `what` when NULL,
+/// released or not a handle.
+inline TensorImpl& checked(kf_tensor_t t, const char* what) {
+  TensorImpl* x = find_tensor(t);
+  if (x == nullptr) fail_tensor_handle(t, what);
+  return *x;
+}
 
 /// A new contiguous tensor on `device` (uninitialised memory). Validates shape and dtype.
 TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_device_t device);
