@@ -88,7 +88,8 @@ class HandleTable {
     ++local_count;
   }
 
-  /// The live object behind `h`, or nullptr (NULL, released, retired or never a handle).
+  /// The live object behind `h`, or nullptr (NULL, released, retired or never a handle; a
+  /// value with kFreeBit fails the index test, so a free slot's header never matches).
   static T* find(uint64_t h) noexcept {
     const uint32_t index = static_cast<uint32_t>(h);
     if (index >= made.load(std::memory_order_acquire)) return nullptr;
@@ -110,7 +111,7 @@ class HandleTable {
     if (index >= made.load(std::memory_order_acquire)) return HandleState::Foreign;
     const uint64_t now = cell(index).handle.load(std::memory_order_relaxed);
     if (now == h) return HandleState::Live;
-    const uint32_t given = static_cast<uint32_t>(h >> 32), current = static_cast<uint32_t>(now >> 32);
+    const auto given = static_cast<uint32_t>(h >> 32), current = static_cast<uint32_t>(now >> 32);
     if (given != 0 && (current == 0 || given < current)) return HandleState::Released;
     return HandleState::Foreign;
   }
