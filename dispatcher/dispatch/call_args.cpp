@@ -12,6 +12,11 @@ namespace {
        a.name, arg_type_name(a.type), a.optional ? " or None" : "", v.tag);
 }
 
+[[noreturn]] KF_COLD void bad_handle(const OpDef& def, const ArgDef& a, kf_tensor_t t) {
+  fail(KF_INVALID_ARGUMENT, "{}: argument '{}': tensor handle {}", def.name, a.name,
+       tensor_handle_problem(t));
+}
+
 // Accepts the loose forms a boxed caller may use (an int for a float or Scalar, ...).
 kf_value_t coerce(const OpDef& def, const ArgDef& a, kf_value_t v) {
   switch (a.type) {
@@ -93,12 +98,8 @@ void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, Cal
     if (a.type == ArgType::Tensor) {
       out.tensors[i] = nullptr;
       if (v.tag == KF_VALUE_TENSOR) {
-        kf_tensor_t t = v.v.tensor;
-        if (t == nullptr || t->magic != kTensorAlive) {
-          fail(KF_INVALID_ARGUMENT, "{}: argument '{}': tensor handle {}", def.name, a.name,
-               t == nullptr ? "is NULL" : "was already released (or is not a kernforge tensor)");
-        }
-        out.tensors[i] = t;
+        out.tensors[i] = find_tensor(v.v.tensor);
+        if (out.tensors[i] == nullptr) bad_handle(def, a, v.v.tensor);
       }
       out.tensor_index[ordinal++] = i;
     }
@@ -114,14 +115,9 @@ void bind_typed_args(const OpDef& def, const kf_value_t* args, CallArgs& out) {
     const ArgDef& a = def.args[i];
     const kf_value_t& v = args[i];
     if (a.type == ArgType::Tensor) {
-      kf_tensor_t t = v.v.tensor;
-      if (t != nullptr && t->magic == kTensorAlive) {
-        out.tensors[i] = t;
-      } else if (t == nullptr && a.optional) {
-        out.tensors[i] = nullptr;
-      } else {
-        fail(KF_INVALID_ARGUMENT, "{}: argument '{}': tensor handle {}", def.name, a.name,
-             t == nullptr ? "is NULL" : "was already released (or is not a kernforge tensor)");
+      out.tensors[i] = find_tensor(v.v.tensor);
+      if (out.tensors[i] == nullptr && (v.v.tensor != nullptr || !a.optional)) {
+        bad_handle(def, a, v.v.tensor);
       }
       out.tensor_index[ordinal++] = i;
     } else if (v.tag != KF_VALUE_NONE &&

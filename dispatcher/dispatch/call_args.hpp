@@ -32,9 +32,9 @@ struct IntListView {
 #endif
 };
 
-/// A borrowed list of tensors (a Tensor[] argument).
+/// A borrowed list of tensors (a Tensor[] argument): handles, as the boxed value holds them.
 struct TensorListView {
-  TensorImpl* const* data = nullptr;
+  const kf_tensor_t* data = nullptr;
   int32_t len = 0;
 };
 
@@ -42,7 +42,7 @@ struct CallArgs {
   const OpDef* def = nullptr;
   int32_t nargs = 0;
   // The arguments in schema order: the typed entry point's own array, or `owned` after
-  // normalisation of a boxed call.
+  // normalisation of a boxed call. Tensors in it are handles; `tensors` has them decoded.
   const kf_value_t* v = nullptr;
   kf_value_t owned[kMaxArgs];
   // By schema index, set for Tensor arguments only (nullptr for None); not initialised for

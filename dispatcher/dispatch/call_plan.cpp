@@ -215,8 +215,8 @@ bool run_planned(int32_t op, const kf_value_t* args, TensorImpl** results) {
   for (int32_t i = 0; i < def.nargs; ++i) {
     const kf_value_t& v = args[i];
     if (((e.tensor_mask >> i) & 1u) != 0) {
-      const TensorImpl* t = v.v.tensor;
-      if (t == nullptr || t->magic != kTensorAlive || !same_tensor(e.tensors[tk], *t)) {
+      const TensorImpl* t = find_tensor(v.v.tensor);  // checks the handle's generation
+      if (t == nullptr || !same_tensor(e.tensors[tk], *t)) {
         return false;  // a bad handle is reported by the ordinary path
       }
       inputs[tk++] = kernel_view(*t);

@@ -47,7 +47,7 @@ void move_args_to_cpu(CallArgs& c, TensorRef* moved) {
     if (t == nullptr || t->device.type == KF_DEVICE_CPU) continue;
     moved[k] = TensorRef(tensor_to(*t, cpu, t->dtype));
     c.tensors[i] = moved[k].get();
-    c.owned[i].v.tensor = moved[k].get();
+    c.owned[i].v.tensor = handle_of(moved[k].get());
   }
   for (int32_t i = 0; i < c.def->nargs; ++i) {
     if (c.def->args[i].type == ArgType::Device && c.v[i].tag == KF_VALUE_DEVICE) {

@@ -43,8 +43,7 @@ TEST(AbiHandles, NullHandleToOps) {
 }
 
 TEST(AbiHandles, ReleasedHandle) {
-  // Everything is allocated before the release, so that no new tensor can take the freed
-  // handle's address while the test still uses it.
+  // test_stale_handles.cpp has the case where a new tensor takes the released one's slot.
   Tensor a = full({2, 3}, 1), r;
   const int64_t shape[2] = {2, 3};
   kf_tensor_t t = nullptr;

@@ -1,6 +1,6 @@
-// The object pools (Note [Object pools]) through the C ABI: a released handle still points at
-// pool memory whose magic word says "dead", so every entry point answers KF_INVALID_ARGUMENT
-// naming itself instead of crashing; reference counts and views keep storage alive.
+// Tensor lifetimes through the C ABI: a released handle never decodes again (Note [Handles]),
+// so every entry point answers KF_INVALID_ARGUMENT naming itself instead of crashing;
+// reference counts and views keep storage alive.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -75,7 +75,7 @@ TEST(Pool, NullAndForeignHandles) {
   EXPECT_EQ(kf_tensor_release(nullptr), KF_OK) << "like free(NULL)";
   EXPECT_EQ(kf_tensor_retain(nullptr), KF_INVALID_ARGUMENT);
 
-  // Memory that never was a kernforge tensor (zeroed, so its magic word is wrong).
+  // Memory that never was a kernforge tensor: its address is no handle.
   alignas(64) static unsigned char foreign[1024];
   std::memset(foreign, 0, sizeof foreign);
   auto* fake = reinterpret_cast<kf_tensor_t>(foreign);

@@ -53,7 +53,7 @@ def box(arg: Arg) -> str:
     if arg.base == "Tensor":
         if arg.is_list:
             return f"box_tensor_list({n}.data, {n}.len)"
-        return f"box_tensor({n})" if arg.optional else f"box_tensor(&{n})"
+        return f"box_tensor(handle_of({n}))" if arg.optional else f"box_tensor(handle_of(&{n}))"
     if arg.base == "int" and arg.is_list:
         return f"box_int_list({n}.data, {n}.len, {'true' if arg.optional else 'false'})"
     fn = {"int": "int", "float": "float", "Scalar": "scalar", "bool": "bool",

@@ -109,7 +109,9 @@ KF_API kf_status_t kf_device_name(kf_device_t device, char* buf, size_t cap);
 
 /* ------------------------------------------------------------- tensors -- */
 
-/** An opaque, reference-counted tensor handle. */
+/** An opaque, reference-counted tensor handle. It names one tensor for the tensor's whole life:
+ * once the last reference is released the handle is KF_INVALID_ARGUMENT for every call, even
+ * after new tensors are created. A handle is a number, not an address (never dereference it). */
 typedef struct kf_tensor_s* kf_tensor_t;
 
 /** Called when the runtime no longer uses memory borrowed by kf_tensor_from_blob. */
@@ -319,16 +321,18 @@ KF_API kf_status_t kf_empty_cache(kf_device_t device);
  * calling thread's current stream of their device, and copies to the host wait for it. NULL is
  * a device's default stream wherever a stream is passed with a device, a tensor or an event to
  * say which device. On a synchronous backend (the CPU) every stream is one queue and events
- * hold the host time they were recorded at. Handles are opaque; a released handle is a clean
- * KF_INVALID_ARGUMENT. Every function may be called from any thread.
+ * hold the host time they were recorded at. Handles are opaque numbers; a released handle is
+ * always a clean KF_INVALID_ARGUMENT, even once a new stream or event exists. Every function may
+ * be called from any thread.
  */
 typedef struct kf_stream_s* kf_stream_t;
 typedef struct kf_event_s* kf_event_t;
 
 /** A new stream on `device` (the caller owns one reference). */
 KF_API kf_status_t kf_stream_create(kf_device_t device, kf_stream_t* out);
-/** Drops the caller's reference; the stream goes when no reference and no memory block uses it
- * (work already queued on it completes). Releasing NULL is KF_OK. */
+/** Drops the caller's reference, once (a second release of the handle is KF_INVALID_ARGUMENT);
+ * the stream goes when no reference and no memory block uses it (work already queued on it
+ * completes). Releasing NULL is KF_OK. */
 KF_API kf_status_t kf_stream_release(kf_stream_t stream);
 /** Waits until everything queued on `stream` is done (NULL: use kf_synchronize(device)). */
 KF_API kf_status_t kf_stream_synchronize(kf_stream_t stream);

@@ -118,11 +118,11 @@ KF_API kf_status_t kf_op_call(kf_op_t op, const kf_value_t* args, int32_t nargs,
     kf::run_boxed(def, args, nargs, inplace ? kf::CallMode::Inplace : kf::CallMode::Functional,
                   nullptr, outs);
     for (int32_t i = 0; i < nresults; ++i) {
-      if (inplace) {
-        kf::retain(args[0].v.tensor);
-        outs[i] = args[0].v.tensor;
+      if (inplace) {  // self, checked by the call
+        outs[i] = &kf::checked(args[0].v.tensor, def.name);
+        kf::retain(outs[i]);
       }
-      results[i] = kf::box_tensor(outs[i]);
+      results[i] = kf::box_tensor(kf::handle_of(outs[i]));
     }
   });
 }

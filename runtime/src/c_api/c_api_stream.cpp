@@ -28,13 +28,13 @@ KF_API kf_status_t kf_stream_create(kf_device_t device, kf_stream_t* out) {
   return kf::guard([&] {
     if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_stream_create: out must not be NULL");
     kf::ensure_initialized();
-    *out = kf::new_stream(kf::require_device(device), device);
+    *out = kf::handle_of(kf::new_stream(kf::require_device(device), device));
   });
 }
 
 KF_API kf_status_t kf_stream_release(kf_stream_t stream) {
   if (stream == nullptr) return KF_OK;
-  return kf::guard([&] { kf::release_stream(&kf::checked_stream(stream, "kf_stream_release")); });
+  return kf::guard([&] { kf::release_stream_handle(stream, "kf_stream_release"); });
 }
 
 KF_API kf_status_t kf_stream_synchronize(kf_stream_t stream) {
@@ -49,7 +49,7 @@ KF_API kf_status_t kf_current_stream(kf_device_t device, kf_stream_t* out) {
     if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_current_stream: out must not be NULL");
     kf::ensure_initialized();
     kf::require_device(device);
-    *out = kf::current_stream(device);
+    *out = kf::handle_of(kf::current_stream(device));
   });
 }
 
@@ -67,7 +67,7 @@ KF_API kf_status_t kf_event_create(kf_device_t device, kf_event_t* out) {
   return kf::guard([&] {
     if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_event_create: out must not be NULL");
     kf::ensure_initialized();
-    *out = kf::new_event(kf::require_device(device), device);
+    *out = kf::handle_of(kf::new_event(kf::require_device(device), device));
   });
 }
 

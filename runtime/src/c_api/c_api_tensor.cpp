@@ -36,7 +36,7 @@ KF_API kf_status_t kf_tensor_empty(const int64_t* shape, int32_t ndim, kf_dtype_
   return kf::guard([&] {
     require_out(out, "kf_tensor_empty");
     kf::ensure_initialized();
-    *out = kf::new_tensor(shape, ndim, dtype, device);
+    *out = kf::handle_of(kf::new_tensor(shape, ndim, dtype, device));
   });
 }
 
@@ -45,7 +45,7 @@ KF_API kf_status_t kf_tensor_from_data(const void* host_data, const int64_t* sha
   return kf::guard([&] {
     require_out(out, "kf_tensor_from_data");
     kf::ensure_initialized();
-    *out = kf::tensor_from_host(host_data, shape, ndim, dtype, device);
+    *out = kf::handle_of(kf::tensor_from_host(host_data, shape, ndim, dtype, device));
   });
 }
 
@@ -59,7 +59,7 @@ KF_API kf_status_t kf_tensor_from_blob(void* data, const int64_t* shape, const i
                kf::device_string(device));
     }
     kf::ensure_initialized();
-    *out = kf::new_borrowed(data, shape, strides, ndim, dtype, device, deleter, ctx);
+    *out = kf::handle_of(kf::new_borrowed(data, shape, strides, ndim, dtype, device, deleter, ctx));
   });
 }
 
@@ -72,7 +72,7 @@ KF_API kf_status_t kf_tensor_to(kf_tensor_t t, kf_device_t device, kf_dtype_t dt
   return kf::guard([&] {
     TensorImpl& x = kf::checked(t, "kf_tensor_to");
     require_out(out, "kf_tensor_to");
-    *out = kf::tensor_to(x, device, dtype);
+    *out = kf::handle_of(kf::tensor_to(x, device, dtype));
   });
 }
 

@@ -15,12 +15,11 @@ void check_outputs(const OpDef& def, CallMode mode, kf_tensor_t** outs, TensorIm
   for (int32_t i = 0; i < def.nreturns; ++i) {
     if (outs[i] == nullptr) fail(KF_INVALID_ARGUMENT, "{}: out must not be NULL", def.name);
     if (mode != CallMode::Out) continue;
-    kf_tensor_t t = *outs[i];
-    if (t == nullptr || t->magic != kTensorAlive) {
+    given[i] = find_tensor(*outs[i]);
+    if (given[i] == nullptr) {
       fail(KF_INVALID_ARGUMENT, "{}: out tensor handle {}", def.name,
-           t == nullptr ? "is NULL" : "was already released (or is not a kernforge tensor)");
+           tensor_handle_problem(*outs[i]));
     }
-    given[i] = t;
   }
 }
 
@@ -36,7 +35,7 @@ kf_status_t call_typed_entry(int32_t op, const kf_value_t* args, CallMode mode,
     check_outputs(def, mode, outs, given);
     run_typed(op, args, mode, mode == CallMode::Out ? given : nullptr, results);
     if (mode == CallMode::Functional) {
-      for (int32_t i = 0; i < def.nreturns; ++i) *outs[i] = results[i];
+      for (int32_t i = 0; i < def.nreturns; ++i) *outs[i] = handle_of(results[i]);
     }
     return KF_OK;
   } catch (...) {

@@ -1,8 +1,9 @@
 // Note [Object pools]
-// TensorImpl and Storage objects come from per-type pools that never return memory to the
-// system. That makes two promises cheap to keep: creating a tensor costs no malloc on the hot
-// path (a thread-local free list), and a released handle still points at readable memory whose
-// magic word says "dead", so the C ABI can answer KF_INVALID_ARGUMENT instead of crashing.
+// Objects the core makes on every op (Storage) come from per-type pools that never return
+// memory to the system, so creating a tensor costs no malloc on the hot path (a thread-local
+// free list). Objects behind C ABI handles (tensors, streams, events) live in handle tables
+// instead, which keep their free slots the same way (Note [Handles]); a pooled object is never
+// reached through a handle.
 //
 // The thread-local list is intrusive (a freed object's first bytes link to the next) and uses
 // the initial-exec TLS model, so acquire/release cost a few instructions and no __tls_get_addr
@@ -41,11 +42,7 @@ class Pool {
   }
 
   /// Keeps `p`'s memory for reuse (the memory is never unmapped). The object's first word
-  /// becomes a link; T's later fields (its magic word) keep their last values.
-  ///
-  /// No destructor runs: pooled types are trivially destructible, and ending the object's
-  /// lifetime here would let the compiler drop the stores made just before (the "dead" magic
-  /// word a stale handle is checked against) as stores to an object that no longer exists.
+  /// becomes a link. No destructor runs: pooled types are trivially destructible.
   static void release(T* p) noexcept {
     static_assert(std::is_trivially_destructible_v<T>, "pooled objects have no destructor");
     if (local_count >= kLocalCap) return release_global(p);

@@ -4,7 +4,6 @@
 
 #include "core/device_types.hpp"
 #include "core/error.hpp"
-#include "core/object_pool.hpp"
 
 namespace kf {
 namespace {
@@ -43,7 +42,7 @@ bool same_device(kf_device_t a, kf_device_t b) { return a.type == b.type && a.in
 
 Stream* new_stream(const Backend& backend, kf_device_t device) {
   void* native = backend.stream_create(device.index);
-  Stream* s = Pool<Stream>::acquire();
+  Stream* s = StreamTable::acquire();
   s->device = device;
   s->backend = &backend;
   s->native = native;
@@ -56,21 +55,31 @@ void retain_stream(Stream* s) noexcept {
 
 void release_stream(Stream* s) noexcept {
   if (s == nullptr || s->refs.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
-  s->backend->stream_destroy(s->device.index, s->native);
-  s->magic = kHandleDead;
-  Pool<Stream>::release(s);
+  const Backend* backend = s->backend;
+  const int32_t device = s->device.index;
+  void* native = s->native;
+  StreamTable::release(s);  // the handle stops matching before the native stream goes
+  backend->stream_destroy(device, native);
 }
 
 Stream& checked_stream(kf_stream_t s, const char* what) {
+  Stream* x = find_stream(s);
+  if (x != nullptr) return *x;
   if (s == nullptr) {
     fail(KF_INVALID_ARGUMENT, "{}: the stream is NULL; pass a stream from kf_stream_create (or "
                               "use kf_synchronize for a device's default stream)", what);
   }
-  if (s->magic != kStreamAlive) {
-    fail(KF_INVALID_ARGUMENT, "{}: the stream handle was already released (or is not a "
-                              "kernforge stream)", what);
+  fail(KF_INVALID_ARGUMENT, "{}: the stream handle {}", what,
+       handle_problem(StreamTable::state(handle_bits(s)), Stream::kHandleKind));
+}
+
+void release_stream_handle(kf_stream_t s, const char* what) {
+  Stream& x = checked_stream(s, what);
+  if (!x.creator_holds.exchange(false, std::memory_order_acq_rel)) {
+    fail(KF_INVALID_ARGUMENT, "{}: the stream handle was already released (the stream lives on "
+                              "only while it is current or memory still uses it)", what);
   }
-  return *s;
+  release_stream(&x);
 }
 
 Stream* current_stream(kf_device_t device) noexcept {
@@ -107,7 +116,7 @@ void set_current_stream(kf_device_t device, Stream* s) {
 
 Event* new_event(const Backend& backend, kf_device_t device) {
   void* native = backend.event_create(device.index);
-  Event* e = Pool<Event>::acquire();
+  Event* e = EventTable::acquire();
   e->device = device;
   e->backend = &backend;
   e->native = native;
@@ -116,18 +125,17 @@ Event* new_event(const Backend& backend, kf_device_t device) {
 
 void release_event(Event* e) noexcept {
   if (e == nullptr) return;
-  e->backend->event_destroy(e->device.index, e->native);
-  e->magic = kHandleDead;
-  Pool<Event>::release(e);
+  const Event gone = *e;
+  EventTable::release(e);
+  gone.backend->event_destroy(gone.device.index, gone.native);
 }
 
 Event& checked_event(kf_event_t e, const char* what) {
+  Event* x = find_event(e);
+  if (x != nullptr) return *x;
   if (e == nullptr) fail(KF_INVALID_ARGUMENT, "{}: the event is NULL", what);
-  if (e->magic != kEventAlive) {
-    fail(KF_INVALID_ARGUMENT, "{}: the event handle was already released (or is not a "
-                              "kernforge event)", what);
-  }
-  return *e;
+  fail(KF_INVALID_ARGUMENT, "{}: the event handle {}", what,
+       handle_problem(EventTable::state(handle_bits(e)), Event::kHandleKind));
 }
 
 void synchronize_stream(const Backend& backend, kf_device_t device, Stream* s) {

@@ -5,8 +5,8 @@
 // default stream, which needs no object. Streams are reference counted: the caching allocator
 // holds a reference for every block that belongs to a stream, so a stream's native handle is
 // destroyed only when no handle and no block uses it. Events are owned by whoever created them.
-// Both come from object pools and keep a magic word, so a released handle is a clean
-// KF_INVALID_ARGUMENT (Note [Object pools]).
+// Both live in handle tables, so a released handle is always a clean KF_INVALID_ARGUMENT, even
+// once its slot holds a new stream or event (Note [Handles]).
 //
 // The current stream is thread-local and per device (kf_set_current_stream); kernels are queued
 // on it and new outputs belong to it. Reading it costs one thread-local load when no thread has
@@ -16,34 +16,47 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/handle_table.hpp"
 #include "device/backend.hpp"
 #include "kernforge/kernforge.h"
 
-constexpr uint32_t kStreamAlive = 0x6b667374u;  // "kfst"
-constexpr uint32_t kEventAlive = 0x6b666576u;   // "kfev"
-constexpr uint32_t kHandleDead = 0xdeadbeefu;
+namespace kf {
 
-struct kf_stream_s {
-  void* pool_link = nullptr;  // used by the pool while the object is free
-  uint32_t magic = kStreamAlive;
+/// A stream: the objects behind kf_stream_t handles (Note [Handles]; kf_stream_s is never
+/// defined). `refs` counts every holder: the handle's creator until kf_stream_release, threads
+/// that made it current, blocks of the caching allocator, record_stream.
+struct Stream {
+  static constexpr const char* kHandleKind = "stream";
   std::atomic<int32_t> refs{1};
+  /// Whether the creator's reference is still held: kf_stream_release drops it once; a second
+  /// release of the handle is refused even while others keep the stream alive.
+  std::atomic<bool> creator_holds{true};
   kf_device_t device{KF_DEVICE_NONE, 0};
-  const kf::Backend* backend = nullptr;
+  const Backend* backend = nullptr;
   void* native = nullptr;  // the plugin's stream (NULL on a synchronous backend)
 };
 
-struct kf_event_s {
-  void* pool_link = nullptr;
-  uint32_t magic = kEventAlive;
+/// An event, owned by its creator (kf_event_t, never defined either).
+struct Event {
+  static constexpr const char* kHandleKind = "event";
   kf_device_t device{KF_DEVICE_NONE, 0};
-  const kf::Backend* backend = nullptr;
+  const Backend* backend = nullptr;
   void* native = nullptr;
 };
 
-namespace kf {
+using StreamTable = HandleTable<Stream, 8, 24>;
+using EventTable = HandleTable<Event, 8, 24>;
 
-using Stream = kf_stream_s;
-using Event = kf_event_s;
+/// The encodes and decodes of stream and event handles (nullptr <-> NULL; find_* answers
+/// nullptr for a released or made-up handle).
+inline Stream* find_stream(kf_stream_t h) noexcept { return StreamTable::find(handle_bits(h)); }
+inline kf_stream_t handle_of(const Stream* s) noexcept {
+  return s != nullptr ? handle_from_bits<kf_stream_t>(StreamTable::handle_of(s)) : nullptr;
+}
+inline Event* find_event(kf_event_t h) noexcept { return EventTable::find(handle_bits(h)); }
+inline kf_event_t handle_of(const Event* e) noexcept {
+  return e != nullptr ? handle_from_bits<kf_event_t>(EventTable::handle_of(e)) : nullptr;
+}
 
 /// A new stream on `device` (one reference). Throws when the backend cannot make one.
 Stream* new_stream(const Backend& backend, kf_device_t device);
@@ -52,6 +65,8 @@ void retain_stream(Stream* s) noexcept;
 void release_stream(Stream* s) noexcept;
 /// Validates a handle from the C ABI (NULL is not accepted here).
 Stream& checked_stream(kf_stream_t s, const char* what);
+/// kf_stream_release: drops the creator's reference, once (KF_INVALID_ARGUMENT after that).
+void release_stream_handle(kf_stream_t s, const char* what);
 
 /// The calling thread's current stream on `device`; nullptr = the default stream.
 Stream* current_stream(kf_device_t device) noexcept;

@@ -15,7 +15,7 @@ namespace {
 
 TensorImpl* acquire_impl(const int64_t* shape, const int64_t* strides, int32_t ndim,
                          kf_dtype_t dtype, kf_device_t device) {
-  TensorImpl* t = Pool<TensorImpl>::acquire();
+  TensorImpl* t = TensorTable::acquire();
   t->ndim = ndim;
   t->dtype = dtype;
   t->device = device;
@@ -131,7 +131,7 @@ namespace {
 // one pass: this is on every op's path).
 TensorImpl* acquire_contiguous(const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
                                kf_device_t device) {
-  TensorImpl* t = Pool<TensorImpl>::acquire();
+  TensorImpl* t = TensorTable::acquire();
   t->ndim = ndim;
   t->dtype = dtype;
   t->device = device;
@@ -161,7 +161,7 @@ TensorImpl* new_output_on(const Backend& backend, const int64_t* shape, int32_t 
   try {
     block = cache_allocate(backend, device, bytes, stream);
   } catch (...) {
-    Pool<TensorImpl>::release(t);
+    TensorTable::release(t);
     throw;
   }
   Storage* s = Pool<Storage>::acquire();
@@ -226,20 +226,17 @@ void retain(TensorImpl* t) noexcept { t->refs.fetch_add(1, std::memory_order_rel
 void release(TensorImpl* t) noexcept {
   if (!drop_reference(t->refs)) return;
   Storage* s = t->storage;
-  t->magic = kTensorDead;
-  t->storage = nullptr;
+  // The handle stops matching here, before the storage goes (Note [Handles]).
+  TensorTable::release(t);
   if (s != nullptr) release_storage(s);
-  // The object's memory stays in the pool with magic == kTensorDead until it is reused.
-  Pool<TensorImpl>::release(t);
 }
 
-TensorImpl& checked(kf_tensor_t t, const char* what) {
-  if (t == nullptr) fail(KF_INVALID_ARGUMENT, "{}: tensor handle is NULL", what);
-  if (t->magic != kTensorAlive) {
-    fail(KF_INVALID_ARGUMENT,
-         "{}: tensor handle was already released (or is not a kernforge tensor)", what);
-  }
-  return *t;
+std::string tensor_handle_problem(kf_tensor_t t) {
+  return handle_problem(TensorTable::state(handle_bits(t)), TensorImpl::kHandleKind);
+}
+
+void fail_tensor_handle(kf_tensor_t t, const char* what) {
+  fail(KF_INVALID_ARGUMENT, "{}: tensor handle {}", what, tensor_handle_problem(t));
 }
 
 bool is_contiguous(const TensorImpl& t) noexcept {

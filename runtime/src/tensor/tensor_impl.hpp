@@ -1,9 +1,11 @@
-// TensorImpl (the object behind kf_tensor_t) and Storage.
+// TensorImpl (the object behind a kf_tensor_t handle) and Storage.
 //
 // A tensor is shape, strides (in elements), storage offset, dtype, device and a reference to a
 // storage. Views share the storage. TensorImpl knows nothing about Python, autograd or any
-// backend. Both objects are reference counted and come from pools (Note [Object pools]).
-// Ownership: every function returning a TensorImpl* gives the caller one reference.
+// backend. Both objects are reference counted; tensors live in a handle table (Note [Handles]),
+// storages in a pool (Note [Object pools]).
+// Ownership: every function returning a TensorImpl* gives the caller one reference. The C ABI
+// turns that reference into a handle with handle_of and back with checked/find_tensor.
 #pragma once
 
 #include <atomic>
@@ -12,15 +14,13 @@
 #include <vector>
 
 #include "core/dtype.hpp"
+#include "core/handle_table.hpp"
 #include "device/backend.hpp"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
 #include "memory/caching_allocator.hpp"
 
 namespace kf {
-
-constexpr uint32_t kTensorAlive = 0x6b66746eu;  // "kftn"
-constexpr uint32_t kTensorDead = 0xdeadbeefu;
 
 struct Storage {
   std::atomic<int32_t> refs{1};
@@ -37,11 +37,10 @@ struct Storage {
   std::atomic<bool> used_on_lock{false};
 };
 
-}  // namespace kf
-
-struct kf_tensor_s {
-  void* pool_link = nullptr;   // used by the pool while the object is free (Note [Object pools])
-  uint32_t magic = kf::kTensorAlive;
+/// A tensor. Lives in a slot of TensorTable; the C ABI sees it only through its handle
+/// (Note [Handles]): kf_tensor_s is never defined, so the compiler keeps the two apart.
+struct TensorImpl {
+  static constexpr const char* kHandleKind = "tensor";
   std::atomic<int32_t> refs{1};
   int32_t ndim = 0;
   kf_dtype_t dtype = KF_FLOAT32;
@@ -49,16 +48,41 @@ struct kf_tensor_s {
   int64_t numel = 1;
   int64_t offset = 0;          // in elements, into the storage
   void* data = nullptr;        // address of element [0,...,0]: storage data + offset * itemsize
-  kf::Storage* storage = nullptr;
+  Storage* storage = nullptr;
   // Only the first ndim entries are meaningful; not zeroed, since that would cost every
   // tensor 256 bytes of stores.
   int64_t shape[KF_MAX_NDIM];
   int64_t strides[KF_MAX_NDIM];
 };
 
-namespace kf {
+/// The table of live tensors: 4096 slots a chunk, at most 2^26 live tensors.
+using TensorTable = HandleTable<TensorImpl, 12, 26>;
 
-using TensorImpl = kf_tensor_s;
+/// The one decode of a tensor handle: the live tensor, or nullptr when `h` is NULL, released
+/// or not a handle. Every use of a kf_tensor_t goes through it (or through checked()).
+inline TensorImpl* find_tensor(kf_tensor_t h) noexcept {
+  return TensorTable::find(handle_bits(h));
+}
+
+/// The one encode: the handle of a live tensor (nullptr for nullptr).
+inline kf_tensor_t handle_of(const TensorImpl* t) noexcept {
+  return t != nullptr ? handle_from_bits<kf_tensor_t>(TensorTable::handle_of(t)) : nullptr;
+}
+
+/// What is wrong with a handle find_tensor refused ("is NULL", "was already released ..."),
+/// for messages that name more than checked() does (an op's argument).
+std::string tensor_handle_problem(kf_tensor_t t);
+
+/// Throws KF_INVALID_ARGUMENT: "<what>: tensor handle <problem>".
+[[noreturn]] KF_COLD void fail_tensor_handle(kf_tensor_t t, const char* what);
+
+/// Validates a handle from the C ABI: throws KF_INVALID_ARGUMENT naming `what` when NULL,
+/// released or not a handle.
+inline TensorImpl& checked(kf_tensor_t t, const char* what) {
+  TensorImpl* x = find_tensor(t);
+  if (x == nullptr) fail_tensor_handle(t, what);
+  return *x;
+}
 
 /// A new contiguous tensor on `device` (uninitialised memory). Validates shape and dtype.
 TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_device_t device);
@@ -73,10 +97,6 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
 
 void retain(TensorImpl* t) noexcept;
 void release(TensorImpl* t) noexcept;
-
-/// Validates a handle from the C ABI: throws KF_INVALID_ARGUMENT naming `what` when NULL or
-/// released.
-TensorImpl& checked(kf_tensor_t t, const char* what);
 
 /// Whether the tensor's elements are laid out row-major without gaps.
 bool is_contiguous(const TensorImpl& t) noexcept;
