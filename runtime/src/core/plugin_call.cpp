@@ -20,7 +20,7 @@ PluginFailure PluginCall::failure(kf_status_t raw) const {
   }
   std::string text = fmt::format("the plugin returned status {}, which plugin ABI {}.{} does not "
                                  "define (reported as KF_INTERNAL)",
-                                 static_cast<int64_t>(raw), KF_PLUGIN_ABI_MAJOR,
+                                 static_cast<int32_t>(raw), KF_PLUGIN_ABI_MAJOR,
                                  KF_PLUGIN_ABI_MINOR);
   text += said ? std::string("; its message: ") + last_error() : ", and gave no message";
   return {status, std::move(text)};
