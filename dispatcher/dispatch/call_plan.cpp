@@ -7,6 +7,7 @@
 #include "core/error.hpp"
 #include "core/object_pool.hpp"
 #include "device/stream.hpp"
+#include "dispatch/kernel_invoke.hpp"
 #include "dispatch/layers.hpp"
 #include "registry/boxing.hpp"
 #include "registry/op_registry.hpp"
@@ -136,8 +137,7 @@ void call_plan_kernel(const CallPlan& p, const OpDef& def, const kf_tensor_view_
     const kf_kernel_call_t call{sizeof(kf_kernel_call_t), def.id, ninputs, inputs, m.nout,
                                 outs, nargs, kargs, native_stream(stream),
                                 p.backend->plugin_state()};
-    const kf_status_t s = p.choice.fn(&call);
-    if (s != KF_OK) fail(s, "{} on backend '{}': {}", def.name, p.backend->name, last_error());
+    invoke_kernel(p.choice.fn, call, def, *p.backend);
   } catch (...) {
     for (int32_t i = 0; i < made; ++i) release(results[i]);
     throw;

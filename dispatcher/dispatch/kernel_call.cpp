@@ -10,6 +10,7 @@
 #include "dispatch/cpu_fallback.hpp"
 #include "dispatch/dispatch.hpp"
 #include "dispatch/kernel_choice.hpp"
+#include "dispatch/kernel_invoke.hpp"
 #include "dispatch/meta_call.hpp"
 #include "dispatch/tensor_moves.hpp"
 #include "registry/boxing.hpp"
@@ -164,8 +165,7 @@ void call_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
   const kf_kernel_call_t call{sizeof(kf_kernel_call_t), def.id, def.ntensor_args, p.views,
                               m.nout, outs, nk, kargs,
                               native_stream(current_stream(m.device)), b.plugin_state()};
-  const kf_status_t s = choice.fn(&call);
-  if (s != KF_OK) fail(s, "{} on backend '{}': {}", def.name, b.name, last_error());
+  invoke_kernel(choice.fn, call, def, b);
   if (mode == CallMode::Functional) {
     for (int32_t i = 0; i < m.nout; ++i) results[i] = owned[i].take();
   }

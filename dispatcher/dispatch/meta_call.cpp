@@ -3,6 +3,7 @@
 #include "core/device_types.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "core/plugin_call.hpp"
 #include "registry/boxing.hpp"
 
 namespace kf {
@@ -48,9 +49,9 @@ void plugin_meta(const CallArgs& a, MetaResult& m) {
   kf_output_spec_t specs[kMaxOutputs] = {};
   const kf_meta_call_t call{sizeof(kf_meta_call_t), def.id, def.ntensor_args, inputs, nargs,
                             args, def.nreturns, specs, def.plugin_state};
-  set_last_error("");
+  const PluginCall mark;
   const kf_status_t s = def.plugin_meta(&call);
-  if (s != KF_OK) fail(s, "{}: {}", a.name(), last_error());
+  if (s != KF_OK) mark.fail(s, fmt::format("{}: the meta function of its plugin", a.name()));
   take_outputs(a, specs, m);
   m.compute_dtype = first != KF_DTYPE_UNDEFINED ? first : m.out[0].dtype;
 }

@@ -186,12 +186,10 @@ std::vector<std::pair<int32_t, KernelEntry>> Registrar::build_entries(
   return {next.begin(), next.end()};
 }
 
-void Registrar::commit(Backend& backend) {
-  if (error_) throw Error(error_->first, error_->second);
-  std::lock_guard<std::mutex> lock(registration_mutex());
-  const std::vector<int32_t> ids = resolve_ops();
-  std::vector<std::pair<int32_t, KernelEntry>> entries = build_entries(ids, backend);
-  assign_slot(backend);
+// Appends the new ops and fills `slot` with the plugin's kernels and fallback.
+void Registrar::publish_entries(const std::vector<int32_t>& ids,
+                                std::vector<std::pair<int32_t, KernelEntry>>& entries,
+                                const Backend& backend, int32_t slot) const {
   for (size_t i = 0; i < ops_.size(); ++i) {
     if (ids[i] >= op_count()) append_op(make_op(ops_[i], backend.plugin_state()));
   }
@@ -199,12 +197,31 @@ void Registrar::commit(Backend& backend) {
     for (int32_t d = 0; d < KF_DTYPE_COUNT; ++d) {
       if (entry.provenance[d] != nullptr) entry.provenance[d] = keep_string(entry.provenance[d]);
     }
-    publish_kernels(op, backend.slot, new KernelEntry(entry));
+    publish_kernels(op, slot, new KernelEntry(entry));
   }
   if (fallback_) {
-    publish_fallback(backend.slot, new FallbackEntry{fallback_->fn, fallback_->dtype_mask,
-                                                     keep_string(plugin_ + ": fallback")});
+    publish_fallback(slot, new FallbackEntry{fallback_->fn, fallback_->dtype_mask,
+                                             keep_string(plugin_ + ": fallback")});
   }
+}
+
+// Note [Slots are taken only by accepted plugins] (device/backend_registry.hpp): every check
+// that can refuse the plugin runs before its slot is reserved; a failure after that (out of
+// memory) empties the slot again and releases it.
+void Registrar::commit(Backend& backend) {
+  if (error_) throw Error(error_->first, error_->second);
+  std::lock_guard<std::mutex> lock(registration_mutex());
+  const std::vector<int32_t> ids = resolve_ops();
+  std::vector<std::pair<int32_t, KernelEntry>> entries = build_entries(ids, backend);
+  SlotReservation reservation(backend.name);
+  try {
+    publish_entries(ids, entries, backend, reservation.slot());
+  } catch (...) {
+    for (int32_t op = 0; op < kMaxOps; ++op) publish_kernels(op, reservation.slot(), nullptr);
+    publish_fallback(reservation.slot(), nullptr);
+    throw;
+  }
+  publish_backend(backend, reservation);
   next_registration_generation();
 }
 

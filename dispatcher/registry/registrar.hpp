@@ -24,8 +24,9 @@ class Registrar {
   explicit Registrar(std::string plugin);
   const kf_registrar_t* c_api() const noexcept { return &c_; }
 
-  /// Publishes everything buffered: the defined ops, then `backend`'s slot (assigned here)
-  /// with its kernels and fallback. Throws (and publishes nothing) on any error.
+  /// Publishes everything buffered: the defined ops, then `backend`'s slot (reserved here)
+  /// with its kernels and fallback, then the backend itself (publish_backend). Throws, having
+  /// taken no slot and published no backend, on any error.
   void commit(Backend& backend);
 
   const std::vector<std::string>& warnings() const noexcept { return warnings_; }
@@ -57,6 +58,9 @@ class Registrar {
   std::vector<int32_t> resolve_ops() const;
   std::vector<std::pair<int32_t, KernelEntry>> build_entries(const std::vector<int32_t>& ids,
                                                              const Backend& backend) const;
+  void publish_entries(const std::vector<int32_t>& ids,
+                       std::vector<std::pair<int32_t, KernelEntry>>& entries,
+                       const Backend& backend, int32_t slot) const;
 
   std::string plugin_;
   kf_registrar_t c_{};

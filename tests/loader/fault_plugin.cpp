@@ -31,6 +31,13 @@
 //   VIEW_KERNEL            registers a kernel for reshape, a view
 //   NEEDS_KFX              init calls kfx_touch() from libkfx.so.1 (Linux; linked, no RPATH), so
 //                          the copy whose kfx_calls counts 1 is the one the plugin resolved to
+//   DEVICE_COUNT_NEGATIVE  device_count() is -1
+//   DEVICE_COUNT_HUGE      device_count() is 1 << 20
+//   SILENT_KERNEL          neg returns KF_INTERNAL and allocations over 1 MiB KF_OUT_OF_MEMORY,
+//                          both without set_error
+//   ODD_STATUS             neg returns 1234 without set_error; allocations over 1 MiB return -7
+//                          with a message: statuses kf_status_t does not define
+//   INIT_ODD_STATUS        init returns 77 without set_error
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -174,6 +181,9 @@ kf_status_t fd_init(const kf_host_api_t* host, void** out_state) {
   return KF_INTERNAL;
 #elif FAULT_INIT_THROWS
   throw std::runtime_error(FAULT_NAME ": init threw on purpose");
+#elif FAULT_INIT_ODD_STATUS
+  (void)out_state;
+  return static_cast<kf_status_t>(77);
 #else
 #  if FAULT_NEEDS_DEP
   if (kf_test_dep_answer() != 42) {
@@ -196,7 +206,15 @@ kf_status_t fd_init(const kf_host_api_t* host, void** out_state) {
 void fd_shutdown(void* state) { delete static_cast<State*>(state); }
 
 int32_t fd_device_count(void* state) {
+#if FAULT_DEVICE_COUNT_NEGATIVE
+  (void)state;
+  return -1;
+#elif FAULT_DEVICE_COUNT_HUGE
+  (void)state;
+  return 1 << 20;
+#else
   return state != nullptr ? static_cast<State*>(state)->devices : 0;
+#endif
 }
 
 kf_status_t fd_device_properties(void* /*state*/, int32_t device, kf_device_properties_t* out) {
@@ -210,6 +228,14 @@ kf_status_t fd_device_properties(void* /*state*/, int32_t device, kf_device_prop
 
 kf_status_t fd_allocate(void* /*state*/, int32_t device, size_t bytes, void** out_ptr) {
   if (out_ptr == nullptr || device != 0) return KF_INVALID_ARGUMENT;
+#if FAULT_SILENT_KERNEL
+  if (bytes > (size_t{1} << 20)) return KF_OUT_OF_MEMORY;  // no set_error
+#elif FAULT_ODD_STATUS
+  if (bytes > (size_t{1} << 20)) {
+    kf::plugin::set_error(FAULT_NAME ": this allocation returns an odd status");
+    return static_cast<kf_status_t>(-7);
+  }
+#endif
   *out_ptr = std::malloc(bytes == 0 ? 1 : bytes);
   if (*out_ptr == nullptr) {
     kf::plugin::set_error(FAULT_NAME ": out of host memory");
@@ -326,8 +352,33 @@ kf_status_t register_defined_ops(const kf_registrar_t* reg) {
 }
 #endif
 
+#if FAULT_SILENT_KERNEL || FAULT_ODD_STATUS
+/// neg that fails without calling set_error: KF_INTERNAL, or a status no ABI defines.
+kf_status_t failing_neg(const kf_kernel_call_t* /*call*/) {
+#  if FAULT_SILENT_KERNEL
+  return KF_INTERNAL;
+#  else
+  return static_cast<kf_status_t>(1234);
+#  endif
+}
+
+kf_status_t register_failing_neg(const kf_registrar_t* reg) {
+  kf_kernel_desc_t desc{};
+  desc.struct_size = sizeof(desc);
+  desc.op_name = "neg";
+  desc.dtype_mask = kF32;
+  desc.fn = failing_neg;
+  desc.file = __FILE__;
+  desc.line = __LINE__;
+  return reg->register_kernel(reg->ctx, &desc);
+}
+#endif
+
 kf_status_t fd_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
   if (reg == nullptr || reg->register_kernel == nullptr) return KF_INVALID_ARGUMENT;
+#if FAULT_SILENT_KERNEL || FAULT_ODD_STATUS
+  return register_failing_neg(reg);
+#endif
 #if FAULT_DUPLICATE_REGISTRATION
   KF_REGISTER_KERNEL(reg, add, add_f32, kF32);
   KF_REGISTER_KERNEL(reg, neg, neg_f32, kF32);  // FAULT_SITE_1

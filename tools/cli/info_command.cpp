@@ -8,6 +8,7 @@
 
 #include "abi_names.hpp"
 #include "cli_error.hpp"
+#include "terminal_text.hpp"
 #include "text_table.hpp"
 
 namespace kf::cli {
@@ -60,7 +61,10 @@ void print_text(const Json& info) {
   table.print(std::cout, "  ");
   for (const Json& b : info["backends"]) {
     const std::string reason = b["reason"].get<std::string>();
-    if (!reason.empty()) std::cout << "  " << b["name"].get<std::string>() << ": " << reason << "\n";
+    if (!reason.empty()) {
+      std::cout << "  " << terminal_safe(b["name"].get<std::string>()) << ": "
+                << terminal_safe(reason) << "\n";
+    }
   }
 }
 
@@ -75,7 +79,7 @@ CLI::App* add_info_command(CLI::App& app, InfoOptions& options) {
 int run_info(const InfoOptions& options) {
   const Json info = info_json();
   if (options.json) {
-    std::cout << info.dump(2) << "\n";
+    std::cout << json_text(info) << "\n";
   } else {
     print_text(info);
   }

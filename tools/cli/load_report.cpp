@@ -7,16 +7,18 @@
 
 #include "cli_error.hpp"
 #include "kernforge/kernforge.h"
+#include "terminal_text.hpp"
 
 namespace kf::cli {
 namespace {
 
 using Json = nlohmann::json;
 
+// Every string of the report comes from outside: made safe here, where it enters.
 std::string text_at(const Json& j, const char* key) {
   const auto it = j.find(key);
   if (it == j.end() || it->is_null()) return "";
-  return it->is_string() ? it->get<std::string>() : it->dump();
+  return terminal_safe(it->is_string() ? it->get<std::string>() : it->dump());
 }
 
 int64_t int_at(const Json& j, const char* key) {
@@ -73,7 +75,9 @@ void parse_environment(const Json& j, LoadReport& r) {
   const auto env = j.find("environment");
   if (env == j.end() || !env->is_object()) return;
   for (const auto& [name, value] : env->items()) {
-    if (value.is_string()) r.environment.emplace_back(name, value.get<std::string>());
+    if (value.is_string()) {
+      r.environment.emplace_back(terminal_safe(name), terminal_safe(value.get<std::string>()));
+    }
   }
 }
 

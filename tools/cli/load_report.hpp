@@ -1,6 +1,8 @@
 // load_report.hpp — the loader's load report (docs/loader.md), read through
 // kf_runtime_report_json and turned into plain structs. The JSON text is the contract; this
 // reader is lenient: a key the runtime does not (yet) write reads as empty, zero or absent.
+// Every string in these structs has been through terminal_safe() (terminal_text.hpp): they are
+// for printing, and `kernforge doctor --json` prints the runtime's text, not these.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // main.cpp — the `kernforge` command: parses the command line (CLI11) and runs one subcommand.
 // Everything it knows comes from the C ABI. Logging (KERNFORGE_LOG_LEVEL, stderr) is the
-// library's; this program prints only its own output.
+// library's; this program prints only its own output. Whatever the command, its exit code goes
+// through finish_output() (output_check.hpp), which makes it non-zero when stdout lost anything.
 #include <exception>
 #include <iostream>
 
@@ -10,21 +11,25 @@
 #include "doctor_command.hpp"
 #include "info_command.hpp"
 #include "ops_command.hpp"
+#include "output_check.hpp"
+#include "terminal_text.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+// Runs the subcommand and returns its exit code.
+int run(CLI::App& app, int argc, char** argv) {
   using namespace kf::cli;
-  CLI::App app{"kernforge: a microkernel tensor runtime. Every command takes --json.", "kernforge"};
-  app.set_version_flag("--version", std::string("kernforge ") + kf_version());
-  app.require_subcommand(0, 1);
-
   InfoOptions info_options;
   DoctorOptions doctor_options;
   OpsOptions ops_options;
   CLI::App* info = add_info_command(app, info_options);
   CLI::App* doctor = add_doctor_command(app, doctor_options);
   CLI::App* ops = add_ops_command(app, ops_options);
-
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);  // --help, --version, or a usage error
+  }
   try {
     if (info->parsed()) return run_info(info_options);
     if (doctor->parsed()) return run_doctor(doctor_options);
@@ -33,9 +38,20 @@ int main(int argc, char** argv) {
     std::cerr << "kernforge: " << e.what() << "\n";
     return e.exit_code();
   } catch (const std::exception& e) {
-    std::cerr << "kernforge: internal error: " << e.what() << "\n";
+    std::cerr << "kernforge: internal error: " << kf::cli::terminal_safe(e.what()) << "\n";
     return kExitFailure;
   }
   std::cerr << app.help() << "\nkernforge: a command is required\n";
   return kExitUsage;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  kf::cli::guard_closed_stdout();
+  CLI::App app{"kernforge: a microkernel tensor runtime. Every command takes --json.", "kernforge"};
+  app.set_version_flag("--version", std::string("kernforge ") + kf_version());
+  app.require_subcommand(0, 1);
+  // Every command ends here: Note [Output that cannot be written].
+  return kf::cli::finish_output(run(app, argc, argv));
 }

@@ -10,6 +10,7 @@
 #include "abi_names.hpp"
 #include "cli_error.hpp"
 #include "close_names.hpp"
+#include "terminal_text.hpp"
 #include "text_table.hpp"
 
 namespace kf::cli {
@@ -94,8 +95,8 @@ void print_matrix(const Json& ops, const std::vector<std::string>& backends) {
 }
 
 void print_op(const Json& op) {
-  std::cout << op["schema"].get<std::string>() << "\n" << op["doc"].get<std::string>()
-            << "\n\n";
+  std::cout << terminal_safe(op["schema"].get<std::string>()) << "\n"
+            << terminal_safe(op["doc"].get<std::string>()) << "\n\n";
   TextTable table({"backend", "kind", "dtypes", "provenance"});
   for (const Json& k : op["kernels"]) {
     table.add_row({k["backend"].get<std::string>(), k["kind"].get<std::string>(),
@@ -113,8 +114,8 @@ void print_op(const Json& op) {
   std::vector<std::string> names;
   for (kf_op_t op : ops) names.push_back(str(kf_op_name(op)));
   const std::vector<std::string> close = close_names(name, names);
-  std::string message = "unknown op '" + name + "'";
-  if (!close.empty()) message += "; did you mean: " + join(close, ", ") + "?";
+  std::string message = "unknown op '" + terminal_safe(name) + "'";
+  if (!close.empty()) message += "; did you mean: " + terminal_safe(join(close, ", ")) + "?";
   message += " (`kernforge ops` lists all " + std::to_string(names.size()) + " ops)";
   throw CliError(message, kExitUsage);
 }
@@ -137,7 +138,7 @@ int run_ops(const OpsOptions& options) {
     if (kf_op_find(options.op.c_str(), &op) != KF_OK || op == nullptr) unknown_op(options.op, ops);
     const Json entry = op_json(op, backends);
     if (options.json) {
-      std::cout << Json{{"schema_version", 1}, {"op", entry}}.dump(2) << "\n";
+      std::cout << json_text(Json{{"schema_version", 1}, {"op", entry}}) << "\n";
     } else {
       print_op(entry);
     }
@@ -146,7 +147,7 @@ int run_ops(const OpsOptions& options) {
   Json entries = Json::array();
   for (kf_op_t op : ops) entries.push_back(op_json(op, backends));
   if (options.json) {
-    std::cout << Json{{"schema_version", 1}, {"backends", backends}, {"ops", entries}}.dump(2)
+    std::cout << json_text(Json{{"schema_version", 1}, {"backends", backends}, {"ops", entries}})
               << "\n";
   } else {
     print_matrix(entries, backends);

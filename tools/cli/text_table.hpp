@@ -1,4 +1,5 @@
-// text_table.hpp — a plain, left-aligned text table for the CLI's human-readable output.
+// text_table.hpp — a plain, left-aligned text table for the CLI's human-readable output. Every
+// cell goes through terminal_safe() when printed.
 #pragma once
 
 #include <ostream>

@@ -3,12 +3,15 @@
 #include <new>
 #include <string>
 
+#include "core/plugin_call.hpp"
+
 namespace kf {
 namespace {
 thread_local std::string t_last_error;
 }  // namespace
 
 void set_last_error(const char* message) noexcept {
+  ++ErrorSerial::value;  // Note [Plugin statuses and messages]
   try {
     t_last_error = message != nullptr ? message : "";
   } catch (...) {

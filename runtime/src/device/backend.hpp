@@ -17,6 +17,12 @@
 
 namespace kf {
 
+class PluginCall;
+
+/// The most devices one backend may have; a plugin whose device_count says more (or less than
+/// 0) is refused. The caching allocator addresses device indices below it.
+constexpr int32_t kMaxBackendDevices = 64;
+
 /// Whether a plugin struct of `struct_size` bytes has the slot ending at `offset_end` (a plugin
 /// built for an older minor has fewer slots).
 constexpr bool plugin_has_slot(size_t struct_size, size_t offset_end) noexcept {
@@ -79,7 +85,11 @@ class Backend {
 
  private:
   bool has(size_t slot_end) const noexcept { return plugin_has_slot(struct_size_, slot_end); }
-  [[noreturn]] void fail_slot(kf_status_t status, const char* what, int32_t device) const;
+  // Throw for a slot that returned `status` (not KF_OK); device -1: not device-specific.
+  [[noreturn]] void fail_slot(const PluginCall& call, kf_status_t status, const char* what,
+                              int32_t device) const;
+  [[noreturn]] void fail_allocation(const PluginCall& call, kf_status_t status, size_t bytes,
+                                    int32_t device) const;
 
   const kf_plugin_t* plugin_;
   size_t struct_size_;

@@ -11,7 +11,7 @@ namespace {
 struct Slots {
   std::mutex mutex;
   std::atomic<Backend*> by_slot[kMaxBackendSlots] = {};
-  int32_t next = 0;
+  bool taken[kMaxBackendSlots] = {};  // reserved or published; under `mutex`
 };
 
 Slots& slots() {
@@ -36,19 +36,31 @@ void fail_no_backend(kf_device_t device) {
        "plugin is missing or unavailable", device_string(device), loaded.empty() ? "none" : loaded);
 }
 
-void assign_slot(Backend& backend) {
+SlotReservation::SlotReservation(const std::string& name) : slot_(-1) {
   Slots& s = slots();
   std::lock_guard<std::mutex> lock(s.mutex);
-  if (s.next >= kMaxBackendSlots) {
-    fail(KF_OUT_OF_RANGE, "too many loaded backends (max {}): cannot load '{}'",
-         kMaxBackendSlots, backend.name);
+  for (int32_t i = 0; i < kMaxBackendSlots && slot_ < 0; ++i) {
+    if (!s.taken[i]) slot_ = i;
   }
-  backend.slot = s.next++;
+  if (slot_ < 0) {
+    fail(KF_OUT_OF_RANGE, "too many loaded backends (max {}): cannot load '{}'",
+         kMaxBackendSlots, name);
+  }
+  s.taken[slot_] = true;
 }
 
-void publish_backend(Backend& backend) {
+SlotReservation::~SlotReservation() {
+  if (published_) return;
   Slots& s = slots();
   std::lock_guard<std::mutex> lock(s.mutex);
+  s.taken[slot_] = false;
+}
+
+void publish_backend(Backend& backend, SlotReservation& reservation) noexcept {
+  Slots& s = slots();
+  std::lock_guard<std::mutex> lock(s.mutex);
+  backend.slot = reservation.slot_;
+  reservation.published_ = true;
   s.by_slot[backend.slot].store(&backend, std::memory_order_release);
   g_backend_by_type[backend.device_type].store(&backend, std::memory_order_release);
 }

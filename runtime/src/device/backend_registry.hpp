@@ -1,10 +1,20 @@
 // The loaded backends: the device type -> backend map and the dispatch slots. Reads are
 // lock-free (dispatch reads on every call); the loader publishes under a lock. A published
 // Backend lives for the process.
+//
+// Note [Slots are taken only by accepted plugins]
+// The dispatch tables have kMaxBackendSlots columns, one per backend. A plugin's registration
+// reserves a slot (SlotReservation) only once everything that can refuse the plugin has been
+// checked, fills the slot's kernels, then publish_backend() commits the reservation and makes the
+// backend visible, in one step under the lock: a backend is published complete (its strings and
+// counts are const from construction), and a reader that finds it finds its kernels too. A
+// reservation that is not published (an exception on the way) is released, so a refused plugin
+// never consumes a slot, however many are refused.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+#include <string>
 
 #include "core/device_types.hpp"
 #include "device/backend.hpp"
@@ -50,9 +60,26 @@ void for_each_backend(F&& f) {
   }
 }
 
-/// Gives `backend` a free dispatch slot (KF_OUT_OF_RANGE when none is left).
-void assign_slot(Backend& backend);
-/// Makes a backend with a slot visible to dispatch (its slot and device type).
-void publish_backend(Backend& backend);
+/// A dispatch slot held while a backend's registration commits. Released by the destructor
+/// unless publish_backend took it; the caller clears what it wrote into the slot first.
+class SlotReservation {
+ public:
+  /// Reserves a free slot for backend `name`; KF_OUT_OF_RANGE when all are taken.
+  explicit SlotReservation(const std::string& name);
+  ~SlotReservation();
+  SlotReservation(const SlotReservation&) = delete;
+  SlotReservation& operator=(const SlotReservation&) = delete;
+
+  int32_t slot() const noexcept { return slot_; }
+
+ private:
+  friend void publish_backend(Backend& backend, SlotReservation& reservation) noexcept;
+  int32_t slot_;
+  bool published_ = false;
+};
+
+/// Commits `reservation`: `backend` gets its slot and becomes visible to dispatch (its slot and
+/// device type). The commit point of a plugin's registration.
+void publish_backend(Backend& backend, SlotReservation& reservation) noexcept;
 
 }  // namespace kf

@@ -98,9 +98,8 @@ void activate_group(std::vector<PluginRecord*>& group) {
   }
 }
 
-}  // namespace
-
-std::vector<const PluginRecord*> load_plugins(const std::vector<LoadRequest>& requests) {
+// Loads a batch: one record per request, in order, not yet published.
+std::vector<Owned> load_batch(const std::vector<LoadRequest>& requests) {
   std::vector<Owned> records;
   std::map<std::string, std::vector<PluginRecord*>> groups;
   std::vector<std::string> order;
@@ -112,18 +111,23 @@ std::vector<const PluginRecord*> load_plugins(const std::vector<LoadRequest>& re
     groups[r.device_type_name].push_back(&r);
   }
   for (const std::string& type : order) activate_group(groups[type]);
-  std::vector<const PluginRecord*> published;
-  for (Owned& r : records) published.push_back(&publish_record(std::move(r)));
-  return published;
+  return records;
+}
+
+}  // namespace
+
+void load_plugins(const std::vector<LoadRequest>& requests) {
+  for (Owned& r : load_batch(requests)) publish_record(std::move(r));
 }
 
 void load_one_plugin(const LoadRequest& request) {
-  const std::vector<const PluginRecord*> done = load_plugins({request});
-  if (done.empty()) fail(KF_INTERNAL, "kf_load_plugin: nothing was recorded");
+  std::vector<Owned> done = load_batch({request});
   const PluginRecord& r = *done.front();
-  if (r.state != KF_BACKEND_LOADED) {
-    fail(r.failure, "kf_load_plugin({}): {}", request.path, r.reason);
-  }
+  const bool loaded = r.state == KF_BACKEND_LOADED;
+  const kf_status_t failure = r.failure;
+  const std::string reason = loaded ? std::string() : r.reason;
+  publish_record(std::move(done.front()));  // a failure may be left out of the table
+  if (!loaded) fail(failure, "kf_load_plugin({}): {}", request.path, reason);
 }
 
 }  // namespace kf

@@ -17,9 +17,9 @@ struct LoadRequest {
 };
 
 /// Loads a batch: among plugins of one device type the best score, then priority, wins and
-/// the others are shadowed. Publishes and returns one record per request, in order. Must be
-/// called with the loader lock held.
-std::vector<const PluginRecord*> load_plugins(const std::vector<LoadRequest>& requests);
+/// the others are shadowed. Publishes one record per request, in order (a failure may be left
+/// out: Note [A bounded plugin table]). Must be called with the loader lock held.
+void load_plugins(const std::vector<LoadRequest>& requests);
 
 /// Loads one plugin after start-up (kf_load_plugin); throws with the reason when it does not
 /// end up loaded.

@@ -1,3 +1,4 @@
+// Note [A bounded plugin table] is in plugin_records.hpp.
 #include "loader/plugin_records.hpp"
 
 #include <atomic>
@@ -8,17 +9,32 @@
 namespace kf {
 namespace {
 
-constexpr int32_t kMaxRecords = 256;
-
 struct Records {
   std::mutex mutex;
   std::atomic<const PluginRecord*> list[kMaxRecords] = {};
   std::atomic<int32_t> count{0};
+  int32_t failed = 0;  // records listed that are not loaded; under `mutex`
+  std::atomic<int64_t> unlisted{0};
 };
 
 Records& records() {
   static Records* r = new Records();  // records live for the process
   return *r;
+}
+
+bool same_failure(const PluginRecord& a, const PluginRecord& b) {
+  return a.state == b.state && a.failure == b.failure && a.name == b.name &&
+         a.library_path == b.library_path && a.manifest_path == b.manifest_path &&
+         a.reason == b.reason;
+}
+
+// Whether a record that is not loaded says something the table does not (caller holds the lock).
+bool worth_listing(const Records& r, const PluginRecord& record, int32_t n) {
+  if (r.failed >= kMaxFailedRecords) return false;
+  for (int32_t i = 0; i < n; ++i) {
+    if (same_failure(*r.list[i].load(std::memory_order_relaxed), record)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -31,15 +47,23 @@ const PluginRecord* record_at(int32_t index) noexcept {
   return r.list[index].load(std::memory_order_acquire);
 }
 
-const PluginRecord& publish_record(std::unique_ptr<PluginRecord> record) {
+void publish_record(std::unique_ptr<PluginRecord> record) {
   Records& r = records();
   std::lock_guard<std::mutex> lock(r.mutex);
   const int32_t n = r.count.load(std::memory_order_relaxed);
-  if (n >= kMaxRecords) fail(KF_OUT_OF_RANGE, "too many plugins (max {})", kMaxRecords);
-  const PluginRecord* p = record.release();
-  r.list[n].store(p, std::memory_order_release);
+  const bool loaded = record->state == KF_BACKEND_LOADED;
+  if (!loaded && !worth_listing(r, *record, n)) {
+    r.unlisted.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  if (n >= kMaxRecords) fail(KF_INTERNAL, "the plugin table is full ({} records)", kMaxRecords);
+  r.failed += loaded ? 0 : 1;
+  r.list[n].store(record.release(), std::memory_order_release);
   r.count.store(n + 1, std::memory_order_release);
-  return *p;
+}
+
+int64_t unlisted_failures() noexcept {
+  return records().unlisted.load(std::memory_order_relaxed);
 }
 
 }  // namespace kf

@@ -15,9 +15,14 @@
 namespace kf {
 namespace {
 
+// Steps kept at most: a process that retries a failing kf_load_plugin forever must not grow
+// without bound. Later steps are counted ("steps_dropped").
+constexpr size_t kMaxSteps = 4096;
+
 struct Report {
   std::mutex mutex;
   std::vector<ReportStep> steps;
+  int64_t steps_dropped = 0;
   std::vector<std::pair<std::string, std::string>> roots;
   int64_t startup_micros = -1;
 };
@@ -68,6 +73,10 @@ nlohmann::ordered_json backends_json() {
 void report_step(ReportStep step) {
   Report& r = report();
   std::lock_guard<std::mutex> lock(r.mutex);
+  if (r.steps.size() >= kMaxSteps) {
+    ++r.steps_dropped;
+    return;
+  }
   r.steps.push_back(std::move(step));
 }
 
@@ -97,6 +106,7 @@ std::string report_json() {
   }
   j["environment"] = environment();
   j["backends"] = backends_json();
+  j["unlisted_failures"] = unlisted_failures();  // Note [A bounded plugin table]
   std::lock_guard<std::mutex> lock(r.mutex);
   j["search_roots"] = nlohmann::ordered_json::array();
   for (const auto& [path, source] : r.roots) {
@@ -107,7 +117,10 @@ std::string report_json() {
     j["steps"].push_back({{"what", s.what}, {"plugin", s.plugin}, {"path", s.path},
                           {"result", s.result}, {"reason", s.reason}, {"micros", s.micros}});
   }
-  return j.dump(2);
+  j["steps_dropped"] = r.steps_dropped;
+  // Outside strings (paths, manifest fields, dlerror texts, what plugins say, variables) may be
+  // any bytes: invalid UTF-8 becomes U+FFFD here, the one place the report becomes text.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 }  // namespace kf

@@ -14,7 +14,7 @@
 namespace kf {
 namespace {
 
-constexpr int32_t kMaxDeviceIndex = 64;
+constexpr int32_t kMaxDeviceIndex = kMaxBackendDevices;  // device/backend.hpp
 constexpr size_t kMinBlock = 64;
 constexpr size_t kLargeStep = size_t{1} << 20;
 constexpr int32_t kSmallClasses = 15;  // 64 B .. 1 MiB, powers of two

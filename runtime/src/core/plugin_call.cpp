@@ -1,0 +1,34 @@
+// Note [Plugin statuses and messages] is in plugin_call.hpp.
+#include "core/plugin_call.hpp"
+
+#include "kernforge/plugin.h"
+
+namespace kf {
+
+kf_status_t known_status(kf_status_t raw) noexcept {
+  const auto n = static_cast<int32_t>(raw);
+  return n >= KF_OK && n <= KF_PERMISSION_DENIED ? raw : KF_INTERNAL;
+}
+
+PluginFailure PluginCall::failure(kf_status_t raw) const {
+  const kf_status_t status = known_status(raw);
+  const bool said = message_set() && *last_error() != '\0';
+  if (status == raw) {
+    return {status, said ? std::string(last_error())
+                         : fmt::format("the plugin gave no message (it returned {} without "
+                                       "calling set_error)", status_name(raw))};
+  }
+  std::string text = fmt::format("the plugin returned status {}, which plugin ABI {}.{} does not "
+                                 "define (reported as KF_INTERNAL)",
+                                 static_cast<int32_t>(raw), KF_PLUGIN_ABI_MAJOR,
+                                 KF_PLUGIN_ABI_MINOR);
+  text += said ? std::string("; its message: ") + last_error() : ", and gave no message";
+  return {status, std::move(text)};
+}
+
+void PluginCall::fail(kf_status_t raw, const std::string& what) const {
+  PluginFailure f = failure(raw);
+  throw Error(f.status, fmt::format("{} failed ({}): {}", what, status_name(f.status), f.message));
+}
+
+}  // namespace kf
