@@ -99,6 +99,11 @@ std::string unavailable_hint(const ReportBackend& b) {
 
 std::string doctor_hint(const ReportBackend& b, const LoadReport& report) {
   if (b.state == "loaded") return "";
+  if (b.state == "shadowed" && has(b.reason, "is shipped with kernforge")) {
+    return "the plugin shipped with kernforge serves device type " + b.device_type +
+           "; set KERNFORGE_PREFER_PLUGINS=" + b.device_type + "=" + b.name +
+           " to use this one instead";
+  }
   if (b.state == "shadowed") {
     return "it is a lower-priority build of a loaded backend; nothing to do";
   }
