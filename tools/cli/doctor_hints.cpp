@@ -55,6 +55,14 @@ std::string missing_dependency_hint(const ReportBackend& b, const std::vector<st
 }
 
 std::string rejected_hint(const ReportBackend& b) {
+  if (has(b.reason, "not a regular file")) {
+    return "a FIFO, a device or a folder stands where a plugin file should be: remove it, or put "
+           "the plugin's own file in its place";
+  }
+  if (has(b.reason, "kf_plugin_t.device_type")) {
+    return "the manifest " + or_text(b.manifest, "of the plugin") + " declares another device "
+           "type than the plugin serves: fix its \"device_type\", or reinstall the plugin";
+  }
   if (has(b.reason, "manifest ") && (has(b.reason, "field") || has(b.reason, "JSON") ||
                                      has(b.reason, "limit"))) {
     return "fix the manifest " + or_text(b.manifest, "named above") +

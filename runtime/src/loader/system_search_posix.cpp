@@ -16,7 +16,9 @@
 //      system's default folders such as /lib/x86_64-linux-gnu and /usr/lib).
 // Relative entries are left out and said so: nothing is ever found through the current
 // directory. In a folder only the exact file name counts, and a file built for another machine or
-// word size (a 32-bit copy in a multilib folder) is passed over, as the dynamic loader passes it.
+// word size (a 32-bit copy in a multilib folder) is passed over, as the dynamic loader passes it:
+// the first 20 bytes of a regular file are read for that (os::diagnose_library_file, without
+// blocking); nothing of it is mapped or run before trust_file has passed it.
 #if !defined(_WIN32)
 
 #include <dlfcn.h>
