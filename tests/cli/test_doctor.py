@@ -163,6 +163,57 @@ class Doctor(unittest.TestCase):
             self.assertTrue(any("chmod o-w" in h and "KERNFORGE_ALLOW_INSECURE_PLUGINS" in h
                                 for h in hints), proc.stdout)
 
+    def _cpu_library(self) -> str:
+        return next(b for b in report(doctor("--json")).get("backends", [])
+                    if b.get("name") == "cpu")["library"]
+
+    def test_third_party_cpu_does_not_replace_shipped_cpu(self) -> None:
+        # A copy of the CPU plugin under another name, found through KERNFORGE_PLUGIN_PATH,
+        # declaring device type cpu with a far higher priority: the shipped plugin keeps cpu.
+        cpu = self._cpu_library()
+        with PluginFolder("mycpu", None, device_type="cpu", priority=100000) as folder:
+            shutil.copyfile(cpu, folder.library)
+            proc = doctor(KERNFORGE_PLUGIN_PATH=str(folder.path))
+            self.check_exit(proc, 0)
+            self.assertRegex(proc.stdout, r"(?m)^\s+mycpu\s+shadowed\s")
+            self.assertIn("device types:", proc.stdout)
+            self.assertRegex(proc.stdout, r"(?m)^\s+cpu\s+cpu\s+shipped with kernforge\s*$")
+            self.assertTrue(any("KERNFORGE_PREFER_PLUGINS=cpu=mycpu" in h
+                                for h in hint_lines(proc.stdout)), proc.stdout)
+            rep = report(doctor("--json", KERNFORGE_PLUGIN_PATH=str(folder.path)))
+            self.assertEqual(rep["device_types"]["cpu"]["plugin"], "cpu", rep["device_types"])
+            self.assertTrue(rep["device_types"]["cpu"]["shipped"])
+
+    def test_preferred_replacement_is_shown_with_a_warning(self) -> None:
+        cpu = self._cpu_library()
+        with PluginFolder("mycpu", None, device_type="cpu") as folder:
+            shutil.copyfile(cpu, folder.library)
+            env = {"KERNFORGE_PLUGIN_PATH": str(folder.path),
+                   "KERNFORGE_PREFER_PLUGINS": "cpu=mycpu"}
+            proc = doctor(**env)
+            self.check_exit(proc, 0)  # the user's explicit choice: a warning, not a fault
+            self.assertRegex(proc.stdout, r"(?m)^\s+mycpu\s+loaded\s")
+            self.assertRegex(proc.stdout, r"(?m)^\s+cpu\s+mycpu\s+KERNFORGE_PLUGIN_PATH, "
+                                          r"KERNFORGE_PREFER_PLUGINS\s*$")
+            self.assertIn("warning: device type cpu is served by plugin 'mycpu'", proc.stdout)
+            self.assertIn("not by 'cpu' shipped with kernforge", proc.stdout)
+            rep = report(doctor("--json", **env))
+            served = rep["device_types"]["cpu"]
+            self.assertEqual((served["plugin"], served["preferred"], served["replaces_shipped"]),
+                             ("mycpu", True, "cpu"), served)
+
+    def test_unchosen_replacement_is_degraded(self) -> None:
+        # The shipped plugin is disabled and a plugin from elsewhere took cpu without being named
+        # in KERNFORGE_PREFER_PLUGINS: doctor says so and exits 1.
+        cpu = self._cpu_library()
+        with PluginFolder("mycpu", None, device_type="cpu") as folder:
+            shutil.copyfile(cpu, folder.library)
+            proc = doctor(KERNFORGE_PLUGIN_PATH=str(folder.path), KERNFORGE_DISABLE_PLUGINS="cpu")
+            self.check_exit(proc, 1)
+            self.assertIn("kernforge doctor: degraded: device type cpu is served by plugin "
+                          "'mycpu'", proc.stdout)
+            self.assertIn("KERNFORGE_PREFER_PLUGINS=cpu=mycpu", proc.stdout)
+
     def test_unmet_requirements_are_normal(self) -> None:
         with PluginFolder("elsewhere", None, requires={"os": "no-such-os"}) as folder:
             proc = doctor(KERNFORGE_PLUGIN_PATH=str(folder.path))

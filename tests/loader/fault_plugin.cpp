@@ -18,7 +18,8 @@
 //   INIT_THROWS            init throws std::runtime_error
 //   SCORE_ZERO             score() is 0; init aborts the process if it ever runs
 //   DUPLICATE_REGISTRATION add, then neg twice from two lines (FAULT_SITE_1, FAULT_SITE_2)
-//   CPU_CONFLICT           device type "cpu" (the CPU plugin's)
+//   CPU_CONFLICT           device type "cpu" (the CPU plugin's) with score 10, above the CPU
+//                          plugin's 1: a third party that would take cpu on score alone
 //   UNKNOWN_OP             registers "no_such_op_xyz" before its good kernel
 //   NEEDS_DEP              init calls kf_test_dep_answer() from libkf_test_dep (linked, no RPATH)
 //   SCHEMA_HASH_MISMATCH   registers add built for another signature (a wrong schema hash)
@@ -163,6 +164,8 @@ kf_status_t poison_describe(void* /*state*/, char* buf, size_t cap) {
 int32_t fd_score(void) {
 #if FAULT_SCORE_ZERO
   return 0;
+#elif FAULT_CPU_CONFLICT
+  return 10;
 #else
   return 1;
 #endif

@@ -2,7 +2,9 @@
 // libkf_test_dep.so.1), which the needs_dep plugin links without RPATH: a missing required
 // dependency, a missing optional one, a dependency found only through a `folders` layout or the
 // Python wheel layout under a library root, one already mapped before start-up (not loaded
-// twice), and global_deps loaded RTLD_GLOBAL. On Linux also libkfx, whose file
+// twice), and global_deps loaded RTLD_GLOBAL; names that are not bare sonames (a '/', '..', an
+// absolute path) refused as manifest errors, a dependency below a world-writable folder refused,
+// and a copy in the current directory never loaded, whatever LD_LIBRARY_PATH says. On Linux also libkfx, whose file
 // (libkfx.so.1.2.3) is not called by its soname (libkfx.so.1): the application's copy, loaded
 // before start-up, is found by soname and used, as a preload and as a global_dep.
 #include <set>
@@ -12,6 +14,10 @@
 
 #if !defined(_WIN32)
 #  include <dlfcn.h>
+#  include <sys/stat.h>
+#  include <sys/wait.h>
+
+#  include <cstdio>
 #endif
 
 namespace loader_test {
@@ -72,8 +78,10 @@ TEST_F(Dependencies, MissingRequiredDependency) {
   expect_state(b, KF_BACKEND_UNAVAILABLE);
   EXPECT_HAS(b.reason, kDep);
   EXPECT_HAS(b.reason, (s.folder / "deps").string());
-#if defined(__linux__)
-  EXPECT_HAS(b.reason, "cannot open shared object file");  // dlerror()'s text
+  // The system's own search is done by the loader (never in the current directory) and named.
+  EXPECT_HAS(b.reason, "the system's own search");
+#if defined(__GLIBC__)
+  EXPECT_HAS(b.reason, "ld.so.cache");
 #endif
   expect_message_names(b, {s.manifest, s.library});
 }
@@ -298,6 +306,129 @@ TEST_F(Dependencies, GlobalDepsAreLoadedGlobally) {
   EXPECT_EQ(reinterpret_cast<int (*)(void)>(fn)(), 42);
   expect_dependency_shown("fault_ok", kDep, dep);
   expect_faultdev_neg_works("fault_ok");
+#endif
+}
+
+// ------------------------------------------------------ names, folders, current directory
+
+/// REJECTED with KF_INVALID_ARGUMENT: the manifest names `key` and the offending `value`.
+void expect_bad_soname(const Staged& s, const std::string& key, const std::string& value) {
+  const BackendView b = backend_with_manifest(s.manifest);
+  expect_state(b, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT);
+  EXPECT_HAS(b.reason, s.manifest.string());
+  EXPECT_HAS(b.reason, "'" + key + "'");
+  EXPECT_HAS(b.reason, "'" + value + "'");
+  const std::vector<json> libs = report_libraries(report(), "fault_needs_dep");
+  EXPECT_TRUE(libs.empty()) << "a library was looked for: " << json(libs).dump(2);
+}
+
+// A path where an soname belongs would be joined to each search root and skip the search's
+// rules: "sub/libkf_test_dep.so.1" found $ORIGIN/deps/sub/libkf_test_dep.so.1.
+TEST_F(Dependencies, SonameWithSlashIsAManifestError) {
+  const std::string value = "sub/" + kDep;
+  const Staged s = stage(tmp() / "plugins", "needs_dep",
+                         needs_dep_manifest(json::array({{{"soname", value}}}), {"$ORIGIN/deps"}));
+  place_dep(s.folder / "deps" / "sub");
+  init_ok({s.folder});
+  expect_bad_soname(s, "preload", value);
+}
+
+TEST_F(Dependencies, SonameWithDotDotIsAManifestError) {
+  const std::string value = "../other/" + kDep;
+  const Staged s = stage(tmp() / "plugins", "needs_dep",
+                         needs_dep_manifest(json::array({{{"soname", value}}}), {"$ORIGIN/deps"}));
+  fs::create_directories(s.folder / "deps");
+  place_dep(s.folder / "other");
+  init_ok({s.folder});
+  expect_bad_soname(s, "preload", value);
+}
+
+// An absolute global_deps entry: joined to a root it is itself, loaded from anywhere.
+TEST_F(Dependencies, AbsoluteGlobalDepIsAManifestError) {
+  const fs::path dep = place_dep(tmp() / "anywhere");
+  json m = needs_dep_manifest(json::array(), {"$ORIGIN/deps"});
+  m["global_deps"] = {dep.string()};
+  const Staged s = stage(tmp() / "plugins", "needs_dep", m);
+  fs::create_directories(s.folder / "deps");
+  init_ok({s.folder});
+  expect_bad_soname(s, "global_deps", dep.string());
+}
+
+// A dependency found in a search root below a folder that others may write is refused, like a
+// plugin there: every folder up to / is checked, not only the one holding the file.
+TEST_F(Dependencies, DependencyBelowWorldWritableFolderIsRefused) {
+#if defined(_WIN32)
+  GTEST_SKIP() << "POSIX permissions (Windows ACLs are not checked)";
+#else
+  fs::create_directories(tmp() / "ww");
+  ASSERT_EQ(::chmod((tmp() / "ww").c_str(), 0777), 0);
+  const fs::path dep = place_dep(tmp() / "ww" / "deps");
+  ASSERT_EQ(::chmod(dep.parent_path().c_str(), 0755), 0);
+  const Staged s = stage(tmp() / "plugins", "needs_dep",
+                         needs_dep_manifest(json::array({dep_entry()}),
+                                            {dep.parent_path().string()}));
+  init_ok({s.folder});
+  const BackendView b = backend("fault_needs_dep");
+  expect_state(b, KF_BACKEND_REJECTED, KF_PERMISSION_DENIED);
+  EXPECT_HAS(b.reason, dep.string());
+  EXPECT_HAS(b.reason, fs::canonical(tmp() / "ww").string() +
+                           " is world-writable without the sticky bit");
+  EXPECT_EQ(mappings_under(dep.parent_path()), "") << "the refused file was mapped";
+#endif
+}
+
+#if !defined(_WIN32) && defined(KF_TEST_SETUID_HELPER)
+struct HelperRun {
+  int exit_code = -1;
+  std::string output;
+};
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+/// Runs loader_setuid_helper (exit 10: fault_needs_dep loaded, 0: not) in `cwd` with
+/// LD_LIBRARY_PATH=`library_path` (glibc reads it at start-up: a child process is needed) and
+/// KERNFORGE_PLUGIN_PATH=`plugins`.
+HelperRun run_helper_in(const fs::path& cwd, const std::string& library_path,
+                        const fs::path& plugins) {
+  const std::string cmd = "cd " + quoted(cwd.string()) + " && env LD_LIBRARY_PATH=" +
+                          quoted(library_path) + " KERNFORGE_PLUGIN_PATH=" +
+                          quoted(plugins.string()) + " ASAN_OPTIONS=detect_leaks=0 " +
+                          quoted(KF_TEST_SETUID_HELPER) + " fault_needs_dep 2>&1";
+  HelperRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+#endif
+
+// The current directory holds the missing dependency, and LD_LIBRARY_PATH has an empty entry or
+// "." (both mean the current directory to the dynamic loader). dlopen of the bare soname would
+// load it from there; the loader's own system search leaves those entries out and says so.
+TEST_F(Dependencies, LibraryInCurrentDirectoryIsNeverLoaded) {
+#if defined(_WIN32) || !defined(KF_TEST_SETUID_HELPER)
+  GTEST_SKIP() << "LD_LIBRARY_PATH and the helper program are POSIX";
+#else
+  const Staged s = stage(tmp() / "plugins", "needs_dep",
+                         needs_dep_manifest(json::array({dep_entry()}), {"$ORIGIN/deps"}));
+  fs::create_directories(s.folder / "deps");
+  const fs::path cwd = place_dep(tmp() / "cwd").parent_path();
+  for (const std::string& library_path : {std::string(":/nonexistent"), std::string(".")}) {
+    const HelperRun r = run_helper_in(cwd, library_path, s.folder);
+    EXPECT_EQ(r.exit_code, 0) << "LD_LIBRARY_PATH=" << library_path
+                              << ": fault_needs_dep loaded (or the helper failed):\n" << r.output;
+    EXPECT_HAS(r.output, "loaded=0");
+    EXPECT_HAS(r.output, "cpu_add=ok");
+    EXPECT_HAS(r.output, "which is never searched");
+  }
+  // The control: the same run with the dependency in the plugin's search root loads it.
+  place_dep(s.folder / "deps");
+  const HelperRun control = run_helper_in(cwd, ".", s.folder);
+  EXPECT_EQ(control.exit_code, 10) << "control: fault_needs_dep did not load:\n" << control.output;
 #endif
 }
 

@@ -1,7 +1,9 @@
 // test_file_faults.cpp — faults in the files rather than the code: a zero-byte file, a text file
 // and a library for another architecture under a plugin's name; broken manifests (unknown
-// version, missing field, wrong type, oversized, invalid JSON, nested too deep); `requires` that
-// cannot hold (the library is never opened); and KERNFORGE_DISABLE_PLUGINS.
+// version, missing field, wrong type, oversized, invalid JSON, nested too deep, a key given
+// twice); `requires` that cannot hold (the library is never opened) or that has an unknown or
+// repeated key; KERNFORGE_DISABLE_PLUGINS; and FIFOs under a manifest's or a library's name,
+// refused without blocking start-up.
 #include <cstdint>
 #include <string>
 
@@ -9,7 +11,13 @@
 
 #if !defined(_WIN32)
 #  include <dlfcn.h>
+#  include <fcntl.h>
+#  include <sys/stat.h>
+#  include <unistd.h>
 #endif
+
+#include <chrono>
+#include <future>
 
 namespace loader_test {
 namespace {
@@ -177,8 +185,6 @@ TEST_F(FileFaults, ManifestNestedTooDeep) {
   expect_bad_manifest(p, {"depth", "deep", "nest"});
 }
 
-// ------------------------------------------------------------------ requires
-
 /// The other architecture's name in manifests.
 std::string other_arch() {
 #if defined(__aarch64__) || defined(_M_ARM64)
@@ -186,6 +192,45 @@ std::string other_arch() {
 #else
   return "aarch64";
 #endif
+}
+
+/// The manifest text of `variant` with `extra` (raw JSON members) inserted first, so that a key
+/// can be given twice (json objects cannot hold that).
+std::string manifest_text_with(const std::string& variant, const std::string& extra) {
+  std::string text = manifest_for(variant).dump();
+  return "{" + extra + "," + text.substr(1);
+}
+
+// nlohmann-json keeps the last of two equal keys: the manifest would say one thing to a reader
+// and another to the loader. A key given twice is an error.
+TEST_F(FileFaults, ManifestDuplicateTopLevelKey) {
+  const fs::path p = write_bad_manifest(tmp() / "plugins",
+                                        manifest_text_with("bad", R"("device_type": "cpu")"));
+  init_ok({tmp() / "plugins"});
+  expect_bad_manifest(p, {"'device_type' appears twice"});
+}
+
+// ------------------------------------------------------------------ requires
+
+// A misspelt requirement ("cpu_feature") would be ignored and the plugin loaded on any CPU.
+TEST_F(FileFaults, RequiresUnknownKeyIsAManifestError) {
+  json m = manifest_for("bad");
+  m["requires"] = {{"cpu_feature", {"avx512_nonexistent_feature"}}};
+  const fs::path p = write_bad_manifest(tmp() / "plugins", m.dump(2));
+  init_ok({tmp() / "plugins"});
+  expect_bad_manifest(p, {"unknown key 'cpu_feature'"});
+}
+
+TEST_F(FileFaults, RequiresDuplicateKeyIsAManifestError) {
+  json m = manifest_for("bad");
+  std::string text = m.dump();
+  const std::string arch = other_arch();
+  text.pop_back();
+  text += R"(, "requires": {"arch": ")" + arch + R"(", "arch": ")" +
+          (arch == "x86_64" ? "aarch64" : "x86_64") + R"("}})";
+  const fs::path p = write_bad_manifest(tmp() / "plugins", text);
+  init_ok({tmp() / "plugins"});
+  expect_bad_manifest(p, {"has the key 'arch' twice"});
 }
 
 /// UNAVAILABLE without the library ever being opened: it is a zero-byte file, which opening
@@ -232,6 +277,67 @@ TEST_F(FileFaults, DisabledByEnvironment) {
   expect_state(b, KF_BACKEND_UNAVAILABLE);
   EXPECT_HAS(b.reason, "KERNFORGE_DISABLE_PLUGINS");
   expect_message_names(b, {s.manifest, s.library});
+}
+
+// ------------------------------------------------------- files that are not files
+
+#if !defined(_WIN32)
+/// Runs start-up with `paths` on another thread. A loader that opens `fifo` blocks in open()
+/// until a writer comes: after `patience` the test fails and plays the writer (opening and
+/// closing the FIFO, as often as the loader opens it) so that the process can still finish.
+kf_status_t init_watching_fifo(LoaderTest& t, const std::vector<fs::path>& paths,
+                               const fs::path& fifo, std::chrono::seconds patience) {
+  const auto start = std::chrono::steady_clock::now();
+  std::future<kf_status_t> done =
+      std::async(std::launch::async, [&] { return t.init_for_test(paths); });
+  if (done.wait_for(patience) == std::future_status::timeout) {
+    ADD_FAILURE() << "start-up blocked on the FIFO " << fifo << " for "
+                  << patience.count() << " s";
+    while (done.wait_for(std::chrono::milliseconds(50)) == std::future_status::timeout) {
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+      if (fd >= 0) ::close(fd);
+    }
+  }
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took, patience) << "start-up took too long";
+  return done.get();
+}
+#endif
+
+// A FIFO under a manifest's name: open() of it would block until someone writes. It is refused
+// without being opened, and start-up goes on.
+TEST_F(FileFaults, FifoManifestIsRefusedWithoutBlocking) {
+#if defined(_WIN32)
+  GTEST_SKIP() << "FIFOs are POSIX";
+#else
+  fs::create_directories(tmp() / "plugins");
+  const fs::path fifo = fs::canonical(tmp() / "plugins") / "fault_fifo.json";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << "mkfifo " << fifo;
+  EXPECT_EQ(init_watching_fifo(*this, {tmp() / "plugins"}, fifo, std::chrono::seconds(10)),
+            KF_OK);
+  const BackendView b = backend_with_manifest(fifo);
+  expect_state(b, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT);
+  EXPECT_HAS(b.reason, fifo.string());
+  EXPECT_HAS(b.reason, "FIFO");
+#endif
+}
+
+// The same for a FIFO under the plugin library's name: dlopen would block in open().
+TEST_F(FileFaults, FifoLibraryIsRefusedWithoutBlocking) {
+#if defined(_WIN32)
+  GTEST_SKIP() << "FIFOs are POSIX";
+#else
+  fs::create_directories(tmp() / "plugins");
+  const fs::path folder = fs::canonical(tmp() / "plugins");
+  const fs::path fifo = folder / plugin_file_name("x");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0) << "mkfifo " << fifo;
+  write_manifest(folder, manifest_for("x"));
+  EXPECT_EQ(init_watching_fifo(*this, {folder}, fifo, std::chrono::seconds(10)), KF_OK);
+  const BackendView b = backend("fault_x");
+  expect_state(b, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT);
+  EXPECT_HAS(b.reason, fifo.string());
+  EXPECT_HAS(b.reason, "FIFO");
+#endif
 }
 
 }  // namespace

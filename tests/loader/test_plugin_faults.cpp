@@ -203,7 +203,8 @@ TEST_F(PluginFaults, DuplicateRegistrationRollsBackWholePlugin) {
   EXPECT_LACKS(add.provenance != nullptr ? add.provenance : "", "fault_plugin.cpp");
 }
 
-// Device type "cpu" with a lower priority than the CPU plugin's: shadowed, the winner named.
+// Device type "cpu" with a lower priority than the CPU plugin's (but a higher score): shadowed,
+// the winner named.
 TEST_F(PluginFaults, CpuConflictIsShadowed) {
   json m = manifest_for("cpu_conflict");
   m["priority"] = 5;
@@ -255,6 +256,77 @@ TEST_F(PluginFaults, UnknownOpIsSkippedWithWarning) {
   EXPECT_TRUE(warned) << "no register step with result \"warning\" naming no_such_op_xyz: "
                       << r["steps"].dump(2);
   expect_faultdev_neg_works("fault_unknown_op");
+}
+
+// ------------------------------------------------- who serves a device type
+
+/// The report's "device_types" entry for `type` (null when absent).
+json serving(const std::string& type) {
+  const json r = report();
+  if (!r.contains("device_types") || !r["device_types"].contains(type)) return json();
+  return r["device_types"][type];
+}
+
+// A plugin from elsewhere declaring device type cpu with a higher score (10 vs 1) and priority
+// (1000 vs 100) than the shipped CPU plugin does not replace it: it is shadowed, and the reason
+// says how the user could choose it.
+TEST_F(PluginFaults, ThirdPartyCpuPluginDoesNotReplaceShippedCpu) {
+  json m = manifest_for("cpu_conflict");
+  m["priority"] = 1000;
+  const Staged s = stage(tmp() / "plugins", "cpu_conflict", m);
+  init_ok({s.folder});
+  const BackendView b = backend("fault_cpu_conflict");
+  expect_state(b, KF_BACKEND_SHADOWED);
+  EXPECT_HAS(b.reason, "shipped with kernforge");
+  EXPECT_HAS(b.reason, "KERNFORGE_PREFER_PLUGINS=cpu=fault_cpu_conflict");
+  expect_state(backend("cpu"), KF_BACKEND_LOADED);
+  const json cpu = serving("cpu");
+  EXPECT_EQ(cpu.value("plugin", ""), "cpu") << cpu.dump();
+  EXPECT_EQ(cpu.value("shipped", false), true) << cpu.dump();
+  kf_status_t st = KF_OK;
+  const kf_kernel_info_t neg = kernel_info("neg", backend("cpu").index, &st);
+  EXPECT_EQ(st, KF_OK) << last_error();
+  EXPECT_LACKS(neg.provenance != nullptr ? neg.provenance : "", "fault_plugin.cpp");
+}
+
+// KERNFORGE_PREFER_PLUGINS=cpu=<plugin> is the user's choice: the plugin serves cpu (even with a
+// lower priority), the shipped one is shadowed, and the report says what replaced what.
+TEST_F(PluginFaults, PreferredPluginReplacesShippedCpu) {
+  expect_shipped_cpu_ = false;
+  json m = manifest_for("cpu_conflict");
+  m["priority"] = 5;
+  const Staged s = stage(tmp() / "plugins", "cpu_conflict", m);
+  set_env("KERNFORGE_PREFER_PLUGINS", "faultdev=nothing,cpu=fault_cpu_conflict");
+  init_ok({s.folder});
+  expect_state(backend("fault_cpu_conflict"), KF_BACKEND_LOADED);
+  const BackendView cpu = backend("cpu");
+  expect_state(cpu, KF_BACKEND_SHADOWED);
+  EXPECT_HAS(cpu.reason, "KERNFORGE_PREFER_PLUGINS");
+  const json served = serving("cpu");
+  EXPECT_EQ(served.value("plugin", ""), "fault_cpu_conflict") << served.dump();
+  EXPECT_EQ(served.value("preferred", false), true) << served.dump();
+  EXPECT_EQ(served.value("shipped", true), false) << served.dump();
+  EXPECT_EQ(served.value("replaces_shipped", ""), "cpu") << served.dump();
+  kf_status_t st = KF_OK;
+  const kf_kernel_info_t neg = kernel_info("neg", backend("fault_cpu_conflict").index, &st);
+  EXPECT_EQ(st, KF_OK) << last_error();
+  EXPECT_HAS(neg.provenance != nullptr ? neg.provenance : "", "fault_plugin.cpp");
+}
+
+// A manifest whose device_type is not the plugin's own is refused naming both: here the faultdev
+// plugin's manifest claims cpu with a priority above the CPU plugin's.
+TEST_F(PluginFaults, ManifestDeviceTypeMustMatchThePlugin) {
+  json m = manifest_for("ok");
+  m["device_type"] = "cpu";
+  m["priority"] = 1000;
+  const Staged s = stage(tmp() / "plugins", "ok", m);
+  init_ok({s.folder});
+  const BackendView b = backend("fault_ok");
+  expect_state(b, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT);
+  EXPECT_HAS(b.reason, "'cpu'");
+  EXPECT_HAS(b.reason, "'faultdev'");
+  EXPECT_HAS(b.reason, s.manifest.string());
+  expect_state(backend("cpu"), KF_BACKEND_LOADED);
 }
 
 }  // namespace

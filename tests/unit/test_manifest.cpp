@@ -10,6 +10,10 @@
 
 #include <nlohmann/json.hpp>
 
+#if !defined(_WIN32)
+#include <sys/stat.h>
+#endif
+
 #include "loader/manifest.hpp"
 #include "unit_util.hpp"
 
@@ -231,6 +235,67 @@ TEST(Manifest, DeeplyNestedJsonIsRefusedWithoutCrashing) {
   EXPECT_TRUE(mentions(e.what(), {kPath}));
 }
 
+TEST(Manifest, KeysGivenTwiceAreRefused) {
+  // nlohmann-json would keep the last value silently: the text would say two things.
+  const std::string text = valid().dump();
+  const struct {
+    std::string text;
+    const char* words;
+  } cases[] = {
+      {"{\"device_type\": \"cpu\"," + text.substr(1), "'device_type' appears twice"},
+      {R"({"manifest_version": 1, "name": "a", "library": "l", "abi": [1, 0],
+          "device_type": "x", "requires": {"os": "linux", "os": "windows"}})",
+       "'requires' has the key 'os' twice"},
+      {R"({"manifest_version": 1, "name": "a", "library": "l", "abi": [1, 0],
+          "device_type": "x", "preload": [{"soname": "libx.so.1", "required": false,
+                                           "required": true}]})",
+       "'preload' has the key 'required' twice"}};
+  for (const auto& c : cases) {
+    const kf::Error e = thrown_by([&] { kf::parse_manifest_text(c.text, kPath); });
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << c.text;
+    EXPECT_TRUE(mentions(e.what(), {kPath, c.words})) << c.text;
+  }
+  // The same key in two objects is not a repetition.
+  json j = valid();
+  j["requires"] = {{"os", "linux"}};
+  j["x_extra"] = {{"os", "linux"}};
+  EXPECT_NO_THROW(kf::parse_manifest_text(j.dump(), kPath));
+}
+
+TEST(Manifest, UnknownRequiresKeysAreRefused) {
+  for (const char* key : {"cpu_feature", "OS", "arch ", "gpu"}) {
+    json j = valid();
+    j["requires"][key] = "x";
+    const kf::Error e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << key;
+    EXPECT_TRUE(mentions(e.what(), {kPath, "'requires'", std::string("'") + key + "'",
+                                    "os, arch and cpu_features"}))
+        << key;
+  }
+}
+
+TEST(Manifest, DependenciesAreNamedBySonameOnly) {
+  const std::string absolute = std::string(KF_TEST_ROOT) + "/opt/lib/libx.so.1";
+  for (const std::string& bad :
+       {std::string("sub/libx.so.1"), std::string("../libx.so.1"), absolute,
+        std::string("..\\libx.dll"), std::string("C:libx.dll"), std::string(""),
+        std::string("."), std::string("lib..x.so"), std::string("libx\n.so")}) {
+    json j = valid();
+    j["global_deps"] = {bad};
+    kf::Error e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << bad;
+    EXPECT_TRUE(mentions(e.what(), {kPath, "'global_deps'", "'" + bad + "'", "soname"})) << bad;
+    j = valid();
+    j["preload"][1]["soname"] = bad;
+    e = reject(j);
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << bad;
+    EXPECT_TRUE(mentions(e.what(), {kPath, "'preload'", "'" + bad + "'"})) << bad;
+  }
+  json j = valid();
+  j["global_deps"] = {"libgomp.so.1", "libstdc++.so.6", "cublas64_13.dll", "libfoo-1.2_x+y.so"};
+  EXPECT_NO_THROW(kf::parse_manifest_text(j.dump(), kPath));
+}
+
 TEST(Manifest, FileReading) {
   const std::string dir = kfunit::make_temp_dir("kf_unit_manifest_");
   ASSERT_FALSE(dir.empty());
@@ -258,5 +323,23 @@ TEST(Manifest, FileReading) {
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
 }
+
+#if !defined(_WIN32)
+TEST(Manifest, FileThatIsNotARegularFileIsRefusedWithoutBlocking) {
+  const std::string dir = kfunit::make_temp_dir("kf_unit_manifest_");
+  ASSERT_FALSE(dir.empty());
+  const std::string fifo = dir + "/fifo.json";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0644), 0);
+  // No writer ever comes: a blocking open would never return.
+  kf::Error e = thrown_by([&] { kf::parse_manifest_file(fifo); });
+  EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(e.what(), {fifo, "FIFO"}));
+  e = thrown_by([&] { kf::parse_manifest_file(dir); });
+  EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT);
+  EXPECT_TRUE(mentions(e.what(), {dir}));
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
+#endif
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "cli_error.hpp"
 #include "doctor_hints.hpp"
+#include "doctor_serving.hpp"
 #include "doctor_verdict.hpp"
 #include "load_report.hpp"
 #include "text_table.hpp"
@@ -141,6 +142,7 @@ int run_doctor(const DoctorOptions& options) {
   const LoadReport report = parse_load_report(text);
   print_header(report);
   print_backends(report);
+  print_serving(report, std::cout);
   print_problems(report);
   print_libraries_and_details(report);
   if (options.verbose) print_steps(report);

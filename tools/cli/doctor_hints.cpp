@@ -55,6 +55,14 @@ std::string missing_dependency_hint(const ReportBackend& b, const std::vector<st
 }
 
 std::string rejected_hint(const ReportBackend& b) {
+  if (has(b.reason, "not a regular file")) {
+    return "a FIFO, a device or a folder stands where a plugin file should be: remove it, or put "
+           "the plugin's own file in its place";
+  }
+  if (has(b.reason, "kf_plugin_t.device_type")) {
+    return "the manifest " + or_text(b.manifest, "of the plugin") + " declares another device "
+           "type than the plugin serves: fix its \"device_type\", or reinstall the plugin";
+  }
   if (has(b.reason, "manifest ") && (has(b.reason, "field") || has(b.reason, "JSON") ||
                                      has(b.reason, "limit"))) {
     return "fix the manifest " + or_text(b.manifest, "named above") +
@@ -99,6 +107,11 @@ std::string unavailable_hint(const ReportBackend& b) {
 
 std::string doctor_hint(const ReportBackend& b, const LoadReport& report) {
   if (b.state == "loaded") return "";
+  if (b.state == "shadowed" && has(b.reason, "is shipped with kernforge")) {
+    return "the plugin shipped with kernforge serves device type " + b.device_type +
+           "; set KERNFORGE_PREFER_PLUGINS=" + b.device_type + "=" + b.name +
+           " to use this one instead";
+  }
   if (b.state == "shadowed") {
     return "it is a lower-priority build of a loaded backend; nothing to do";
   }

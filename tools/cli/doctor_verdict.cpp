@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "abi_names.hpp"
+#include "doctor_serving.hpp"
 
 namespace kf::cli {
 namespace {
@@ -53,15 +54,16 @@ DoctorVerdict doctor_verdict(const LoadReport& report) {
   }
   const std::vector<std::string> rejected = names_in_state(report, "rejected");
   const bool deps_failed = global_deps_failed(report);
-  if (!rejected.empty() || deps_failed) {
-    std::string line = "kernforge doctor: degraded: ";
+  const std::vector<std::string> replaced = unchosen_replacements(report);
+  if (!rejected.empty() || deps_failed || !replaced.empty()) {
+    std::vector<std::string> parts;
     if (!rejected.empty()) {
-      line += std::to_string(rejected.size()) + " plugin(s) rejected (" + join(rejected, ", ") + ")";
+      parts.push_back(std::to_string(rejected.size()) + " plugin(s) rejected (" +
+                      join(rejected, ", ") + ")");
     }
-    if (deps_failed) {
-      line += std::string(rejected.empty() ? "" : "; ") + "the global dependencies failed to load";
-    }
-    return {kDoctorDegraded, line};
+    if (deps_failed) parts.push_back("the global dependencies failed to load");
+    parts.insert(parts.end(), replaced.begin(), replaced.end());
+    return {kDoctorDegraded, "kernforge doctor: degraded: " + join(parts, "; ")};
   }
   return {kDoctorAllWell, "kernforge doctor: all well (" + std::to_string(loaded.size()) +
                               " backend(s) loaded: " + join(loaded, ", ") + ")"};

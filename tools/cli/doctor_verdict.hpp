@@ -3,7 +3,9 @@
 //   0 all well: at least one backend loaded, nothing rejected. Backends that are unavailable
 //     (their hardware, driver or dependency is missing), shadowed or disabled are normal.
 //   1 degraded: a backend loaded, but a plugin was rejected (broken file, ABI mismatch,
-//     insecure, bad manifest...) or the core's global dependencies failed to load.
+//     insecure, bad manifest...), the core's global dependencies failed to load, or a device
+//     type is served by another plugin than the one shipped with kernforge without
+//     KERNFORGE_PREFER_PLUGINS naming it (a replacement the user chose is a warning only).
 //   2 no usable backend: nothing loaded at all, or the runtime did not start (no report).
 #pragma once
 

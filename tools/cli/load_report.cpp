@@ -58,6 +58,8 @@ ReportBackend parse_backend(const Json& b) {
   out.manifest = text_at(b, "manifest");
   out.source = text_at(b, "source");
   out.details = text_at(b, "details");
+  out.shipped = bool_at(b, "shipped");
+  out.preferred = bool_at(b, "preferred");
   for (const Json& l : array_at(b, "libraries")) {
     if (!l.is_object()) continue;
     out.libraries.push_back(ReportLibrary{text_at(l, "soname"), text_at(l, "path"),

@@ -82,8 +82,8 @@ std::optional<std::string> read(const char* name) {
 const std::vector<const char*>& runtime_variables() {
   static const std::vector<const char*> names{
       "KERNFORGE_PLUGIN_PATH", "KERNFORGE_AUTOLOAD", "KERNFORGE_DISABLE_PLUGINS",
-      "KERNFORGE_ALLOW_INSECURE_PLUGINS", "KERNFORGE_LOG_LEVEL", "KERNFORGE_CPU_FALLBACK",
-      "LD_LIBRARY_PATH"};
+      "KERNFORGE_ALLOW_INSECURE_PLUGINS", "KERNFORGE_PREFER_PLUGINS", "KERNFORGE_LOG_LEVEL",
+      "KERNFORGE_CPU_FALLBACK", "LD_LIBRARY_PATH"};
   return names;
 }
 
@@ -103,6 +103,21 @@ bool plugin_disabled(const std::string& plugin) {
 }
 
 bool insecure_plugins_allowed() { return equals("KERNFORGE_ALLOW_INSECURE_PLUGINS", "1"); }
+
+std::optional<std::string> preferred_plugin(const std::string& device_type) {
+  const std::optional<std::string> v = read("KERNFORGE_PREFER_PLUGINS");
+  if (!v) return std::nullopt;
+  std::stringstream ss(*v);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const size_t eq = item.find('=');
+    if (eq == device_type.size() && item.compare(0, eq, device_type) == 0 &&
+        eq + 1 < item.size()) {
+      return item.substr(eq + 1);
+    }
+  }
+  return std::nullopt;
+}
 
 std::optional<std::string> log_level() { return read("KERNFORGE_LOG_LEVEL"); }
 

@@ -5,7 +5,8 @@
 //   KERNFORGE_PLUGIN_PATH             extra plugin folders or manifests (absolute, ':'-separated)
 //   KERNFORGE_AUTOLOAD=0              load only the plugins kf_init names
 //   KERNFORGE_DISABLE_PLUGINS=a,b     skip plugins by name
-//   KERNFORGE_ALLOW_INSECURE_PLUGINS=1  load world-writable or foreign-owned plugin files
+//   KERNFORGE_ALLOW_INSECURE_PLUGINS=1  load plugin files another user could replace
+//   KERNFORGE_PREFER_PLUGINS=cpu=mine  the plugin that serves a device type, over the shipped one
 //   KERNFORGE_LOG_LEVEL               trace, debug, info, warn (default), error, off
 //   KERNFORGE_CPU_FALLBACK=0          no CPU fallback: ops a backend lacks fail instead
 // plus any variable a plugin manifest's "search" list names ($NAME or ${NAME}).
@@ -29,6 +30,9 @@ bool autoload_disabled();
 /// `plugin` is listed in KERNFORGE_DISABLE_PLUGINS.
 bool plugin_disabled(const std::string& plugin);
 bool insecure_plugins_allowed();
+/// The plugin KERNFORGE_PREFER_PLUGINS names for `device_type` ("cpu=mycpu,cuda=mycuda": a
+/// comma-separated list of device_type=plugin), nullopt when it names none.
+std::optional<std::string> preferred_plugin(const std::string& device_type);
 std::optional<std::string> log_level();
 /// KERNFORGE_CPU_FALLBACK is not "0". Read once per process.
 bool cpu_fallback_enabled();

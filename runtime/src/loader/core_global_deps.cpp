@@ -6,6 +6,7 @@
 #include "core/logging.hpp"
 #include "loader/os.hpp"
 #include "loader/report.hpp"
+#include "loader/security.hpp"
 
 namespace kf {
 namespace {
@@ -25,7 +26,13 @@ void load_core_global_deps() {
   const std::string core = os::core_library_path();
   const std::string path =
       (std::filesystem::path(core).parent_path() / kGlobalDepsFile).string();
-  const os::OpenResult r = os::open_library(path, true);
+  const TrustedFile file = trust_file(path, "the core's global dependencies library");
+  if (!file.ok()) {
+    log().warn("{}", file.why);
+    report_step(ReportStep{"global_deps", "", path, "failed", file.why, t.micros()});
+    return;
+  }
+  const os::OpenResult r = os::open_library(file.real, true);
   if (r.library == nullptr) {
     const std::string why = "cannot load " + path + ": " + r.error +
                             "; reinstall kernforge's core (the file ships with libkernforge)";

@@ -1,5 +1,7 @@
 #include "loader/dependencies.hpp"
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "loader/os.hpp"
@@ -33,34 +35,40 @@ std::string joined(const std::vector<std::string>& items, const char* none) {
   return out;
 }
 
-// Why `d` was not found: every root, what was left out, and the system search's error.
-std::string not_found(const Dependency& d, const SearchRoots& roots, const std::string& error) {
+// Why `d` was not found: every root, the system search, what was left out of either.
+std::string not_found(const Dependency& d, const SearchRoots& roots, const os::SystemLibrary& sys) {
   std::string msg = fmt::format(
-      "{}library {} was not found. Searched, in order: {}; then the system search path, where "
-      "the dynamic loader said: {}.", d.required ? "required " : "", d.soname,
-      joined(roots.folders, "(no search roots)"), error);
-  if (!roots.dropped.empty()) msg += " Left out of the search: " + joined(roots.dropped, "") + ".";
+      "{}library {} was not found. Searched, in order: {}; then the system's own search: {}.",
+      d.required ? "required " : "", d.soname, joined(roots.folders, "(no search roots)"),
+      joined(sys.searched, "(nothing)"));
+  std::vector<std::string> dropped = roots.dropped;
+  dropped.insert(dropped.end(), sys.dropped.begin(), sys.dropped.end());
+  if (!dropped.empty()) msg += " Left out of the search: " + joined(dropped, "") + ".";
   return msg + " Install it, or add the folder holding it to the manifest's \"search\" list";
 }
 
-// Opens the file found for `d`; false with `failure` set when it may not or cannot be loaded.
-bool open_found(PluginRecord& b, const Dependency& d, const std::string& root, const std::string& path,
-                LoadFailure& failure, const StepTimer& t) {
-  if (std::string why = untrusted_files({path}); !why.empty()) {
-    failure = LoadFailure{KF_BACKEND_REJECTED, KF_PERMISSION_DENIED,
-                          fmt::format("dependency {}: {}", d.soname, why)};
+// Checks and opens the file found for `d` (in folder `root`, `how` says where from); false with
+// `failure` set when it may not or cannot be loaded.
+bool open_found(PluginRecord& b, const Dependency& d, const std::string& root,
+                const std::string& path, const std::string& how, LoadFailure& failure,
+                const StepTimer& t) {
+  const TrustedFile file = trust_file(path, "dependency " + d.soname);
+  if (!file.ok()) {
+    failure = LoadFailure{
+        file.status == KF_NOT_FOUND ? KF_BACKEND_UNAVAILABLE : KF_BACKEND_REJECTED,
+        file.status, file.why};
     record(b, d, path, "refused", "failed", failure.reason, t);
     return false;
   }
   os::add_library_directory(root);
-  const os::OpenResult r = os::open_library(path, d.global);
+  const os::OpenResult r = os::open_library(file.real, d.global);
   if (r.library == nullptr) {
     failure.reason = fmt::format("library {} found at {} could not be loaded: {}", d.soname,
-                                 path, r.error);
-    record(b, d, path, "missing", d.required ? "failed" : "skipped", failure.reason, t);
+                                 file.real, r.error);
+    record(b, d, file.real, "missing", d.required ? "failed" : "skipped", failure.reason, t);
     return !d.required;
   }
-  record(b, d, path, "loaded", "ok", "found in " + root, t);
+  record(b, d, file.real, "loaded", "ok", how, t);
   return true;
 }
 
@@ -78,16 +86,17 @@ bool load_one(PluginRecord& b, const Manifest& m, const Dependency& d, LoadFailu
   const SearchRoots roots = dependency_roots(m, d.folders);
   for (const std::string& root : roots.folders) {
     const std::string path = find_in_folder(root, d.soname);
-    if (!path.empty()) return open_found(b, d, root, path, failure, t);
+    if (!path.empty()) return open_found(b, d, root, path, "found in " + root, failure, t);
   }
-  const os::OpenResult r = os::open_library(d.soname, d.global);
-  if (r.library != nullptr) {
-    // The file the system search picked (often libfoo.so.1.2.3 behind the soname's symlink).
-    const std::string live = os::loaded_library_path(d.soname);
-    record(b, d, live, "loaded", "ok", "found by the system search path", t);
-    return true;
+  // Note [The system search] (system_search_posix.cpp): looked up by the loader, never through
+  // the current directory, and the file checked like any other before it is opened.
+  const os::SystemLibrary sys = os::find_system_library(d.soname);
+  if (!sys.path.empty()) {
+    const std::string folder = std::filesystem::u8path(sys.path).parent_path().u8string();
+    return open_found(b, d, folder, sys.path, "found by the system search (" + sys.found_by + ")",
+                      failure, t);
   }
-  failure.reason = not_found(d, roots, r.error);
+  failure.reason = not_found(d, roots, sys);
   record(b, d, "", "missing", d.required ? "failed" : "skipped", failure.reason, t);
   return !d.required;
 }

@@ -2,9 +2,11 @@
 // loaded with RTLD_GLOBAL, then its "preload" list in the manifest's order (cublasLt before cublas,
 // as PyTorch learned). A library of that soname already loaded in the process (whatever its file is
 // called: os::loaded_library_path) is used, not loaded twice, and the report says which copy is
-// live. Each library is looked up in the search roots in order, then through the system's own
-// search; a missing required one makes the plugin unavailable with a message naming the library,
-// every root searched and the dynamic loader's text.
+// live. Each library is looked up in the search roots in order, then where the system's own
+// search would look (os::find_system_library: never the current directory); the file found passes
+// trust_file (security.hpp) and is opened by its real path. A missing required one makes the
+// plugin unavailable with a message naming the library and every place searched. Names are bare
+// sonames (the manifest parser refuses a '/', '\', ':' or '..').
 #pragma once
 
 #include <string>

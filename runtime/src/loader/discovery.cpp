@@ -61,6 +61,12 @@ void add_env_paths(std::vector<LoadRequest>& out) {
 
 }  // namespace
 
+std::string core_plugin_folder() {
+  const std::string core = os::core_library_path();
+  if (core.empty()) return "";
+  return (fs::path(core).parent_path() / "kernforge" / "plugins").string();
+}
+
 std::vector<LoadRequest> discover_plugins(const std::vector<std::string>& explicit_paths,
                                           bool autoload) {
   std::vector<LoadRequest> out;
@@ -72,9 +78,8 @@ std::vector<LoadRequest> discover_plugins(const std::vector<std::string>& explic
     return out;
   }
   add_env_paths(out);
-  const std::string core = os::core_library_path();
-  if (!core.empty()) {
-    const std::string dir = (fs::path(core).parent_path() / "kernforge" / "plugins").string();
+  const std::string dir = core_plugin_folder();
+  if (!dir.empty()) {
     std::error_code ec;
     if (fs::is_directory(dir, ec)) {
       add_path(dir, "next to libkernforge", out);

@@ -12,6 +12,10 @@
 
 namespace kf {
 
+/// The core's own plugin folder, <folder of libkernforge>/kernforge/plugins ("" when the core's
+/// location is unknown); plugins found there are the ones shipped with the core.
+std::string core_plugin_folder();
+
 std::vector<LoadRequest> discover_plugins(const std::vector<std::string>& explicit_paths,
                                           bool autoload);
 

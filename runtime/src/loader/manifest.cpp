@@ -3,9 +3,9 @@
 #include <climits>
 #include <cstdint>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-
+#include <set>
+#include <vector>
 
 #include "core/error.hpp"
 
@@ -61,9 +61,28 @@ std::vector<std::string> strings(const json& j, const std::string& path, const c
   return out;
 }
 
+// A dependency is named by its soname alone: where it comes from is decided by the search roots
+// and the system search, which check every file (a path would skip them).
+void check_soname(const std::string& path, const char* name, const std::string& soname) {
+  bool control = false;
+  for (const char c : soname) control = control || static_cast<unsigned char>(c) < 0x20;
+  if (soname.empty() || soname == "." || control ||
+      soname.find_first_of("/\\:") != std::string::npos || soname.find("..") != std::string::npos) {
+    bad(path, name, "has '" + soname + "', which is not a library name: a soname such as "
+                    "libfoo.so.1 or foo.dll, without '/', '\\', ':' or '..'. Put the folder "
+                    "that holds it in the manifest's \"search\" list instead");
+  }
+}
+
 void parse_requires(const json& j, const std::string& path, Manifest& m) {
   const json& r = field(j, path, "requires", json::value_t::object, false);
   if (r.is_null()) return;
+  for (const auto& item : r.items()) {
+    if (item.key() != "os" && item.key() != "arch" && item.key() != "cpu_features") {
+      bad(path, "requires", "has the unknown key '" + item.key() + "'; the keys are os, arch and "
+                            "cpu_features (a misspelt requirement must not be ignored)");
+    }
+  }
   const json& os = field(r, path, "os", json::value_t::string, false);
   const json& arch = field(r, path, "arch", json::value_t::string, false);
   if (!os.is_null()) m.requires_os = os.get<std::string>();
@@ -78,6 +97,7 @@ void parse_preload(const json& j, const std::string& path, Manifest& m) {
     if (!e.is_object()) bad(path, "preload", "must be an array of objects");
     PreloadEntry entry;
     entry.soname = field(e, path, "soname", json::value_t::string, true).get<std::string>();
+    check_soname(path, "preload", entry.soname);
     entry.folders = strings(e, path, "folders");
     const json& req = field(e, path, "required", json::value_t::boolean, false);
     entry.required = req.is_null() ? true : req.get<bool>();
@@ -100,8 +120,20 @@ Manifest parse_manifest_text(const std::string& text, const std::string& path) {
   }
   json j;
   std::string top_key;  // the top-level field being parsed, for the depth error
+  // The keys seen in each object being parsed, innermost last: a key given twice is an error
+  // (nlohmann-json would keep the last one silently).
+  std::vector<std::set<std::string>> objects;
   const auto limit_depth = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::key && depth == 1) top_key = parsed.get<std::string>();
+    if (event == json::parse_event_t::key) {
+      const std::string key = parsed.get<std::string>();
+      if (depth == 1) top_key = key;
+      if (!objects.empty() && !objects.back().insert(key).second) {
+        bad(path, depth == 1 ? key : top_key,
+            depth == 1 ? "appears twice" : "has the key '" + key + "' twice");
+      }
+    }
+    if (event == json::parse_event_t::object_start) objects.emplace_back();
+    if (event == json::parse_event_t::object_end && !objects.empty()) objects.pop_back();
     if ((event == json::parse_event_t::object_start ||
          event == json::parse_event_t::array_start) && depth >= kMaxManifestDepth) {
       bad(path, top_key.empty() ? "(top level)" : top_key,
@@ -134,22 +166,13 @@ Manifest parse_manifest_text(const std::string& text, const std::string& path) {
                                                                  INT32_MIN, INT32_MAX));
   parse_requires(j, path, m);
   m.global_deps = strings(j, path, "global_deps");
+  for (const std::string& soname : m.global_deps) check_soname(path, "global_deps", soname);
   parse_preload(j, path, m);
   m.search = strings(j, path, "search");
   if (m.name.empty() || m.library.empty() || m.device_type.empty()) {
     fail(KF_INVALID_ARGUMENT, "manifest {}: name, library and device_type must not be empty", path);
   }
   return m;
-}
-
-Manifest parse_manifest_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) fail(KF_NOT_FOUND, "manifest {}: cannot be opened", path);
-  std::string text;
-  text.resize(kMaxManifestBytes + 1);
-  f.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(f.gcount()));
-  return parse_manifest_text(text, path);
 }
 
 }  // namespace kf

@@ -1,5 +1,7 @@
 // A plugin manifest (docs/loader.md), parsed strictly with nlohmann-json: an unknown
-// manifest_version, a missing field or a wrong type is rejected naming the file and the field.
+// manifest_version, a missing field, a wrong type, a key given twice in any object, an unknown key
+// in "requires" or a dependency named by anything but a bare soname is rejected naming the file
+// and the field. Thread safety: no state.
 #pragma once
 
 #include <cstdint>
@@ -38,7 +40,10 @@ constexpr size_t kMaxManifestBytes = 64 * 1024;
 /// Deepest nesting of arrays and objects accepted (a manifest needs 3).
 constexpr int kMaxManifestDepth = 16;
 
-/// Reads and validates a manifest; throws kf::Error(KF_INVALID_ARGUMENT) naming file and field.
+/// Reads (a regular file only, without blocking or following a final symbolic link:
+/// os::read_regular_file) and validates a manifest; throws kf::Error naming file and field,
+/// KF_NOT_FOUND when there is no such file, else KF_INVALID_ARGUMENT. The loader itself reads
+/// manifests in manifest_step.cpp, after security.hpp's check.
 Manifest parse_manifest_file(const std::string& path);
 /// Parses manifest text (for tests and fuzzing); `path` is used in messages.
 Manifest parse_manifest_text(const std::string& text, const std::string& path);

@@ -7,6 +7,7 @@
 #include "kernforge/plugin.h"
 #include "loader/dependencies.hpp"
 #include "loader/manifest.hpp"
+#include "loader/os.hpp"
 #include "loader/step_record.hpp"
 #include "loader/requirements.hpp"
 #include "loader/security.hpp"
@@ -36,29 +37,39 @@ bool check_declared(PluginRecord& b, const Manifest& m) {
   return true;
 }
 
+// The manifest's text, read only once the file passed trust_file: a FIFO or a device is never
+// opened, and what is read is the file that was checked.
+bool read_manifest(PluginRecord& b, const std::string& manifest_path, Manifest& m) {
+  StepTimer t;
+  const TrustedFile file = trust_file(manifest_path, "manifest");
+  if (!file.ok()) {
+    return fail_step(b, file.status == KF_PERMISSION_DENIED ? "security" : "manifest",
+                     manifest_path,
+                     file.status == KF_NOT_FOUND ? KF_BACKEND_UNAVAILABLE : KF_BACKEND_REJECTED,
+                     file.status, file.why, t);
+  }
+  const os::FileText text = os::read_regular_file(file.real, kMaxManifestBytes + 1,
+                                                  &file.identity);
+  try {
+    if (!text.error.empty()) fail(KF_INVALID_ARGUMENT, "manifest {}: {}", manifest_path, text.error);
+    m = parse_manifest_text(text.text, manifest_path);
+  } catch (const Error& e) {
+    return fail_step(b, "manifest", manifest_path, KF_BACKEND_REJECTED, e.status(), e.what(), t);
+  }
+  step(b, "manifest", manifest_path, "ok", "", t);
+  return true;
+}
+
 }  // namespace
 
 bool apply_manifest(PluginRecord& b, const std::string& manifest_path) {
-  StepTimer t;
   Manifest m;
-  try {
-    m = parse_manifest_file(manifest_path);
-  } catch (const Error& e) {
-    return fail_step(b, "manifest", manifest_path,
-                     e.status() == KF_NOT_FOUND ? KF_BACKEND_UNAVAILABLE : KF_BACKEND_REJECTED,
-                     e.status(), e.what(), t);
-  }
+  if (!read_manifest(b, manifest_path, m)) return false;
   b.name = m.name;
   b.device_type_name = m.device_type;
   b.priority = m.priority;
   b.library_path = m.library_path();
-  step(b, "manifest", manifest_path, "ok", "", t);
   if (!check_declared(b, m)) return false;
-  StepTimer st;
-  if (std::string why = untrusted_files({manifest_path}); !why.empty()) {
-    return fail_step(b, "security", manifest_path, KF_BACKEND_REJECTED, KF_PERMISSION_DENIED,
-                     std::move(why), st);
-  }
   LoadFailure failure;
   if (!load_dependencies(b, m, failure)) {
     set_state(b, failure.state, "plugin " + b.library_path + ": " + failure.reason,

@@ -1,6 +1,7 @@
 // The first step of loading a plugin from its manifest: everything decided before the plugin
-// library is opened (parse, KERNFORGE_DISABLE_PLUGINS, requires, the declared ABI, file
-// security), then its native dependencies (dependencies.hpp).
+// library is opened (the manifest file's trust check, then reading and parsing it,
+// KERNFORGE_DISABLE_PLUGINS, requires, the declared ABI), then its native dependencies
+// (dependencies.hpp).
 #pragma once
 
 #include <string>

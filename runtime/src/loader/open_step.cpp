@@ -100,6 +100,15 @@ bool check_plugin(PluginRecord& b, const kf_plugin_t* p) {
     return fail_step(b, "abi", b.library_path, KF_BACKEND_REJECTED,
                      major ? KF_ABI_MISMATCH : KF_INVALID_ARGUMENT, std::move(why), t);
   }
+  if (!b.device_type_name.empty() && b.device_type_name != p->device_type) {
+    // The manifest decides which plugins compete for a device type; the plugin decides what it
+    // serves. They must agree, or a plugin could be selected against the wrong ones.
+    return fail_step(b, "abi", b.library_path, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT,
+                     fmt::format("{}: its manifest {} declares device_type '{}' but the plugin "
+                                 "says (kf_plugin_t.device_type) it serves '{}'; fix the "
+                                 "manifest's device_type", b.library_path, b.manifest_path,
+                                 b.device_type_name, p->device_type), t);
+  }
   b.plugin = p;
   b.plugin_struct_size = std::min<size_t>(p->struct_size, sizeof(kf_plugin_t));
   if (b.name.empty()) b.name = p->name;
@@ -125,15 +134,15 @@ bool check_plugin(PluginRecord& b, const kf_plugin_t* p) {
 
 bool open_plugin(PluginRecord& b) {
   StepTimer t;
-  const std::string real = os::real_path(b.library_path);
-  if (real.empty()) {
+  const TrustedFile file = trust_file(b.library_path, "plugin library");
+  if (file.status == KF_NOT_FOUND) {
     return fail_step(b, "dlopen", b.library_path, KF_BACKEND_UNAVAILABLE, KF_NOT_FOUND,
                      "plugin library " + b.library_path + " does not exist", t);
   }
-  if (std::string why = untrusted_files({real}); !why.empty()) {
-    return fail_step(b, "security", real, KF_BACKEND_REJECTED, KF_PERMISSION_DENIED,
-                     std::move(why), t);
+  if (!file.ok()) {
+    return fail_step(b, "security", file.real, KF_BACKEND_REJECTED, file.status, file.why, t);
   }
+  const std::string& real = file.real;
   if (!loaded_real_paths().insert(real).second) {
     set_state(b, KF_BACKEND_SHADOWED, "the same library " + real +
                   " is already loaded (reached through another path or a symlink); it loads once",

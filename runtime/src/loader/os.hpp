@@ -1,12 +1,15 @@
 // What the loader needs from the operating system, in one place: opening libraries with the
 // flags of the load order (docs/loader.md), finding the entry symbol, the core's own location,
-// libraries already loaded and file ownership checks (environment variables are read in
-// core/environment.hpp). Two implementations: os_posix.cpp (dlopen through Boost.DLL, dlopen
-// RTLD_NOLOAD + dlinfo, stat) and os_windows.cpp (LoadLibraryExW with the search flags,
+// libraries already loaded, the system's own library search and what a file is before it is
+// opened (environment variables are read in core/environment.hpp). Two implementations:
+// os_posix.cpp with file_facts_posix.cpp and ld_so_cache.cpp (dlopen through Boost.DLL, dlopen
+// RTLD_NOLOAD + dlinfo, lstat) and os_windows.cpp (LoadLibraryExW with the search flags,
 // AddDllDirectory, SetErrorMode, GetModuleHandleW, GetModuleFileNameW). Everything above this file is the same on both systems.
 #pragma once
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace kf::os {
 
@@ -51,8 +54,52 @@ void add_library_directory(const std::string& dir);
 bool is_absolute(const std::string& path);
 /// The separator of path lists in variables: ':' (POSIX) or ';' (Windows).
 char path_list_separator();
-/// Why a plugin file or folder must not be trusted ("" when it may): world-writable, or owned
-/// by another user who is not root. Windows: "" (its ACLs are not checked; see docs/loader.md).
-std::string insecure_reason(const std::string& path);
+
+/// Which file a path names, so that the file opened can be compared with the file checked.
+struct FileIdentity {
+  unsigned long long device = 0;  // st_dev (0 on Windows: not compared there)
+  unsigned long long inode = 0;   // st_ino
+};
+
+/// What the loader knows of a file before it opens it (security.hpp decides what to do).
+struct FileFacts {
+  std::string real;         // canonical path, symlinks resolved; "" when it does not exist
+  std::string missing;      // why it does not exist (names the path), "" when it does
+  std::string not_regular;  // "a FIFO", "a folder", ... when it is not a regular file, else ""
+  std::string insecure;     // the first reason another user could replace it, "" when none
+  FileIdentity identity;
+};
+
+/// Resolves `path` (absolute) component by component with lstat/readlink, opening nothing, and
+/// looks at every folder the resolution passes through (the folders of symbolic links and of
+/// their targets alike), every symbolic link and the file it ends at. `insecure` says why the
+/// first of them is unsafe: a folder writable by others without the sticky bit, a file writable
+/// by others, or any of them owned by a user who is neither root nor this process's effective
+/// user (the rule sshd applies to authorized_keys). Windows: `insecure` is always "" (ACLs are
+/// not checked; see docs/loader.md) and device paths (\\.\...) are not regular files.
+FileFacts inspect_file(const std::string& path);
+/// A file's text, or why it could not be read.
+struct FileText {
+  std::string text;
+  std::string error;     // "" when read; else names the path and the reason
+  bool missing = false;  // the file does not exist
+};
+/// Reads regular file `path` without blocking and without following a final symbolic link
+/// (POSIX: open O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC, then fstat of the descriptor),
+/// at most `limit` bytes. When `expected` is given, the file opened must be that one.
+FileText read_regular_file(const std::string& path, size_t limit,
+                           const FileIdentity* expected = nullptr);
+
+/// Where the system's own library search finds `soname`, looked up without loading anything
+/// and never in the current directory (Note [The system search] in os_posix.cpp; Windows: the
+/// application's folder and System32, LOAD_LIBRARY_SEARCH_DEFAULT_DIRS without the folders the
+/// loader adds itself).
+struct SystemLibrary {
+  std::string path;                   // absolute, "" when not found
+  std::string found_by;               // where: "LD_LIBRARY_PATH", "ld.so.cache", ...
+  std::vector<std::string> searched;  // every place looked in, in order
+  std::vector<std::string> dropped;   // "entry: why" for each place left out
+};
+SystemLibrary find_system_library(const std::string& soname);
 
 }  // namespace kf::os

@@ -7,6 +7,7 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <stdlib.h>
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -100,11 +100,16 @@ OpenResult open_library(const std::string& path, bool global) {
 }
 
 std::string diagnose_library_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return "";
+  // Read without blocking: a FIFO under a library's name must not hang the loader.
+  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct stat st {};
+  const bool regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
   unsigned char h[20] = {};
-  f.read(reinterpret_cast<char*>(h), sizeof(h));
-  const std::streamsize n = f.gcount();
+  const ssize_t got = regular ? read(fd, h, sizeof(h)) : 0;
+  close(fd);
+  if (!regular) return "the file is not a regular file";
+  const long n = got < 0 ? 0 : static_cast<long>(got);
   if (n == 0) return "the file is empty (0 bytes)";
   if (n < 4 || h[0] != 0x7f || h[1] != 'E' || h[2] != 'L' || h[3] != 'F') {
     return "the file is not an ELF shared library (no ELF magic number)";
@@ -171,20 +176,6 @@ void add_library_directory(const std::string&) {}
 bool is_absolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
 
 char path_list_separator() { return ':'; }
-
-std::string insecure_reason(const std::string& path) {
-  struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return "";
-  if ((st.st_mode & S_IWOTH) != 0) {
-    return fmt::format("{} is world-writable (mode {:04o}); remove that with chmod o-w", path,
-                       st.st_mode & 07777);
-  }
-  if (st.st_uid != 0 && st.st_uid != geteuid()) {
-    return fmt::format("{} is owned by user {}, neither root nor this process's user {}", path,
-                       st.st_uid, geteuid());
-  }
-  return "";
-}
 
 }  // namespace kf::os
 

@@ -369,10 +369,8 @@ bool is_absolute(const std::string& path) {
 
 char path_list_separator() { return ';'; }
 
-// Windows: files are not checked. Their ACLs decide who may replace them, and reading those
-// (owner, inheritable write grants to Everyone or Users) is left for later (docs/loader.md).
-std::string insecure_reason(const std::string& /*path*/) { return ""; }
-
+// Files are inspected in file_facts_windows.cpp. Their ACLs, which decide who may replace them
+// (owner, inheritable write grants to Everyone or Users), are not read (docs/loader.md).
 }  // namespace kf::os
 
 #endif  // _WIN32

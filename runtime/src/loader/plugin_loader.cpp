@@ -16,6 +16,7 @@
 #include "loader/open_step.hpp"
 #include "loader/os.hpp"
 #include "loader/plugin_records.hpp"
+#include "loader/selection.hpp"
 #include "loader/step_record.hpp"
 
 namespace kf {
@@ -66,32 +67,23 @@ const PluginRecord* record_of(const Backend* backend) {
   return nullptr;
 }
 
-bool better(const PluginRecord* a, const PluginRecord* b) {
-  if (a->score != b->score) return a->score > b->score;
-  return a->priority > b->priority;
-}
-
-void shadow(PluginRecord& r, const std::string& winner, const std::string& winner_path,
-            int32_t winner_score, int32_t winner_priority) {
-  set_state(r, KF_BACKEND_SHADOWED,
-            fmt::format("{} is shadowed by plugin '{}' ({}) for device type {} (score {} vs {}, "
-                        "priority {} vs {})", r.library_path, winner, winner_path,
-                        r.device_type_name, winner_score, r.score, winner_priority, r.priority));
+void shadow(PluginRecord& r, const PluginRecord& winner) {
+  set_state(r, KF_BACKEND_SHADOWED, shadow_reason(r, winner));
   report_step(ReportStep{"select", r.name, r.library_path, "skipped", r.reason, 0});
 }
 
-// Among the plugins of one device type the best score, then priority, is activated; when it
+// Among the plugins of one device type the first in selection.hpp's order is activated; when it
 // fails the next one is tried; the rest are shadowed (also by a backend loaded before).
 void activate_group(std::vector<PluginRecord*>& group) {
-  std::stable_sort(group.begin(), group.end(), better);
+  std::stable_sort(group.begin(), group.end(), serves_before);
   const PluginRecord* loaded = record_of(backend_for_device_type(device_type_from_name(
       group.front()->device_type_name)));
   const PluginRecord* winner = nullptr;
   for (PluginRecord* r : group) {
     if (loaded != nullptr) {
-      shadow(*r, loaded->name, loaded->library_path, loaded->score, loaded->priority);
+      shadow(*r, *loaded);
     } else if (winner != nullptr) {
-      shadow(*r, winner->name, winner->library_path, winner->score, winner->priority);
+      shadow(*r, *winner);
     } else if (activate(*r)) {
       winner = r;
     }
@@ -106,7 +98,9 @@ std::vector<Owned> load_batch(const std::vector<LoadRequest>& requests) {
   for (const LoadRequest& req : requests) {
     records.push_back(std::make_unique<PluginRecord>());
     PluginRecord& r = *records.back();
-    if (!prepare(req, r)) continue;
+    const bool ready = prepare(req, r);
+    classify_for_selection(r);
+    if (!ready) continue;
     if (groups.find(r.device_type_name) == groups.end()) order.push_back(r.device_type_name);
     groups[r.device_type_name].push_back(&r);
   }

@@ -38,6 +38,8 @@ struct PluginRecord {
   kf_status_t failure = KF_OK;   // the status kf_load_plugin reports when not loaded
   int32_t score = 0;
   int32_t priority = 0;
+  bool shipped = false;          // found in the core's own plugin folder (selection.hpp)
+  bool preferred = false;        // named for its device type by KERNFORGE_PREFER_PLUGINS
   const kf_plugin_t* plugin = nullptr;
   size_t plugin_struct_size = 0; // how much of *plugin its ABI minor has
   void* library = nullptr;       // the os::Library (never closed)

@@ -63,9 +63,28 @@ nlohmann::ordered_json backends_json() {
                     {"library", b->library_path},
                     {"manifest", b->manifest_path}, {"score", b->score},
                     {"priority", b->priority}, {"source", b->source}, {"details", b->details},
+                    {"shipped", b->shipped}, {"preferred", b->preferred},
                     {"libraries", dependencies_json(*b)}});
   }
   return list;
+}
+
+// Which plugin serves each device type (selection.hpp), and the shipped plugin it replaces.
+nlohmann::ordered_json device_types_json() {
+  nlohmann::ordered_json types = nlohmann::ordered_json::object();
+  for (int32_t i = 0; i < record_count(); ++i) {
+    const PluginRecord* b = record_at(i);
+    if (b->state != KF_BACKEND_LOADED) continue;
+    std::string replaces;
+    for (int32_t k = 0; k < record_count() && !b->shipped; ++k) {
+      const PluginRecord* o = record_at(k);
+      if (o->shipped && o->device_type_name == b->device_type_name) replaces = o->name;
+    }
+    types[b->device_type_name] = {{"plugin", b->name}, {"library", b->library_path},
+                                  {"shipped", b->shipped}, {"preferred", b->preferred},
+                                  {"replaces_shipped", replaces}};
+  }
+  return types;
 }
 
 }  // namespace
@@ -106,6 +125,7 @@ std::string report_json() {
   }
   j["environment"] = environment();
   j["backends"] = backends_json();
+  j["device_types"] = device_types_json();
   j["unlisted_failures"] = unlisted_failures();  // Note [A bounded plugin table]
   std::lock_guard<std::mutex> lock(r.mutex);
   j["search_roots"] = nlohmann::ordered_json::array();

@@ -1,25 +1,46 @@
 #include "loader/security.hpp"
 
-#include <filesystem>
-
 #include "core/environment.hpp"
-#include "loader/os.hpp"
+#include "core/logging.hpp"
 
 namespace kf {
+namespace {
 
-std::string untrusted_files(const std::vector<std::string>& files) {
-  if (env::insecure_plugins_allowed()) return "";
-  for (const std::string& f : files) {
-    const std::string folder = std::filesystem::path(f).parent_path().string();
-    for (const std::string& p : {f, folder}) {
-      std::string why = os::insecure_reason(p);
-      if (!why.empty()) {
-        return why + "; another user could replace what kernforge loads. Fix the permissions, "
-                     "or set KERNFORGE_ALLOW_INSECURE_PLUGINS=1 to load it anyway";
-      }
-    }
+// " (reached through <path>)" when the real path differs from the one given.
+std::string through(const std::string& path, const std::string& real) {
+  return real.empty() || real == path ? "" : " (reached through " + path + ")";
+}
+
+}  // namespace
+
+TrustedFile trust_file(const std::string& path, const std::string& what) {
+  const os::FileFacts f = os::inspect_file(path);
+  TrustedFile t;
+  t.real = f.real;
+  t.identity = f.identity;
+  if (f.real.empty()) {
+    t.status = KF_NOT_FOUND;
+    t.why = what + " " + path + " does not exist: " + f.missing;
+    return t;
   }
-  return "";
+  if (!f.not_regular.empty()) {
+    t.status = KF_INVALID_ARGUMENT;
+    t.why = what + " " + f.real + through(path, f.real) + " is " + f.not_regular +
+            ", not a regular file; kernforge opens only regular files. Remove it, or put the "
+            "file itself in its place";
+    return t;
+  }
+  if (f.insecure.empty()) return t;
+  if (env::insecure_plugins_allowed()) {
+    log().warn("loading {} {} although {} (KERNFORGE_ALLOW_INSECURE_PLUGINS=1)", what, f.real,
+               f.insecure);
+    return t;
+  }
+  t.status = KF_PERMISSION_DENIED;
+  t.why = what + " " + f.real + through(path, f.real) + " is not trusted: " + f.insecure +
+          "; another user could replace what kernforge loads. Fix the permissions, or set "
+          "KERNFORGE_ALLOW_INSECURE_PLUGINS=1 to load it anyway";
+  return t;
 }
 
 }  // namespace kf

@@ -1,14 +1,36 @@
-// The file checks of the loader (docs/loader.md, "Security"): a plugin's manifest, library and
-// dependencies, and the folders holding them, must not be world-writable or owned by another
-// user who is not root, unless KERNFORGE_ALLOW_INSECURE_PLUGINS=1.
+// The one check every file the loader opens goes through (docs/loader.md, "Security"): plugin
+// manifests, plugin libraries, their global_deps and preload libraries, and the core's own
+// libkernforge_global_deps. A file is trusted when
+//   - it exists and is a regular file: never a FIFO, a device or a folder (this is never waived,
+//     and it is decided before anything is opened, so nothing can block start-up);
+//   - its path, resolved one component at a time, passes only through folders that no one but
+//     root and this process's user may change: no folder on the way (those of symbolic links and
+//     of their targets, up to /) is writable by others without the sticky bit, the file itself is
+//     not writable by others, and none of them, links included, is owned by a user who is neither
+//     root nor this process's effective user (os::inspect_file; Windows: ACLs are not read).
+// KERNFORGE_ALLOW_INSECURE_PLUGINS=1 waives the second rule only (with a warning in the log).
+// What is then opened is the real path the check ended at. Thread safety: no state.
 #pragma once
 
 #include <string>
-#include <vector>
+
+#include "kernforge/kernforge.h"
+#include "loader/os.hpp"
 
 namespace kf {
 
-/// "" when every file and its folder may be trusted; otherwise why not and what to do.
-std::string untrusted_files(const std::vector<std::string>& files);
+/// A file the loader may open, or why it may not.
+struct TrustedFile {
+  std::string real;            // the real path: what is opened and reported ("" when missing)
+  os::FileIdentity identity;   // the file that was checked (os::read_regular_file compares it)
+  kf_status_t status = KF_OK;  // KF_NOT_FOUND, KF_INVALID_ARGUMENT (not a regular file) or
+                               // KF_PERMISSION_DENIED (another user could replace it)
+  std::string why;             // when status != KF_OK: what is wrong and what to do
+  bool ok() const { return status == KF_OK; }
+};
+
+/// Checks `path` (absolute) before it is opened; `what` names the file in messages ("manifest",
+/// "plugin library", "dependency libfoo.so.1").
+TrustedFile trust_file(const std::string& path, const std::string& what);
 
 }  // namespace kf
