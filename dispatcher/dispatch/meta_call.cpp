@@ -94,8 +94,16 @@ kf_device_t common_device(const CallArgs& a) {
 
 void compute_meta(const CallArgs& a, MetaResult& m) {
   m.device = common_device(a);
-  if (a.def->plugin_meta != nullptr) return plugin_meta(a, m);
-  a.def->meta(a, m);
+  if (a.def->plugin_meta != nullptr) {
+    plugin_meta(a, m);
+  } else {
+    a.def->meta(a, m);
+  }
+  // Broadcasting, matmul and the factories multiply sizes: nothing is computed from an output
+  // shape that does not fit (Note [Layout rules]).
+  for (int32_t i = 0; i < m.nout; ++i) {
+    check_shape(m.out[i].shape, m.out[i].ndim, itemsize(m.out[i].dtype), a.name());
+  }
 }
 
 }  // namespace kf

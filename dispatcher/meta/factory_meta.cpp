@@ -1,5 +1,6 @@
 // Meta functions of the factories: sizes, dtype inference from scalars, arange's length.
 #include <cmath>
+#include <limits>
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
@@ -24,6 +25,24 @@ double as_double(const kf_scalar_t& s) {
   return s.v.f64;
 }
 
+// Note [arange's length]
+// ceil((end - start) / step). With int64 bounds and step it is exact, in unsigned 64-bit
+// arithmetic: end - start need not fit in int64 (INT64_MIN to INT64_MAX), and INT64_MIN / -1
+// must not trap. A length beyond INT64_MAX is refused; one that fits is then checked like every
+// output shape (its bytes too, Note [Layout rules]). With floating bounds it is computed in
+// double and must stay below 9e15, where doubles still count every integer.
+int64_t int_length(int64_t start, int64_t end, int64_t step) {
+  const uint64_t s = static_cast<uint64_t>(start), e = static_cast<uint64_t>(end);
+  const uint64_t distance = step > 0 ? e - s : s - e;  // the signs were checked: no wrap
+  const uint64_t k = step > 0 ? static_cast<uint64_t>(step) : uint64_t{0} - static_cast<uint64_t>(step);
+  const uint64_t n = distance / k + (distance % k != 0 ? 1 : 0);
+  if (n > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    fail(KF_INVALID_ARGUMENT, "arange: start {}, end {} and step {} give {} elements, more than "
+         "2^63-1", start, end, step, n);
+  }
+  return static_cast<int64_t>(n);
+}
+
 int64_t arange_length(const CallArgs& a, bool integral) {
   const kf_scalar_t start = a.scalar(0), end = a.scalar(1), step = a.scalar(2);
   const double s = as_double(start), e = as_double(end), st = as_double(step);
@@ -38,11 +57,13 @@ int64_t arange_length(const CallArgs& a, bool integral) {
   }
   if (integral && start.tag == KF_SCALAR_INT64 && end.tag == KF_SCALAR_INT64 &&
       step.tag == KF_SCALAR_INT64) {
-    const int64_t d = end.v.i64 - start.v.i64, k = step.v.i64;
-    return d / k + ((d % k) != 0 ? 1 : 0);
+    return int_length(start.v.i64, end.v.i64, step.v.i64);
   }
   const double n = std::ceil((e - s) / st);
-  if (n > 9.0e15) fail(KF_INVALID_ARGUMENT, "arange: {} elements is too many", n);
+  if (!(n <= 9.0e15)) {
+    fail(KF_INVALID_ARGUMENT, "arange: start {}, end {} and step {} give {} elements, too many "
+         "(at most 9e15 with floating bounds)", s, e, st, n);
+  }
   return static_cast<int64_t>(n);
 }
 

@@ -1,6 +1,7 @@
 // Views that reorder or index dims: transpose, permute, slice, select.
 #include <utility>
 
+#include "core/checked_math.hpp"
 #include "core/error.hpp"
 #include "views/view_util.hpp"
 
@@ -12,6 +13,17 @@ void copy_dims(const TensorImpl& t, int64_t* shape, int64_t* strides) {
     shape[i] = t.shape[i];
     strides[i] = t.strides[i];
   }
+}
+
+// The storage offset of index `i` along dim d of t.
+int64_t offset_at(const char* op, const TensorImpl& t, int32_t d, int64_t i) {
+  int64_t step = 0, offset = 0;
+  if (!checked_mul(i, t.strides[d], &step) || !checked_add(t.offset, step, &offset)) {
+    fail(KF_INVALID_ARGUMENT, "{}: index {} of dim {} of the tensor of shape {} and strides {} "
+         "is at an offset beyond 2^63-1", op, i, d, shape_string(t.shape, t.ndim),
+         shape_string(t.strides, t.ndim));
+  }
+  return offset;
 }
 
 }  // namespace
@@ -29,7 +41,7 @@ void transpose(const CallArgs& a, TensorRef* outs) {
     wrap("transpose", a.int_arg(1), 0);
     wrap("transpose", a.int_arg(2), 0);
   }
-  emit_view(t, shape, strides, t.ndim, t.offset, outs);
+  emit_view("transpose", t, shape, strides, t.ndim, t.offset, outs);
 }
 
 void permute(const CallArgs& a, TensorRef* outs) {
@@ -50,7 +62,7 @@ void permute(const CallArgs& a, TensorRef* outs) {
     shape[i] = t.shape[d];
     strides[i] = t.strides[d];
   }
-  emit_view(t, shape, strides, n, t.offset, outs);
+  emit_view("permute", t, shape, strides, n, t.offset, outs);
 }
 
 void slice(const CallArgs& a, TensorRef* outs) {
@@ -67,9 +79,16 @@ void slice(const CallArgs& a, TensorRef* outs) {
   end = end < start ? start : (end > size ? size : end);
   int64_t shape[KF_MAX_NDIM], strides[KF_MAX_NDIM];
   copy_dims(t, shape, strides);
-  shape[d] = (end - start + step - 1) / step;
-  strides[d] = t.strides[d] * step;
-  emit_view(t, shape, strides, t.ndim, t.offset + start * t.strides[d], outs);
+  // 0 <= start <= end <= size, so the length cannot overflow. The stride times step (PyTorch's)
+  // can, in elements or in bytes, but only for a result of at most one element, whose stride
+  // does not matter: t's own is kept then. With two or more, it lies within t's reach.
+  shape[d] = end > start ? (end - start - 1) / step + 1 : 0;
+  int64_t bytes = 0;
+  if (!checked_mul(t.strides[d], step, &strides[d]) ||
+      !checked_mul(strides[d], static_cast<int64_t>(itemsize(t.dtype)), &bytes)) {
+    strides[d] = t.strides[d];
+  }
+  emit_view("slice", t, shape, strides, t.ndim, offset_at("slice", t, d, start), outs);
 }
 
 void select(const CallArgs& a, TensorRef* outs) {
@@ -89,7 +108,7 @@ void select(const CallArgs& a, TensorRef* outs) {
     shape[nd] = t.shape[i];
     strides[nd++] = t.strides[i];
   }
-  emit_view(t, shape, strides, nd, t.offset + index * t.strides[d], outs);
+  emit_view("select", t, shape, strides, nd, offset_at("select", t, d, index), outs);
 }
 
 }  // namespace kf::views

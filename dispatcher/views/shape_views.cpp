@@ -1,4 +1,5 @@
 // Views that change the shape: reshape, view, flatten, squeeze, unsqueeze, expand.
+#include "core/checked_math.hpp"
 #include "core/error.hpp"
 #include "core_ops.hpp"
 #include "views/view_util.hpp"
@@ -7,14 +8,15 @@ namespace kf::views {
 namespace {
 
 // reshape/flatten: a view when the strides allow it, otherwise a view of a contiguous copy.
-void reshape_to(TensorImpl& t, const int64_t* shape, int32_t ndim, TensorRef* out) {
+void reshape_to(const char* op, TensorImpl& t, const int64_t* shape, int32_t ndim,
+                TensorRef* out) {
   int64_t strides[KF_MAX_NDIM];
   if (view_strides(t, shape, ndim, strides)) {
-    return emit_view(t, shape, strides, ndim, t.offset, out);
+    return emit_view(op, t, shape, strides, ndim, t.offset, out);
   }
   TensorRef copy = ops::contiguous(t);
   contiguous_strides(shape, ndim, strides);
-  emit_view(*copy, shape, strides, ndim, copy->offset, out);
+  emit_view(op, *copy, shape, strides, ndim, copy->offset, out);
 }
 
 }  // namespace
@@ -23,7 +25,7 @@ void reshape(const CallArgs& a, TensorRef* outs) {
   TensorImpl& t = a.tensor(0);
   int64_t shape[KF_MAX_NDIM];
   infer_size("reshape", a.ints(1).data, a.ints(1).len, t.numel, shape);
-  reshape_to(t, shape, a.ints(1).len, outs);
+  reshape_to("reshape", t, shape, a.ints(1).len, outs);
 }
 
 void view(const CallArgs& a, TensorRef* outs) {
@@ -38,14 +40,14 @@ void view(const CallArgs& a, TensorRef* outs) {
          shape_string(shape, nd), shape_string(t.shape, t.ndim),
          shape_string(t.strides, t.ndim));
   }
-  emit_view(t, shape, strides, nd, t.offset, outs);
+  emit_view("view", t, shape, strides, nd, t.offset, outs);
 }
 
 void flatten(const CallArgs& a, TensorRef* outs) {
   TensorImpl& t = a.tensor(0);
   if (t.ndim == 0) {
     const int64_t one = 1;
-    return reshape_to(t, &one, 1, outs);
+    return reshape_to("flatten", t, &one, 1, outs);
   }
   const int32_t s = wrap("flatten", a.int_arg(1), t.ndim);
   const int32_t e = wrap("flatten", a.int_arg(2), t.ndim);
@@ -59,7 +61,7 @@ void flatten(const CallArgs& a, TensorRef* outs) {
   for (int32_t i = s; i <= e; ++i) merged *= t.shape[i];
   shape[nd++] = merged;
   for (int32_t i = e + 1; i < t.ndim; ++i) shape[nd++] = t.shape[i];
-  reshape_to(t, shape, nd, outs);
+  reshape_to("flatten", t, shape, nd, outs);
 }
 
 void squeeze(const CallArgs& a, TensorRef* outs) {
@@ -80,7 +82,7 @@ void squeeze(const CallArgs& a, TensorRef* outs) {
     shape[nd] = t.shape[i];
     strides[nd++] = t.strides[i];
   }
-  emit_view(t, shape, strides, nd, t.offset, outs);
+  emit_view("squeeze", t, shape, strides, nd, t.offset, outs);
 }
 
 void unsqueeze(const CallArgs& a, TensorRef* outs) {
@@ -93,13 +95,14 @@ void unsqueeze(const CallArgs& a, TensorRef* outs) {
   for (int32_t i = 0, j = 0; i <= t.ndim; ++i) {
     if (i == d) {
       shape[i] = 1;
-      strides[i] = d < t.ndim ? t.shape[d] * t.strides[d] : 1;
+      // Any stride suits a size-1 dim; PyTorch's, unless it would not fit.
+      if (d >= t.ndim || !checked_mul(t.shape[d], t.strides[d], &strides[i])) strides[i] = 1;
     } else {
       shape[i] = t.shape[j];
       strides[i] = t.strides[j++];
     }
   }
-  emit_view(t, shape, strides, t.ndim + 1, t.offset, outs);
+  emit_view("unsqueeze", t, shape, strides, t.ndim + 1, t.offset, outs);
 }
 
 void expand(const CallArgs& a, TensorRef* outs) {
@@ -124,7 +127,7 @@ void expand(const CallArgs& a, TensorRef* outs) {
     shape[i] = want;
     strides[i] = j < 0 || (have == 1 && want != 1) ? 0 : t.strides[j];
   }
-  emit_view(t, shape, strides, nd, t.offset, outs);
+  emit_view("expand", t, shape, strides, nd, t.offset, outs);
 }
 
 }  // namespace kf::views

@@ -1,5 +1,6 @@
 #include "views/view_util.hpp"
 
+#include "core/checked_math.hpp"
 #include "core/error.hpp"
 #include "meta/meta_util.hpp"
 
@@ -18,15 +19,16 @@ void infer_size(const char* op, const int64_t* shape, int32_t ndim, int64_t nume
     } else if (shape[i] < 0) {
       fail(KF_INVALID_ARGUMENT, "{}: invalid size {} at dim {} of {}", op, shape[i], i,
            shape_string(shape, ndim));
-    } else {
-      known *= shape[i];
+    } else if (!checked_mul(known, shape[i], &known)) {
+      fail(KF_INVALID_ARGUMENT, "{}: shape {} has too many elements (more than 2^63-1)", op,
+           shape_string(shape, ndim));
     }
   }
-  if (infer >= 0 && known != 0 && numel % known == 0) {
-    out[infer] = numel / known;
+  if (infer >= 0 && known != 0 && numel % known == 0) out[infer] = numel / known;
+  if ((infer >= 0 && known != 0 && numel % known == 0) || (infer < 0 && known == numel)) {
+    checked_numel(out, ndim, op);  // a size 0 hides no overflowing stride (Note [Layout rules])
     return;
   }
-  if (infer < 0 && known == numel) return;
   fail(KF_INVALID_ARGUMENT, "{}: shape {} is invalid for an input of {} elements", op,
        shape_string(shape, ndim), numel);
 }
@@ -42,13 +44,18 @@ bool view_strides(const TensorImpl& t, const int64_t* shape, int32_t ndim, int64
   int64_t chunk_base_stride = t.strides[t.ndim - 1];
   int64_t tensor_numel = 1, view_numel = 1;
   for (int32_t d = t.ndim - 1; d >= 0; --d) {
-    tensor_numel *= t.shape[d];
-    const bool chunk_end = d == 0 || (t.shape[d - 1] != 1 &&
-                                      t.strides[d - 1] != tensor_numel * chunk_base_stride);
+    tensor_numel *= t.shape[d];  // fits: t is valid (Note [Layout rules])
+    int64_t chunk_stride = 0;
+    const bool chunk_end =
+        d == 0 || (t.shape[d - 1] != 1 &&
+                   (!checked_mul(tensor_numel, chunk_base_stride, &chunk_stride) ||
+                    t.strides[d - 1] != chunk_stride));
     if (!chunk_end) continue;
     while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
-      strides[view_d] = view_numel * chunk_base_stride;
-      view_numel *= shape[view_d];
+      if (!checked_mul(view_numel, chunk_base_stride, &strides[view_d]) ||
+          !checked_mul(view_numel, shape[view_d], &view_numel)) {
+        return false;
+      }
       --view_d;
     }
     if (view_numel != tensor_numel) return false;
@@ -61,9 +68,9 @@ bool view_strides(const TensorImpl& t, const int64_t* shape, int32_t ndim, int64
   return view_d == -1;
 }
 
-void emit_view(const TensorImpl& base, const int64_t* shape, const int64_t* strides,
-               int32_t ndim, int64_t offset, TensorRef* out) {
-  *out = TensorRef(new_view(base, shape, strides, ndim, offset));
+void emit_view(const char* op, const TensorImpl& base, const int64_t* shape,
+               const int64_t* strides, int32_t ndim, int64_t offset, TensorRef* out) {
+  *out = TensorRef(new_view(base, shape, strides, ndim, offset, op));
 }
 
 int32_t wrap(const char* op, int64_t dim, int32_t ndim) { return meta::wrap_dim(op, dim, ndim); }

@@ -127,6 +127,13 @@ KF_API kf_status_t kf_tensor_from_data(const void* host_data, const int64_t* sha
  * A tensor over memory the caller owns (no copy). strides are in elements; NULL = contiguous.
  * `deleter(data, ctx)` runs once when the last view of it is released (deleter may be NULL).
  * `data` must stay valid until then.
+ *
+ * The memory: `data` is the address of element [0, ..., 0] and the lowest address used. The
+ * caller vouches for the bytes from `data` up to the end of the last element the strides reach,
+ * (sum of (shape[i] - 1) * strides[i] + 1) * itemsize, and for nothing else: negative strides
+ * (they would reach before `data`) are KF_INVALID_ARGUMENT, and so are a shape, strides or that
+ * byte count that do not fit in int64, or a span that wraps the address space; the message
+ * names the shape and strides. Views of the tensor stay inside that span.
  */
 KF_API kf_status_t kf_tensor_from_blob(void* data, const int64_t* shape, const int64_t* strides,
                                        int32_t ndim, kf_dtype_t dtype, kf_device_t device,

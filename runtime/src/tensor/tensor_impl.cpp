@@ -4,6 +4,7 @@
 #include <string>
 #include <thread>
 
+#include "core/checked_math.hpp"
 #include "core/device_types.hpp"
 #include "core/error.hpp"
 #include "core/object_pool.hpp"
@@ -73,28 +74,6 @@ std::string shape_string(const int64_t* shape, int32_t ndim) {
   return s + "]";
 }
 
-int64_t checked_numel(const int64_t* shape, int32_t ndim, const char* what) {
-  if (ndim < 0 || ndim > KF_MAX_NDIM) {
-    fail(KF_INVALID_ARGUMENT, "{}: ndim {} is out of range (0..{})", what, ndim, KF_MAX_NDIM);
-  }
-  if (ndim > 0 && shape == nullptr) {
-    fail(KF_INVALID_ARGUMENT, "{}: shape is NULL but ndim is {}", what, ndim);
-  }
-  int64_t numel = 1;
-  for (int32_t i = 0; i < ndim; ++i) {
-    if (shape[i] < 0) {
-      fail(KF_INVALID_ARGUMENT, "{}: size {} at dim {} of shape {} is negative", what, shape[i],
-           i, shape_string(shape, ndim));
-    }
-    if (shape[i] != 0 && numel > std::numeric_limits<int64_t>::max() / shape[i]) {
-      fail(KF_INVALID_ARGUMENT, "{}: shape {} has too many elements", what,
-           shape_string(shape, ndim));
-    }
-    numel *= shape[i];
-  }
-  return numel;
-}
-
 void contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) noexcept {
   int64_t s = 1;
   for (int32_t i = ndim - 1; i >= 0; --i) {
@@ -104,11 +83,10 @@ void contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) no
 }
 
 TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_device_t device) {
-  const int64_t numel = checked_numel(shape, ndim, "new tensor");
   if (!is_valid_dtype(dtype)) {
     fail(KF_INVALID_ARGUMENT, "invalid dtype value {}", static_cast<int>(dtype));
   }
-  (void)numel;
+  check_shape(shape, ndim, itemsize(dtype), "new tensor");
   return new_output(require_device(device), shape, ndim, dtype, device);
 }
 
@@ -127,23 +105,40 @@ void record_stream(TensorImpl& t, Stream* stream) {
 
 namespace {
 
-// A tensor with contiguous strides for `shape` and no storage yet (shape, strides and numel in
-// one pass: this is on every op's path).
+// A tensor with contiguous strides for `shape` and no storage yet, and its byte count (shape,
+// strides, numel and the layout rules 1 and 2 in one pass: this is on every op's path). Throws
+// the layout error of a shape that breaks them (Note [Layout rules]).
 TensorImpl* acquire_contiguous(const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
-                               kf_device_t device) {
+                               kf_device_t device, size_t* bytes) {
+  const size_t item = itemsize(dtype);
+  if (ndim < 0 || ndim > KF_MAX_NDIM) fail_shape(shape, ndim, item, "new tensor");
   TensorImpl* t = TensorTable::acquire();
   t->ndim = ndim;
   t->dtype = dtype;
   t->device = device;
-  int64_t stride = 1, numel = 1;
+  int64_t stride = 1, extent_bytes = 0;
+  bool bad = false, empty = false;
   for (int32_t i = ndim - 1; i >= 0; --i) {
-    t->shape[i] = shape[i];
+    const int64_t size = shape[i];
+    t->shape[i] = size;
     t->strides[i] = stride;
-    stride *= shape[i] > 1 ? shape[i] : 1;
-    numel *= shape[i];
+    bad |= size < 0 || !checked_mul(stride, size > 1 ? size : int64_t{1}, &stride);
+    empty |= size == 0;
   }
-  t->numel = numel;
+  if (bad || !checked_bytes(stride, item, &extent_bytes)) {
+    TensorTable::release(t);
+    fail_shape(shape, ndim, item, "new tensor");
+  }
+  t->numel = empty ? 0 : stride;
+  *bytes = empty ? 0 : static_cast<size_t>(extent_bytes);
   return t;
+}
+
+// An allocation that failed, with the tensor it was for.
+[[noreturn]] KF_COLD void fail_allocation(const Error& e, const int64_t* shape, int32_t ndim,
+                                          kf_dtype_t dtype) {
+  throw Error(e.status(), fmt::format("{} (for a tensor of shape {} and dtype {})", e.what(),
+                                      shape_string(shape, ndim), dtype_name(dtype)));
 }
 
 }  // namespace
@@ -155,11 +150,14 @@ TensorImpl* new_output(const Backend& backend, const int64_t* shape, int32_t ndi
 
 TensorImpl* new_output_on(const Backend& backend, const int64_t* shape, int32_t ndim,
                           kf_dtype_t dtype, kf_device_t device, Stream* stream) {
-  TensorImpl* t = acquire_contiguous(shape, ndim, dtype, device);
-  const size_t bytes = static_cast<size_t>(t->numel) * itemsize(dtype);
+  size_t bytes = 0;
+  TensorImpl* t = acquire_contiguous(shape, ndim, dtype, device, &bytes);
   Block block;
   try {
     block = cache_allocate(backend, device, bytes, stream);
+  } catch (const Error& e) {
+    TensorTable::release(t);
+    fail_allocation(e, shape, ndim, dtype);
   } catch (...) {
     TensorTable::release(t);
     throw;
@@ -175,7 +173,10 @@ TensorImpl* new_output_on(const Backend& backend, const int64_t* shape, int32_t 
 }
 
 TensorImpl* new_view(const TensorImpl& base, const int64_t* shape, const int64_t* strides,
-                     int32_t ndim, int64_t offset) {
+                     int32_t ndim, int64_t offset, const char* what) {
+  const size_t item = itemsize(base.dtype);
+  const Reach r = check_strides(shape, strides, ndim, item, what);
+  check_in_storage(shape, strides, ndim, offset, r, item, base.storage->nbytes, what);
   TensorImpl* t = acquire_impl(shape, strides, ndim, base.dtype, base.device);
   t->offset = offset;
   t->storage = base.storage;
@@ -185,32 +186,59 @@ TensorImpl* new_view(const TensorImpl& base, const int64_t* shape, const int64_t
   return t;
 }
 
-TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
-                         kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx) {
-  const int64_t numel = checked_numel(shape, ndim, "kf_tensor_from_blob");
-  if (!is_valid_dtype(dtype)) {
-    fail(KF_INVALID_ARGUMENT, "kf_tensor_from_blob: invalid dtype value {}",
-         static_cast<int>(dtype));
-  }
-  if (data == nullptr && numel > 0) {
-    fail(KF_INVALID_ARGUMENT, "kf_tensor_from_blob: data is NULL for {} elements", numel);
-  }
-  int64_t own_strides[KF_MAX_NDIM];
-  for (int32_t i = 0; strides != nullptr && i < ndim; ++i) {
+namespace {
+
+// Note [Memory of kf_tensor_from_blob]
+// The caller vouches for the bytes from `data` (the address of element [0, ..., 0]) up to the
+// last element its strides reach; nothing before `data`. So a negative stride, which would
+// reach before `data`, is refused, and the reach must not wrap the address space. The storage
+// is that span, so the views of the tensor stay inside it (Note [Layout rules]).
+size_t borrowed_bytes(const void* data, const int64_t* shape, const int64_t* strides,
+                      int32_t ndim, size_t item) {
+  constexpr const char* what = "kf_tensor_from_blob";
+  for (int32_t i = 0; i < ndim; ++i) {
     if (strides[i] < 0) {
       fail(KF_INVALID_ARGUMENT,
-           "kf_tensor_from_blob: stride {} at dim {} is negative; negative strides are not "
-           "supported (pass the address of the lowest element and non-negative strides)",
-           strides[i], i);
+           "{}: stride {} at dim {} of strides {} (shape {}) is negative, which would reach "
+           "before data; pass the address of the lowest element and non-negative strides", what,
+           strides[i], i, shape_string(strides, ndim), shape_string(shape, ndim));
     }
   }
+  const Reach r = check_strides(shape, strides, ndim, item, what);
+  if (r.numel == 0) return 0;
+  const size_t bytes = static_cast<size_t>(r.hi + 1) * item;  // fits: check_strides
+  uintptr_t end = 0;
+  if (!checked_add(reinterpret_cast<uintptr_t>(data), static_cast<uintptr_t>(bytes), &end)) {
+    fail(KF_INVALID_ARGUMENT, "{}: the {} bytes of shape {} with strides {} from address {} "
+         "wrap around the address space", what, bytes, shape_string(shape, ndim),
+         shape_string(strides, ndim), data);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
+                         kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx) {
+  constexpr const char* what = "kf_tensor_from_blob";
+  if (!is_valid_dtype(dtype)) {
+    fail(KF_INVALID_ARGUMENT, "{}: invalid dtype value {}", what, static_cast<int>(dtype));
+  }
+  const size_t item = itemsize(dtype);
+  const int64_t numel = check_shape(shape, ndim, item, what);
+  if (data == nullptr && numel > 0) {
+    fail(KF_INVALID_ARGUMENT, "{}: data is NULL for {} elements of shape {}", what, numel,
+         shape_string(shape, ndim));
+  }
+  int64_t own_strides[KF_MAX_NDIM];
   if (strides == nullptr) {
     contiguous_strides(shape, ndim, own_strides);
     strides = own_strides;
   }
+  const size_t bytes = borrowed_bytes(data, shape, strides, ndim, item);
   Storage* s = Pool<Storage>::acquire();
   s->data = data;
-  s->nbytes = static_cast<size_t>(numel) * itemsize(dtype);
+  s->nbytes = bytes;
   s->device = device;
   s->borrowed = true;
   s->deleter = deleter;

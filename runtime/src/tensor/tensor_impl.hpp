@@ -19,6 +19,7 @@
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
 #include "memory/caching_allocator.hpp"
+#include "tensor/layout.hpp"
 
 namespace kf {
 
@@ -87,11 +88,12 @@ inline TensorImpl& checked(kf_tensor_t t, const char* what) {
 /// A new contiguous tensor on `device` (uninitialised memory). Validates shape and dtype.
 TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_device_t device);
 
-/// A view of `base`'s storage with its own shape, strides and offset (elements).
+/// A view of `base`'s storage with its own shape, strides and offset (elements). Checks the
+/// layout rules (Note [Layout rules], tensor/layout.hpp): errors name `what`.
 TensorImpl* new_view(const TensorImpl& base, const int64_t* shape, const int64_t* strides,
-                     int32_t ndim, int64_t offset);
+                     int32_t ndim, int64_t offset, const char* what = "view");
 
-/// A tensor over borrowed memory (kf_tensor_from_blob).
+/// A tensor over borrowed memory (kf_tensor_from_blob; Note [Memory of kf_tensor_from_blob]).
 TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
                          kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx);
 
@@ -130,9 +132,6 @@ TensorImpl* new_output_on(const Backend& backend, const int64_t* shape, int32_t 
 /// it is reused only after the work queued on `stream` so far has passed (Note [Blocks and
 /// streams]). Nothing to do on a synchronous backend.
 void record_stream(TensorImpl& t, Stream* stream);
-
-/// Validates a shape (sizes >= 0, ndim in range); returns numel. `what` names the caller.
-int64_t checked_numel(const int64_t* shape, int32_t ndim, const char* what);
 
 /// Row-major strides for a shape.
 void contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) noexcept;
