@@ -15,11 +15,14 @@
 namespace kf {
 namespace {
 
-// Calls init; exceptions thrown across the plugin ABI are caught and named.
+// Calls init; exceptions thrown across the plugin ABI are caught and named, except
+// std::bad_alloc: host memory ran out (plugin_loader.cpp, Note [Out of memory while loading]).
 kf_status_t call_init(PluginRecord& r, void** state) {
   set_last_error("");
   try {
     return r.plugin->init(host_api(), state);
+  } catch (const std::bad_alloc&) {
+    throw;
   } catch (const std::exception& e) {
     set_last_error(fmt::format("init threw a C++ exception across the plugin ABI: {}", e.what())
                        .c_str());
@@ -39,7 +42,7 @@ std::string describe(const PluginRecord& r, void* state) {
     return "";
   }
   buf[sizeof(buf) - 1] = '\0';
-  return buf;
+  return buf;  // may throw std::bad_alloc: the activation's way out shuts the plugin down
 }
 
 std::string joined_warnings(const Registrar& reg) {
@@ -56,29 +59,60 @@ void shut_down(const PluginRecord& r, void* state) {
   }
 }
 
-// register_kernels as one transaction, then the backend's publication to dispatch.
-bool register_backend(PluginRecord& r, std::unique_ptr<Backend> backend) {
-  StepTimer t;
+// A plugin whose init succeeded is shut down exactly once, on every way out of its activation
+// that does not end in a published backend: a rejection, and an exception such as running out
+// of memory (plugin_loader.cpp, Note [Out of memory while loading]).
+class ShutdownUnlessPublished {
+ public:
+  ShutdownUnlessPublished(const PluginRecord& r, void* state) : r_(r), state_(state) {}
+  ~ShutdownUnlessPublished() {
+    if (!published_) shut_down(r_, state_);
+  }
+  ShutdownUnlessPublished(const ShutdownUnlessPublished&) = delete;
+  ShutdownUnlessPublished& operator=(const ShutdownUnlessPublished&) = delete;
+  void published() noexcept { published_ = true; }
+
+ private:
+  const PluginRecord& r_;
+  void* state_;
+  bool published_ = false;
+};
+
+// The "register" step of a published backend. Best effort: nothing may throw once the backend
+// serves (there may be no memory left to describe it).
+void report_registered(const PluginRecord& r, const Registrar& reg, const StepTimer& t) noexcept {
   try {
-    Registrar reg(r.name);
-    const kf_status_t s = r.plugin->register_kernels(backend->plugin_state(), reg.c_api());
-    if (s != KF_OK) fail(s, "register_kernels failed ({}): {}", status_name(s), last_error());
-    reg.commit(*backend);
-    r.backend = backend.release();  // lives for the process
-    publish_backend(*r.backend);
-    set_state(r, KF_BACKEND_LOADED, "");
     const std::string warnings = joined_warnings(reg);
     step(r, "register", r.library_path, warnings.empty() ? "ok" : "warning",
          fmt::format("{} kernels, {} ops defined{}{}", reg.kernel_count(), reg.defined_op_count(),
                      warnings.empty() ? "" : "; ", warnings), t);
-    return true;
+  } catch (...) {
+  }
+}
+
+// register_kernels as one transaction, then the backend's publication to dispatch. Out of
+// memory in the transaction is not the plugin's failure: it goes on as an exception.
+bool register_backend(PluginRecord& r, std::unique_ptr<Backend> backend,
+                      ShutdownUnlessPublished& shutdown) {
+  StepTimer t;
+  Registrar reg(r.name);
+  try {
+    const kf_status_t s = r.plugin->register_kernels(backend->plugin_state(), reg.c_api());
+    if (s != KF_OK) fail(s, "register_kernels failed ({}): {}", status_name(s), last_error());
+    reg.commit(*backend);
   } catch (const Error& e) {
-    // Nothing of the transaction was published; the plugin tears its state down.
-    shut_down(r, backend->plugin_state());
+    if (e.status() == KF_OUT_OF_MEMORY) throw;
+    // Nothing of the transaction was published; the plugin tears its state down (shutdown).
     return fail_step(r, "register", r.library_path, KF_BACKEND_REJECTED, e.status(),
                      fmt::format("{}: registration rejected, the whole plugin is rolled back: {}",
                                  r.library_path, e.what()), t);
   }
+  r.backend = backend.release();  // lives for the process
+  publish_backend(*r.backend);
+  shutdown.published();
+  set_state(r, KF_BACKEND_LOADED, "");
+  report_registered(r, reg, t);
+  return true;
 }
 
 }  // namespace
@@ -93,20 +127,21 @@ bool activate(PluginRecord& r) {
                      fmt::format("{}: init failed ({}): {}", r.library_path, status_name(s),
                                  last_error()), t);
   }
+  ShutdownUnlessPublished shutdown(r, state);
   std::unique_ptr<Backend> backend;
   try {
     const int32_t type = register_device_type(r.device_type_name);
     backend = std::make_unique<Backend>(r.plugin, r.plugin_struct_size, state, r.name,
                                         r.device_type_name, type);
   } catch (const Error& e) {
-    shut_down(r, state);
+    if (e.status() == KF_OUT_OF_MEMORY) throw;
     return fail_step(r, "init", r.library_path, KF_BACKEND_REJECTED, e.status(), e.what(), t);
   }
   r.details = describe(r, state);
   step(r, "init", r.library_path, "ok",
        fmt::format("{} device(s){}{}", backend->device_count, r.details.empty() ? "" : "; ",
                    r.details), t);
-  return register_backend(r, std::move(backend));
+  return register_backend(r, std::move(backend), shutdown);
 }
 
 }  // namespace kf
