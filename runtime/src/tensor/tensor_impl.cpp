@@ -157,14 +157,16 @@ TensorImpl* new_output_on(const Backend& backend, const int64_t* shape, int32_t 
                           kf_dtype_t dtype, kf_device_t device, Stream* stream) {
   TensorImpl* t = acquire_contiguous(shape, ndim, dtype, device);
   const size_t bytes = static_cast<size_t>(t->numel) * itemsize(dtype);
+  Storage* s = nullptr;
   Block block;
-  try {
+  try {  // out of memory in either: nothing is kept
+    s = Pool<Storage>::acquire();
     block = cache_allocate(backend, device, bytes, stream);
   } catch (...) {
+    if (s != nullptr) Pool<Storage>::release(s);
     Pool<TensorImpl>::release(t);
     throw;
   }
-  Storage* s = Pool<Storage>::acquire();
   s->block = block;
   s->data = block.ptr;
   s->nbytes = bytes;
@@ -208,14 +210,21 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
     contiguous_strides(shape, ndim, own_strides);
     strides = own_strides;
   }
-  Storage* s = Pool<Storage>::acquire();
+  // Out of memory: nothing is kept and the deleter is not called (the caller keeps the memory).
+  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
+  Storage* s = nullptr;
+  try {
+    s = Pool<Storage>::acquire();
+  } catch (...) {
+    Pool<TensorImpl>::release(t);
+    throw;
+  }
   s->data = data;
   s->nbytes = static_cast<size_t>(numel) * itemsize(dtype);
   s->device = device;
   s->borrowed = true;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
-  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
   t->storage = s;
   t->data = data;
   return t;
