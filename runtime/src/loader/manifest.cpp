@@ -8,6 +8,7 @@
 
 
 #include "core/error.hpp"
+#include "loader/json_document.hpp"
 
 namespace kf {
 namespace {
@@ -99,18 +100,13 @@ Manifest parse_manifest_text(const std::string& text, const std::string& path) {
          kMaxManifestBytes);
   }
   json j;
-  std::string top_key;  // the top-level field being parsed, for the depth error
-  const auto limit_depth = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::key && depth == 1) top_key = parsed.get<std::string>();
-    if ((event == json::parse_event_t::object_start ||
-         event == json::parse_event_t::array_start) && depth >= kMaxManifestDepth) {
-      bad(path, top_key.empty() ? "(top level)" : top_key,
-          fmt::format("nests deeper than {} levels", kMaxManifestDepth));
-    }
-    return true;
+  const ReleaseJsonOnExit<json> release(j);  // Note [nlohmann::json and out of memory]
+  const TooDeep too_deep = [&](const std::string& top_key) {
+    bad(path, top_key.empty() ? "(top level)" : top_key,
+        fmt::format("nests deeper than {} levels", kMaxManifestDepth));
   };
   try {
-    j = json::parse(text, limit_depth);
+    j = parse_json_document(text, kMaxManifestDepth, too_deep);
   } catch (const json::exception& e) {
     fail(KF_INVALID_ARGUMENT, "manifest {}: not valid JSON: {}", path, e.what());
   }
