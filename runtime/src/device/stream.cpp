@@ -43,7 +43,13 @@ bool same_device(kf_device_t a, kf_device_t b) { return a.type == b.type && a.in
 
 Stream* new_stream(const Backend& backend, kf_device_t device) {
   void* native = backend.stream_create(device.index);
-  Stream* s = Pool<Stream>::acquire();
+  Stream* s = nullptr;
+  try {
+    s = Pool<Stream>::acquire();
+  } catch (...) {  // out of memory: the plugin's stream is not left behind
+    backend.stream_destroy(device.index, native);
+    throw;
+  }
   s->device = device;
   s->backend = &backend;
   s->native = native;
@@ -107,7 +113,13 @@ void set_current_stream(kf_device_t device, Stream* s) {
 
 Event* new_event(const Backend& backend, kf_device_t device) {
   void* native = backend.event_create(device.index);
-  Event* e = Pool<Event>::acquire();
+  Event* e = nullptr;
+  try {
+    e = Pool<Event>::acquire();
+  } catch (...) {  // out of memory: the plugin's event is not left behind
+    backend.event_destroy(device.index, native);
+    throw;
+  }
   e->device = device;
   e->backend = &backend;
   e->native = native;
