@@ -1,7 +1,13 @@
-// oomdev_plugin.cpp — the device of the allocation-failure sweep (tests/oom): device type
-// "oomdev", one device whose memory is host memory (malloc), a float32 `add` and `neg`, and an op
-// it defines itself (oomdev::twice, with its own meta function), so a load of it goes through
-// every part of the registrar's transaction.
+// oomdev_plugin.cpp — the devices of the allocation-failure sweep (tests/oom), one source built
+// twice (tests/oom/CMakeLists.txt):
+//  - oomdev (OOMDEV_ASYNC=0): device type "oomdev", one device whose memory is host memory
+//    (malloc), a float32 `add` and `neg`, and an op it defines itself (oomdev::twice, with its
+//    own meta function), so a load of it goes through every part of the registrar's transaction;
+//  - oomasync (OOMDEV_ASYNC=1): the same device declared asynchronous, with streams and events,
+//    so the core keeps blocks per stream and pending blocks for kf_tensor_record_stream. Its
+//    queues run everything at once (a queue that is always done), so no thread is involved and a
+//    forked child can use it; its streams and events come from malloc, not operator new, so
+//    only the core's allocations are made to fail.
 //
 // Its allocate slot asks the test executable whether this device allocation must fail
 // (kf_oomtest_fail_device_allocation, found with dlsym: alloc_fault.hpp) and then returns
@@ -18,6 +24,10 @@
 #include <new>
 
 #include "kernforge/plugin.hpp"
+
+#ifndef OOMDEV_NAME
+#  error "build with OOMDEV_NAME and OOMDEV_ASYNC (tests/oom/CMakeLists.txt)"
+#endif
 
 namespace oomdev {
 namespace {
@@ -131,7 +141,7 @@ kf_status_t od_init(const kf_host_api_t* host, void** out_state) {
   if (out_state == nullptr) return KF_INVALID_ARGUMENT;
   *out_state = new (std::nothrow) State();
   if (*out_state == nullptr) {
-    host->set_error("oomdev: out of host memory for the device state");
+    host->set_error(OOMDEV_NAME ": out of host memory for the device state");
     return KF_OUT_OF_MEMORY;  // the plugin's own word: the loader records it as failed
   }
   return KF_OK;
@@ -146,7 +156,7 @@ int32_t od_device_count(void* state) {
 kf_status_t od_device_properties(void* /*state*/, int32_t device, kf_device_properties_t* out) {
   if (out == nullptr || device != 0) return KF_INVALID_ARGUMENT;
   std::memset(out->name, 0, sizeof(out->name));
-  std::snprintf(out->name, sizeof(out->name), "oomdev:0");
+  std::snprintf(out->name, sizeof(out->name), "%s:0", OOMDEV_NAME);
   out->total_memory = 1ull << 30;
   out->compute_units = 1;
   return KF_OK;
@@ -157,12 +167,12 @@ kf_status_t od_allocate(void* /*state*/, int32_t device, size_t bytes, void** ou
   *out_ptr = nullptr;
   const FailFn fail = fail_hook();
   if (fail != nullptr && fail()) {
-    kf::plugin::host()->set_error("oomdev: out of device memory (the sweep's injected failure)");
+    kf::plugin::host()->set_error(OOMDEV_NAME ": out of device memory (the sweep's failure)");
     return KF_OUT_OF_MEMORY;
   }
   *out_ptr = std::malloc(bytes == 0 ? 1 : bytes);
   if (*out_ptr == nullptr) {
-    kf::plugin::host()->set_error("oomdev: out of device memory");
+    kf::plugin::host()->set_error(OOMDEV_NAME ": out of device memory");
     return KF_OUT_OF_MEMORY;
   }
   return KF_OK;
@@ -189,7 +199,7 @@ kf_status_t od_memset(void* /*state*/, int32_t device, void* dst, int32_t value,
 
 kf_status_t od_describe(void* state, char* buf, size_t cap) {
   if (buf == nullptr || cap == 0) return KF_INVALID_ARGUMENT;
-  std::snprintf(buf, cap, "oomdev: %d host-memory device(s)", od_device_count(state));
+  std::snprintf(buf, cap, "%s: %d host-memory device(s)", OOMDEV_NAME, od_device_count(state));
   return KF_OK;
 }
 
@@ -197,17 +207,60 @@ kf_status_t od_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
   if (reg == nullptr || reg->struct_size < sizeof(kf_registrar_t)) return KF_ABI_MISMATCH;
   KF_REGISTER_KERNEL(reg, add, add_f32, kF32);
   KF_REGISTER_KERNEL(reg, neg, neg_f32, kF32);
-  return define_twice(reg);
+  return OOMDEV_ASYNC ? KF_OK : define_twice(reg);
 }
+
+#if OOMDEV_ASYNC
+// Streams and events of a device whose queued work is always done: a kernel runs when it is
+// queued, so an event's point is passed as soon as it is recorded.
+struct Token {
+  int32_t device;
+};
+
+kf_status_t make_token(int32_t device, void** out) {
+  if (out == nullptr || device != 0) return KF_INVALID_ARGUMENT;
+  *out = std::malloc(sizeof(Token));
+  if (*out == nullptr) return KF_OUT_OF_MEMORY;
+  static_cast<Token*>(*out)->device = device;
+  return KF_OK;
+}
+
+kf_status_t oa_stream_create(void*, int32_t device, void** out) { return make_token(device, out); }
+void oa_stream_destroy(void*, int32_t, void* stream) { std::free(stream); }
+kf_status_t oa_stream_synchronize(void*, int32_t, void*) { return KF_OK; }
+kf_status_t oa_event_create(void*, int32_t device, void** out) { return make_token(device, out); }
+void oa_event_destroy(void*, int32_t, void* event) { std::free(event); }
+kf_status_t oa_event_record(void*, int32_t, void*, void*) { return KF_OK; }
+kf_status_t oa_event_wait(void*, int32_t, void*, void*) { return KF_OK; }
+kf_status_t oa_event_synchronize(void*, int32_t, void*) { return KF_OK; }
+kf_status_t oa_event_query(void*, int32_t, void*, int32_t* out_done) {
+  if (out_done != nullptr) *out_done = 1;
+  return KF_OK;
+}
+kf_status_t oa_synchronize(void*, int32_t) { return KF_OK; }
+
+void add_streams(kf_plugin_t& p) {
+  p.synchronize = oa_synchronize;
+  p.stream_create = oa_stream_create;
+  p.stream_destroy = oa_stream_destroy;
+  p.stream_synchronize = oa_stream_synchronize;
+  p.event_create = oa_event_create;
+  p.event_destroy = oa_event_destroy;
+  p.event_record = oa_event_record;
+  p.event_wait = oa_event_wait;
+  p.event_synchronize = oa_event_synchronize;
+  p.event_query = oa_event_query;
+}
+#endif
 
 kf_plugin_t make_plugin() {
   kf_plugin_t p{};
   p.struct_size = sizeof(kf_plugin_t);
   p.abi_major = KF_PLUGIN_ABI_MAJOR;
   p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = "oomdev";
+  p.name = OOMDEV_NAME;
   p.version = "0.0.1";
-  p.device_type = "oomdev";
+  p.device_type = OOMDEV_NAME;
   p.score = od_score;
   p.init = od_init;
   p.shutdown = od_shutdown;
@@ -219,6 +272,9 @@ kf_plugin_t make_plugin() {
   p.memset = od_memset;
   p.register_kernels = od_register_kernels;
   p.describe = od_describe;
+#if OOMDEV_ASYNC
+  add_streams(p);
+#endif
   return p;
 }
 
