@@ -92,8 +92,11 @@ kf_status_t cpu_allocate(void* /*state*/, int32_t /*device*/, size_t bytes, void
   void* p = rounded < bytes ? nullptr
                             : ::operator new(rounded, std::align_val_t{kAlignment}, std::nothrow);
   if (p == nullptr) {
-    kf::plugin::set_error("cpu: cannot allocate " + std::to_string(bytes) +
-                          " bytes of host memory");
+    // No std::string here: there is no memory to build one.
+    char message[96];
+    std::snprintf(message, sizeof(message), "cpu: cannot allocate %zu bytes of host memory",
+                  bytes);
+    kf::plugin::host()->set_error(message);
     return KF_OUT_OF_MEMORY;
   }
   *out_ptr = p;
@@ -170,8 +173,7 @@ std::string cpu_features() {
 
 // describe (ABI 1.1): the GEMM library, the thread count and the instruction sets, e.g.
 // "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64, 2 threads, AVX2 FMA".
-kf_status_t cpu_describe(void* /*state*/, char* buf, size_t cap) {
-  if (buf == nullptr || cap == 0) return KF_INVALID_ARGUMENT;
+void describe_into(char* buf, size_t cap) {
 #if KF_CPU_HAVE_OPENBLAS
   const char* config = openblas_get_config();
   const std::string gemm = config != nullptr ? config : "OpenBLAS";
@@ -186,6 +188,15 @@ kf_status_t cpu_describe(void* /*state*/, char* buf, size_t cap) {
 #endif
   std::snprintf(buf, cap, "%s, %d thread%s%s, %s", gemm.c_str(), threads, threads == 1 ? "" : "s",
                 openmp, cpu_features().c_str());
+}
+
+kf_status_t cpu_describe(void* /*state*/, char* buf, size_t cap) noexcept {
+  if (buf == nullptr || cap == 0) return KF_INVALID_ARGUMENT;
+  try {
+    describe_into(buf, cap);
+  } catch (const std::bad_alloc&) {
+    return KF_OUT_OF_MEMORY;  // a C slot: no exception may leave it
+  }
   return KF_OK;
 }
 

@@ -11,14 +11,6 @@
 namespace kf {
 namespace {
 
-// Everything an OpDef of a defined op points to.
-struct DefinedOp {
-  OpDef def{};
-  std::string name, schema, doc, provenance;
-  std::vector<std::string> arg_names;
-  std::vector<ArgDef> args;
-};
-
 std::string rule_list() {
   std::string out;
   for (int32_t i = 0; i < kMetaRuleCount; ++i) {
@@ -76,8 +68,8 @@ OpDefinition check_definition(const kf_op_definition_t& def, const std::string& 
   return d;
 }
 
-OpDef* make_op(const OpDefinition& d, void* plugin_state) {
-  auto* o = new DefinedOp();  // lives for the process, like the plugin that defined it
+std::unique_ptr<DefinedOp> make_op(const OpDefinition& d, void* plugin_state) {
+  auto o = std::make_unique<DefinedOp>();
   o->name = d.schema.name;
   o->schema = d.schema.canonical;
   o->doc = d.doc;
@@ -107,7 +99,7 @@ OpDef* make_op(const OpDefinition& d, void* plugin_state) {
   def.plugin_meta = d.meta;
   def.plugin_state = plugin_state;
   def.provenance = o->provenance.c_str();
-  return &def;
+  return o;
 }
 
 }  // namespace kf

@@ -2,7 +2,9 @@
 // owning its strings and argument descriptors for the life of the process.
 #pragma once
 
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "registry/op_def.hpp"
 #include "registry/schema_parser.hpp"
@@ -21,7 +23,16 @@ struct OpDefinition {
 /// lists include this schema's. Throws KF_INVALID_ARGUMENT naming the problem.
 OpDefinition check_definition(const kf_op_definition_t& def, const std::string& plugin);
 
-/// A new OpDef (id unset) for `d`, living for the process.
-OpDef* make_op(const OpDefinition& d, void* plugin_state);
+/// Everything the OpDef of a defined op points to. Once published (its `def` appended to the
+/// registry) it lives for the process.
+struct DefinedOp {
+  OpDef def{};
+  std::string name, schema, doc, provenance;
+  std::vector<std::string> arg_names;
+  std::vector<ArgDef> args;
+};
+
+/// A new OpDef (id unset) for `d`; the caller publishes it (`release()->def`) or drops it.
+std::unique_ptr<DefinedOp> make_op(const OpDefinition& d, void* plugin_state);
 
 }  // namespace kf

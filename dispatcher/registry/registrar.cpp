@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 
 #include "core/dtype.hpp"
@@ -15,10 +16,13 @@ namespace {
 constexpr uint32_t kAllDtypeBits = (1u << KF_DTYPE_COUNT) - 1u;
 constexpr size_t kMinOpDefinition = offsetof(kf_op_definition_t, line) + sizeof(int32_t);
 
-const char* keep_string(const std::string& s) {
-  char* copy = strdup(s.c_str());  // provenance lives as long as the process
-  if (copy == nullptr) throw std::bad_alloc();
-  return copy;
+// A copy of `s` that `kept` owns until the commit publishes it; then it lives for the process.
+const char* keep_string(const char* s, std::vector<std::unique_ptr<char[]>>& kept) {
+  const size_t n = std::strlen(s) + 1;
+  kept.push_back(nullptr);  // room first: the copy is never left unowned
+  kept.back().reset(new char[n]);
+  std::memcpy(kept.back().get(), s, n);
+  return kept.back().get();
 }
 
 void check_mask(const std::string& where, const char* what, uint32_t mask) {
@@ -40,9 +44,10 @@ Registrar::Registrar(std::string plugin) : plugin_(std::move(plugin)) {
 template <class F>
 kf_status_t Registrar::sticky(F&& fn) noexcept {
   const kf_status_t s = guard(fn);
-  if (s != KF_OK && !error_) {
+  if (s != KF_OK && error_status_ == KF_OK) {
+    error_status_ = s;  // kept even when there is no memory left for the message
     try {
-      error_.emplace(s, last_error());
+      error_message_ = last_error();
     } catch (...) {
     }
   }
@@ -186,41 +191,56 @@ std::vector<std::pair<int32_t, KernelEntry>> Registrar::build_entries(
   return {next.begin(), next.end()};
 }
 
-// Appends the new ops and fills `slot` with the plugin's kernels and fallback.
-void Registrar::publish_entries(const std::vector<int32_t>& ids,
-                                std::vector<std::pair<int32_t, KernelEntry>>& entries,
-                                const Backend& backend, int32_t slot) const {
+// Note [A commit publishes nothing until it cannot fail]
+// Everything a commit allocates (the definitions of new ops, the kernel entries, the fallback,
+// the kept provenance strings) is made first and owned by Staged, which frees all of it if
+// anything fails: a conflict, or memory running out. Only then is the slot assigned and all of
+// it published, with stores that cannot fail. So a failed commit leaves the registry, the
+// dispatch table and the slots as they were, and the plugin can be shut down safely (no op keeps
+// its state, no kernel of it is reachable).
+struct Registrar::Staged {
+  std::vector<std::unique_ptr<char[]>> strings;
+  std::vector<std::unique_ptr<DefinedOp>> ops;  // the new ops, in id order
+  std::vector<std::pair<int32_t, std::unique_ptr<KernelEntry>>> entries;
+  std::unique_ptr<FallbackEntry> fallback;
+};
+
+Registrar::Staged Registrar::stage(const std::vector<int32_t>& ids, Backend& backend) const {
+  Staged st;
   for (size_t i = 0; i < ops_.size(); ++i) {
-    if (ids[i] >= op_count()) append_op(make_op(ops_[i], backend.plugin_state()));
+    if (ids[i] >= op_count()) st.ops.push_back(make_op(ops_[i], backend.plugin_state()));
   }
-  for (auto& [op, entry] : entries) {
+  for (auto& [op, entry] : build_entries(ids, backend)) {
     for (int32_t d = 0; d < KF_DTYPE_COUNT; ++d) {
-      if (entry.provenance[d] != nullptr) entry.provenance[d] = keep_string(entry.provenance[d]);
+      if (entry.provenance[d] != nullptr) {
+        entry.provenance[d] = keep_string(entry.provenance[d], st.strings);
+      }
     }
-    publish_kernels(op, slot, new KernelEntry(entry));
+    st.entries.emplace_back(op, std::make_unique<KernelEntry>(entry));
   }
   if (fallback_) {
-    publish_fallback(slot, new FallbackEntry{fallback_->fn, fallback_->dtype_mask,
-                                             keep_string(plugin_ + ": fallback")});
+    const std::string provenance = plugin_ + ": fallback";
+    st.fallback = std::make_unique<FallbackEntry>(FallbackEntry{
+        fallback_->fn, fallback_->dtype_mask, keep_string(provenance.c_str(), st.strings)});
   }
+  return st;
 }
 
 // Note [Slots are taken only by accepted plugins] (device/backend_registry.hpp): every check
-// that can refuse the plugin runs before its slot is reserved; a failure after that (out of
-// memory) empties the slot again and releases it.
+// that can refuse the plugin, and every allocation, runs before its slot is reserved; the
+// reservation is committed with the backend's publication.
 void Registrar::commit(Backend& backend) {
-  if (error_) throw Error(error_->first, error_->second);
+  if (error_status_ != KF_OK) throw Error(error_status_, error_message_);
   std::lock_guard<std::mutex> lock(registration_mutex());
   const std::vector<int32_t> ids = resolve_ops();
-  std::vector<std::pair<int32_t, KernelEntry>> entries = build_entries(ids, backend);
+  Staged st = stage(ids, backend);
   SlotReservation reservation(backend.name);
-  try {
-    publish_entries(ids, entries, backend, reservation.slot());
-  } catch (...) {
-    for (int32_t op = 0; op < kMaxOps; ++op) publish_kernels(op, reservation.slot(), nullptr);
-    publish_fallback(reservation.slot(), nullptr);
-    throw;
-  }
+  const int32_t slot = reservation.slot();
+  // From here on nothing can fail (Note [A commit publishes nothing until it cannot fail]).
+  for (std::unique_ptr<DefinedOp>& op : st.ops) append_op(&op.release()->def);
+  for (auto& [op, entry] : st.entries) publish_kernels(op, slot, entry.release());
+  if (st.fallback) publish_fallback(slot, st.fallback.release());
+  for (std::unique_ptr<char[]>& kept : st.strings) (void)kept.release();  // process lifetime
   publish_backend(backend, reservation);
   next_registration_generation();
 }

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "device/backend.hpp"
@@ -58,9 +59,8 @@ class Registrar {
   std::vector<int32_t> resolve_ops() const;
   std::vector<std::pair<int32_t, KernelEntry>> build_entries(const std::vector<int32_t>& ids,
                                                              const Backend& backend) const;
-  void publish_entries(const std::vector<int32_t>& ids,
-                       std::vector<std::pair<int32_t, KernelEntry>>& entries,
-                       const Backend& backend, int32_t slot) const;
+  struct Staged;
+  Staged stage(const std::vector<int32_t>& ids, Backend& backend) const;
 
   std::string plugin_;
   kf_registrar_t c_{};
@@ -68,7 +68,8 @@ class Registrar {
   std::vector<PendingKernel> kernels_;
   std::optional<PendingFallback> fallback_;
   std::vector<std::string> warnings_;
-  std::optional<std::pair<kf_status_t, std::string>> error_;  // the first error, kept
+  kf_status_t error_status_ = KF_OK;  // the first error, kept (its status even without memory)
+  std::string error_message_;
 };
 
 }  // namespace kf

@@ -10,14 +10,17 @@
 //
 // The trampoline unpacks kf_kernel_call_t, calls the function, and turns a thrown
 // kf::plugin::KernelError (or any other exception) into a status and a host error message, so
-// no exception crosses the ABI. Registration records the file and line (provenance).
+// no exception crosses the ABI; std::bad_alloc becomes KF_OUT_OF_MEMORY, and reporting it needs
+// no memory. Registration records the file and line (provenance).
 //
 // Thread safety: host() is set once in init (KF_PLUGIN_INIT_HOST) before any kernel runs.
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <initializer_list>
+#include <new>
 #include <string>
 
 #include "kernforge/plugin.h"
@@ -49,6 +52,15 @@ inline void set_error(const std::string& message) {
   if (host() != nullptr && host()->set_error != nullptr) host()->set_error(message.c_str());
 }
 
+/// Reports "<op>: <what><detail>" to the host without allocating (a stack buffer; long texts
+/// are cut), so it works when memory has run out, e.g. in a handler of std::bad_alloc.
+inline void set_error_noalloc(const char* op, const char* what, const char* detail) noexcept {
+  if (host() == nullptr || host()->set_error == nullptr) return;
+  char buf[512];
+  std::snprintf(buf, sizeof(buf), "%s: %s%s", op, what, detail != nullptr ? detail : "");
+  host()->set_error(buf);
+}
+
 /// Logs through the host's logger.
 inline void log(kf_log_level_t level, const char* plugin, const std::string& message) {
   if (host() != nullptr && host()->log != nullptr) host()->log(level, plugin, message.c_str());
@@ -71,16 +83,16 @@ kf_status_t trampoline(const kf_kernel_call_t* call) noexcept {
     Fn(Op::unpack(call));
     return KF_OK;
   } catch (const KernelError& e) {
-    set_error(std::string(Op::kName) + ": " + e.what());
+    set_error_noalloc(Op::kName, "", e.what());
     return e.status();
   } catch (const std::bad_alloc&) {
-    set_error(std::string(Op::kName) + ": out of memory in kernel");
+    set_error_noalloc(Op::kName, "out of memory in the kernel", nullptr);
     return KF_OUT_OF_MEMORY;
   } catch (const std::exception& e) {
-    set_error(std::string(Op::kName) + ": kernel threw: " + e.what());
+    set_error_noalloc(Op::kName, "kernel threw: ", e.what());
     return KF_INTERNAL;
   } catch (...) {
-    set_error(std::string(Op::kName) + ": kernel threw an unknown exception");
+    set_error_noalloc(Op::kName, "kernel threw an unknown exception", nullptr);
     return KF_INTERNAL;
   }
 }

@@ -15,7 +15,10 @@
  *  - Structs that may grow start with `size_t struct_size`; fields are only ever appended.
  *    Callers set struct_size = sizeof(the struct they were compiled with).
  *  - Initialisation is implicit and thread-safe on first use; kf_init() may be called first to
- *    set options.
+ *    set options. A start-up that runs out of host memory fails that call with
+ *    KF_OUT_OF_MEMORY and the next call starts the runtime again.
+ *  - Out of memory is KF_OUT_OF_MEMORY with a message, from any function, and leaves nothing
+ *    half-made: the call may simply be made again.
  *  - Thread safety: every function may be called from any thread. A tensor may be read by
  *    several threads at once; writing it while another thread uses it is a data race (as in
  *    PyTorch).
@@ -126,7 +129,8 @@ KF_API kf_status_t kf_tensor_from_data(const void* host_data, const int64_t* sha
 /**
  * A tensor over memory the caller owns (no copy). strides are in elements; NULL = contiguous.
  * `deleter(data, ctx)` runs once when the last view of it is released (deleter may be NULL).
- * `data` must stay valid until then.
+ * `data` must stay valid until then. When the call fails, the deleter is not called: the caller
+ * keeps the memory.
  *
  * The memory: `data` is the address of element [0, ..., 0] and the lowest address used. The
  * caller vouches for the bytes from `data` up to the end of the last element the strides reach,

@@ -52,9 +52,16 @@ kf_dtype_t dtype_from_name(const char* name) noexcept {
 }
 
 const char* dtype_names() noexcept {
-  // Without the trailing ", " of the last entry.
-  static const std::string joined(kAllNames, sizeof(kAllNames) - 3);
-  return joined.c_str();
+  // Without the trailing ", " of the last entry. Static storage, not a std::string: a noexcept
+  // function must not be able to run out of memory.
+  struct Joined {
+    char text[sizeof(kAllNames) - 2] = {};
+    Joined() noexcept {
+      for (size_t i = 0; i + 1 < sizeof(text); ++i) text[i] = kAllNames[i];
+    }
+  };
+  static const Joined joined;
+  return joined.text;
 }
 
 kf_dtype_t promote(kf_dtype_t a, kf_dtype_t b) noexcept {

@@ -1,6 +1,5 @@
 #include "core/environment.hpp"
 
-#include <sstream>
 
 #if defined(_WIN32)
 #ifndef NOMINMAX
@@ -94,10 +93,14 @@ bool autoload_disabled() { return equals("KERNFORGE_AUTOLOAD", "0"); }
 bool plugin_disabled(const std::string& plugin) {
   const std::optional<std::string> v = read("KERNFORGE_DISABLE_PLUGINS");
   if (!v) return false;
-  std::stringstream ss(*v);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    if (item == plugin) return true;
+  // Compared in place, not read with a stringstream: iostreams swallow std::bad_alloc, which
+  // would load a disabled plugin when memory runs out.
+  size_t start = 0;
+  while (start < v->size()) {
+    size_t end = v->find(',', start);
+    if (end == std::string::npos) end = v->size();
+    if (v->compare(start, end - start, plugin) == 0) return true;
+    start = end + 1;
   }
   return false;
 }

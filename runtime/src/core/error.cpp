@@ -7,19 +7,34 @@
 
 namespace kf {
 namespace {
+
+// Note [Reporting out of memory]
+// The thread's message is a std::string, and storing a message may need memory. Reporting must
+// work when there is none: a message that cannot be stored is replaced by a fixed text (a
+// literal, so nothing is allocated), and std::bad_alloc is reported with a literal from the
+// start. last_error() returns the literal while one is set.
 thread_local std::string t_last_error;
+thread_local const char* t_fixed_error = nullptr;
+
+constexpr const char* kOutOfHostMemory = "out of host memory";
+constexpr const char* kMessageLost =
+    "out of host memory while recording the error message (the message is lost)";
+
 }  // namespace
 
 void set_last_error(const char* message) noexcept {
   ++ErrorSerial::value;  // Note [Plugin statuses and messages]
   try {
     t_last_error = message != nullptr ? message : "";
+    t_fixed_error = nullptr;
   } catch (...) {
-    // Out of memory while recording an error: keep the previous text.
+    t_fixed_error = kMessageLost;
   }
 }
 
-const char* last_error() noexcept { return t_last_error.c_str(); }
+const char* last_error() noexcept {
+  return t_fixed_error != nullptr ? t_fixed_error : t_last_error.c_str();
+}
 
 kf_status_t report(kf_status_t status, const char* message) noexcept {
   set_last_error(message);
@@ -32,9 +47,15 @@ kf_status_t report_current_exception() noexcept {
   } catch (const Error& e) {
     return report(e.status(), e.what());
   } catch (const std::bad_alloc&) {
-    return report(KF_OUT_OF_MEMORY, "out of host memory");
+    t_fixed_error = kOutOfHostMemory;  // Note [Reporting out of memory]
+    return KF_OUT_OF_MEMORY;
   } catch (const std::exception& e) {
-    set_last_error((std::string("internal error: ") + e.what()).c_str());
+    std::string text;
+    try {
+      text = std::string("internal error: ") + e.what();
+    } catch (...) {
+    }
+    set_last_error(text.empty() ? e.what() : text.c_str());
     return KF_INTERNAL;
   } catch (...) {
     return report(KF_INTERNAL, "internal error: unknown exception");

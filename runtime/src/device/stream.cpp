@@ -42,7 +42,13 @@ bool same_device(kf_device_t a, kf_device_t b) { return a.type == b.type && a.in
 
 Stream* new_stream(const Backend& backend, kf_device_t device) {
   void* native = backend.stream_create(device.index);
-  Stream* s = StreamTable::acquire();
+  Stream* s = nullptr;
+  try {
+    s = StreamTable::acquire();
+  } catch (...) {  // out of memory: the plugin's stream is not left behind
+    backend.stream_destroy(device.index, native);
+    throw;
+  }
   s->device = device;
   s->backend = &backend;
   s->native = native;
@@ -116,7 +122,13 @@ void set_current_stream(kf_device_t device, Stream* s) {
 
 Event* new_event(const Backend& backend, kf_device_t device) {
   void* native = backend.event_create(device.index);
-  Event* e = EventTable::acquire();
+  Event* e = nullptr;
+  try {
+    e = EventTable::acquire();
+  } catch (...) {  // out of memory: the plugin's event is not left behind
+    backend.event_destroy(device.index, native);
+    throw;
+  }
   e->device = device;
   e->backend = &backend;
   e->native = native;

@@ -2,7 +2,7 @@
 
 #include <exception>
 #include <memory>
-#include <optional>
+#include <new>
 
 #include <fmt/format.h>
 
@@ -17,13 +17,16 @@
 namespace kf {
 namespace {
 
-// Calls init; exceptions thrown across the plugin ABI are caught and named. KF_OK, or the
-// status (known_status) and message of the failure.
+// Calls init; exceptions thrown across the plugin ABI are caught and named, except
+// std::bad_alloc: host memory ran out (plugin_loader.cpp, Note [Out of memory while loading]).
+// KF_OK, or the status (known_status) and message of the failure.
 PluginFailure call_init(PluginRecord& r, void** state) {
   const PluginCall call;
   try {
     const kf_status_t s = r.plugin->init(host_api(), state);
     return s == KF_OK ? PluginFailure{KF_OK, ""} : call.failure(s);
+  } catch (const std::bad_alloc&) {
+    throw;
   } catch (const std::exception& e) {
     set_last_error(fmt::format("init threw a C++ exception across the plugin ABI: {}", e.what())
                        .c_str());
@@ -43,7 +46,7 @@ std::string describe(const PluginRecord& r, void* state) {
     return "";
   }
   buf[sizeof(buf) - 1] = '\0';
-  return buf;
+  return buf;  // may throw std::bad_alloc: the activation's way out shuts the plugin down
 }
 
 std::string joined_warnings(const Registrar& reg) {
@@ -60,31 +63,74 @@ void shut_down(const PluginRecord& r, void* state) {
   }
 }
 
-// register_kernels as one transaction, whose commit publishes the backend to dispatch.
-bool register_backend(PluginRecord& r, std::unique_ptr<Backend> backend) {
-  StepTimer t;
-  std::optional<Registrar> reg;
+// A plugin whose init succeeded is shut down exactly once, on every way out of its activation
+// that does not end in a published backend: a rejection, and an exception such as running out
+// of memory (plugin_loader.cpp, Note [Out of memory while loading]).
+class ShutdownUnlessPublished {
+ public:
+  ShutdownUnlessPublished(const PluginRecord& r, void* state) : r_(r), state_(state) {}
+  ~ShutdownUnlessPublished() {
+    if (!published_) shut_down(r_, state_);
+  }
+  ShutdownUnlessPublished(const ShutdownUnlessPublished&) = delete;
+  ShutdownUnlessPublished& operator=(const ShutdownUnlessPublished&) = delete;
+  void published() noexcept { published_ = true; }
+
+ private:
+  const PluginRecord& r_;
+  void* state_;
+  bool published_ = false;
+};
+
+// Inside a catch block: rethrows the exception being handled when it says host memory ran out
+// (std::bad_alloc, or KF_OUT_OF_MEMORY from the registrar's transaction).
+void rethrow_if_out_of_memory() {
   try {
-    reg.emplace(r.name);
-    const PluginCall call;
-    const kf_status_t s = r.plugin->register_kernels(backend->plugin_state(), reg->c_api());
-    if (s != KF_OK) call.fail(s, "register_kernels");
-    reg->commit(*backend);  // publishes the backend: nothing below may fail the plugin
+    throw;
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const Error& e) {
+    if (e.status() == KF_OUT_OF_MEMORY) throw;
   } catch (...) {
+  }
+}
+
+// The "register" step of a published backend. Best effort: nothing may throw once the backend
+// serves (there may be no memory left to describe it).
+void report_registered(const PluginRecord& r, const Registrar& reg, const StepTimer& t) noexcept {
+  try {
+    const std::string warnings = joined_warnings(reg);
+    step(r, "register", r.library_path, warnings.empty() ? "ok" : "warning",
+         fmt::format("{} kernels, {} ops defined{}{}", reg.kernel_count(), reg.defined_op_count(),
+                     warnings.empty() ? "" : "; ", warnings), t);
+  } catch (...) {
+  }
+}
+
+// register_kernels as one transaction, then the backend's publication to dispatch. Out of
+// memory in the transaction is not the plugin's failure: it goes on as an exception.
+bool register_backend(PluginRecord& r, std::unique_ptr<Backend> backend,
+                      ShutdownUnlessPublished& shutdown) {
+  StepTimer t;
+  Registrar reg(r.name);
+  try {
+    const PluginCall call;
+    const kf_status_t s = r.plugin->register_kernels(backend->plugin_state(), reg.c_api());
+    if (s != KF_OK) call.fail(s, "register_kernels");
+    reg.commit(*backend);  // publishes the backend: nothing below may fail the plugin
+  } catch (...) {
+    rethrow_if_out_of_memory();
     // Nothing of the transaction was published and no slot kept; the plugin tears its state
-    // down. A C++ exception the plugin threw across the ABI is caught here too.
+    // down (shutdown). A C++ exception the plugin threw across the ABI is caught here too.
     const kf_status_t status = report_current_exception();
-    shut_down(r, backend->plugin_state());
     return fail_step(r, "register", r.library_path, KF_BACKEND_REJECTED, status,
                      fmt::format("{}: registration rejected, the whole plugin is rolled back: {}",
                                  r.library_path, last_error()), t);
   }
   r.backend = backend.release();  // lives for the process
+  shutdown.published();
   set_state(r, KF_BACKEND_LOADED, "");
-  const std::string warnings = joined_warnings(*reg);
-  step(r, "register", r.library_path, warnings.empty() ? "ok" : "warning",
-       fmt::format("{} kernels, {} ops defined{}{}", reg->kernel_count(), reg->defined_op_count(),
-                   warnings.empty() ? "" : "; ", warnings), t);
+  report_registered(r, reg, t);
   return true;
 }
 
@@ -101,14 +147,15 @@ bool activate(PluginRecord& r) {
                      fmt::format("{}: init failed ({}): {}", r.library_path, status_name(s),
                                  init.message), t);
   }
+  ShutdownUnlessPublished shutdown(r, state);
   std::unique_ptr<Backend> backend;
   try {
     const int32_t type = register_device_type(r.device_type_name);
     backend = std::make_unique<Backend>(r.plugin, r.plugin_struct_size, state, r.name,
                                         r.device_type_name, type);
   } catch (...) {  // a device type too many, a device count refused (Backend), a throw
+    rethrow_if_out_of_memory();
     const kf_status_t status = report_current_exception();
-    shut_down(r, state);
     return fail_step(r, "init", r.library_path, KF_BACKEND_REJECTED, status,
                      fmt::format("{}: {}", r.library_path, last_error()), t);
   }
@@ -116,7 +163,7 @@ bool activate(PluginRecord& r) {
   step(r, "init", r.library_path, "ok",
        fmt::format("{} device(s){}{}", backend->device_count, r.details.empty() ? "" : "; ",
                    r.details), t);
-  return register_backend(r, std::move(backend));
+  return register_backend(r, std::move(backend), shutdown);
 }
 
 }  // namespace kf

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <optional>
 #include <filesystem>
-#include <sstream>
 #include <system_error>
 
 #include "core/logging.hpp"
@@ -25,8 +24,8 @@ void add_path(const std::string& path, const std::string& source,
   if (os::is_absolute(path) && fs::is_directory(path, ec)) {
     report_search_root(path, source);
     std::vector<std::string> found;
-    for (const auto& e : fs::directory_iterator(path, ec)) {
-      if (e.path().extension() == ".json") found.push_back(e.path().string());
+    for (std::string& e : os::folder_entries(path)) {
+      if (fs::path(e).extension() == ".json") found.push_back(std::move(e));
     }
     std::sort(found.begin(), found.end());
     for (const std::string& f : found) out.push_back(LoadRequest{f, source});
@@ -35,12 +34,25 @@ void add_path(const std::string& path, const std::string& source,
   out.push_back(LoadRequest{path, source});
 }
 
+// The entries of a path list as std::getline splits it (a trailing separator adds no empty
+// entry). Not with a stringstream: iostreams swallow std::bad_alloc (they set badbit), which
+// would drop entries silently when memory runs out.
+std::vector<std::string> split_list(const std::string& list, char separator) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < list.size()) {
+    size_t end = list.find(separator, start);
+    if (end == std::string::npos) end = list.size();
+    out.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
 void add_env_paths(std::vector<LoadRequest>& out) {
   const std::optional<std::string> v = env::plugin_path();
   if (!v) return;
-  std::stringstream ss(*v);
-  std::string item;
-  while (std::getline(ss, item, os::path_list_separator())) {
+  for (const std::string& item : split_list(*v, os::path_list_separator())) {
     // Never the current directory: empty and relative entries are dropped.
     if (!os::is_absolute(item)) {
       log().warn("KERNFORGE_PLUGIN_PATH: entry '{}' is {} and is ignored; use absolute folders",

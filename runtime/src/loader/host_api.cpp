@@ -1,6 +1,6 @@
 #include "loader/host_api.hpp"
 
-#include <string>
+#include <cstdio>
 
 #include "core/error.hpp"
 #include "core/logging.hpp"
@@ -20,7 +20,9 @@ void host_set_error(const char* message) { set_last_error(message); }
 kf_status_t host_op_find(const char* name, int32_t* out_op) {
   const OpDef* def = name != nullptr ? find_op(name) : nullptr;
   if (def == nullptr || out_op == nullptr) {
-    set_last_error((std::string("no op named '") + (name ? name : "(null)") + "'").c_str());
+    char message[256];  // no allocation: a host callback must not throw into the plugin
+    std::snprintf(message, sizeof(message), "no op named '%s'", name ? name : "(null)");
+    set_last_error(message);
     return KF_NOT_FOUND;
   }
   *out_op = def->id;

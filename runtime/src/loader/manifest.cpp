@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "loader/json_document.hpp"
 
 namespace kf {
 namespace {
@@ -119,30 +120,17 @@ Manifest parse_manifest_text(const std::string& text, const std::string& path) {
          kMaxManifestBytes);
   }
   json j;
-  std::string top_key;  // the top-level field being parsed, for the depth error
-  // The keys seen in each object being parsed, innermost last: a key given twice is an error
-  // (nlohmann-json would keep the last one silently).
-  std::vector<std::set<std::string>> objects;
-  const auto limit_depth = [&](int depth, json::parse_event_t event, json& parsed) {
-    if (event == json::parse_event_t::key) {
-      const std::string key = parsed.get<std::string>();
-      if (depth == 1) top_key = key;
-      if (!objects.empty() && !objects.back().insert(key).second) {
-        bad(path, depth == 1 ? key : top_key,
-            depth == 1 ? "appears twice" : "has the key '" + key + "' twice");
-      }
-    }
-    if (event == json::parse_event_t::object_start) objects.emplace_back();
-    if (event == json::parse_event_t::object_end && !objects.empty()) objects.pop_back();
-    if ((event == json::parse_event_t::object_start ||
-         event == json::parse_event_t::array_start) && depth >= kMaxManifestDepth) {
-      bad(path, top_key.empty() ? "(top level)" : top_key,
-          fmt::format("nests deeper than {} levels", kMaxManifestDepth));
-    }
-    return true;
+  const ReleaseJsonOnExit<json> release(j);  // Note [nlohmann::json and out of memory]
+  const TooDeep too_deep = [&](const std::string& top_key) {
+    bad(path, top_key.empty() ? "(top level)" : top_key,
+        fmt::format("nests deeper than {} levels", kMaxManifestDepth));
+  };
+  const KeyTwice key_twice = [&](const std::string& top_key, const std::string& key,
+                                 bool top_level) {
+    bad(path, top_key, top_level ? "appears twice" : "has the key '" + key + "' twice");
   };
   try {
-    j = json::parse(text, limit_depth);
+    j = parse_json_document(text, kMaxManifestDepth, too_deep, key_twice);
   } catch (const json::exception& e) {
     fail(KF_INVALID_ARGUMENT, "manifest {}: not valid JSON: {}", path, e.what());
   }

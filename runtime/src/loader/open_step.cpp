@@ -143,7 +143,7 @@ bool open_plugin(PluginRecord& b) {
     return fail_step(b, "security", file.real, KF_BACKEND_REJECTED, file.status, file.why, t);
   }
   const std::string& real = file.real;
-  if (!loaded_real_paths().insert(real).second) {
+  if (loaded_real_paths().count(real) != 0) {
     set_state(b, KF_BACKEND_SHADOWED, "the same library " + real +
                   " is already loaded (reached through another path or a symlink); it loads once",
               KF_ALREADY_EXISTS);
@@ -152,6 +152,7 @@ bool open_plugin(PluginRecord& b) {
   }
   b.library_path = real;
   if (!open_library_file(b, real, t)) return false;
+  loaded_real_paths().insert(real);  // forget_opened_library() takes it back
   auto get = reinterpret_cast<kf_plugin_get_fn>(
       os::find_symbol(static_cast<os::Library*>(b.library), KF_PLUGIN_ENTRY_SYMBOL));
   if (get == nullptr) {
@@ -161,6 +162,10 @@ bool open_plugin(PluginRecord& b) {
                             "; is it a kernforge plugin?", at);
   }
   return check_plugin(b, get(KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR));
+}
+
+void forget_opened_library(const PluginRecord& r) noexcept {
+  if (r.library != nullptr) loaded_real_paths().erase(r.library_path);
 }
 
 }  // namespace kf

@@ -50,6 +50,12 @@ std::string loaded_library_path(const std::string& soname);
 /// search roots. POSIX: nothing (dependencies are preloaded by absolute path instead).
 void add_library_directory(const std::string& dir);
 
+/// The paths (folder/name) of the entries of `folder`, "." and ".." left out, in the order the
+/// system gives; empty when it cannot be read. Out of memory throws std::bad_alloc (POSIX reads
+/// the folder with opendir: GCC 12's std::filesystem::directory_iterator calls std::terminate
+/// when an allocation fails inside it).
+std::vector<std::string> folder_entries(const std::string& folder);
+
 /// Whether `path` is absolute on this system ("/x"; "C:\x", "C:/x" or "\\server\x").
 bool is_absolute(const std::string& path);
 /// The separator of path lists in variables: ':' (POSIX) or ';' (Windows).

@@ -5,6 +5,7 @@
 
 #include "loader/os.hpp"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
@@ -82,6 +83,12 @@ OpenResult open_library(const std::string& path, bool global) {
   namespace mode = boost::dll::load_mode;
   OpenResult r;
   auto lib = std::make_unique<Library>();
+  {
+    // Room first: once loaded, a library must never be closed (its constructors ran), so
+    // recording it below must not be able to fail and destroy `lib` (which would dlclose it).
+    std::lock_guard<std::mutex> lock(opened_mutex());
+    opened().reserve(opened().size() + 1);
+  }
   std::error_code ec;
   // An absolute path or, for the system's own search (ld.so.cache, LD_LIBRARY_PATH), a bare
   // file name.
@@ -172,6 +179,18 @@ std::string loaded_library_path(const std::string& soname) {
 }
 
 void add_library_directory(const std::string&) {}
+
+std::vector<std::string> folder_entries(const std::string& folder) {
+  std::vector<std::string> out;
+  const std::unique_ptr<DIR, int (*)(DIR*)> dir(opendir(folder.c_str()), &closedir);
+  if (dir == nullptr) return out;
+  const std::string prefix = folder.empty() || folder.back() == '/' ? folder : folder + "/";
+  while (const dirent* e = readdir(dir.get())) {
+    const std::string name = e->d_name;
+    if (name != "." && name != "..") out.push_back(prefix + name);
+  }
+  return out;
+}
 
 bool is_absolute(const std::string& path) { return !path.empty() && path[0] == '/'; }
 

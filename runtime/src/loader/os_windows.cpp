@@ -358,6 +358,15 @@ void add_library_directory(const std::string& dir) {
   if (AddDllDirectory(wide.c_str()) != nullptr) added_directories().insert(wide);
 }
 
+std::vector<std::string> folder_entries(const std::string& folder) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(fs::u8path(folder), ec)) {
+    out.push_back(utf8_path(e.path()));
+  }
+  return out;
+}
+
 bool is_absolute(const std::string& path) {
   const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'); };
   if (path.size() >= 3 && letter(path[0]) && path[1] == ':' && is_separator(path[2])) {

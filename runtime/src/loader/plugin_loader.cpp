@@ -90,21 +90,52 @@ void activate_group(std::vector<PluginRecord*>& group) {
   }
 }
 
-// Loads a batch: one record per request, in order, not yet published.
+// Note [Out of memory while loading]
+// A load that runs out of host memory (std::bad_alloc anywhere, or KF_OUT_OF_MEMORY from the
+// registrar's transaction: activate_step.cpp) stops and throws that error; memory running out
+// says nothing about the plugins, so none of the batch is recorded as failed. What can be taken
+// back is: a plugin whose init ran is shut down (activate_step.cpp), the registrar published
+// nothing, and the libraries opened are forgotten as loaded (they stay mapped: plugins are never
+// unloaded), so the next load opens and initialises them again and records them then. What
+// cannot be taken back stays: a backend of the batch that was published before memory ran out
+// (another device type) keeps serving and its record is published.
+void roll_back(std::vector<Owned>& records) noexcept {
+  for (Owned& r : records) {
+    if (r == nullptr) continue;
+    if (r->backend == nullptr) {
+      forget_opened_library(*r);
+      continue;
+    }
+    try {
+      publish_record(std::move(r));
+    } catch (...) {
+      // No memory for the record: the backend serves without one, as it would have.
+    }
+  }
+}
+
+// Loads a batch: one record per request, in order, not yet published. Out of memory rolls the
+// batch back and goes on as an exception (Note [Out of memory while loading]).
 std::vector<Owned> load_batch(const std::vector<LoadRequest>& requests) {
   std::vector<Owned> records;
-  std::map<std::string, std::vector<PluginRecord*>> groups;
-  std::vector<std::string> order;
-  for (const LoadRequest& req : requests) {
-    records.push_back(std::make_unique<PluginRecord>());
-    PluginRecord& r = *records.back();
-    const bool ready = prepare(req, r);
-    classify_for_selection(r);
-    if (!ready) continue;
-    if (groups.find(r.device_type_name) == groups.end()) order.push_back(r.device_type_name);
-    groups[r.device_type_name].push_back(&r);
+  records.reserve(requests.size());
+  try {
+    std::map<std::string, std::vector<PluginRecord*>> groups;
+    std::vector<std::string> order;
+    for (const LoadRequest& req : requests) {
+      records.push_back(std::make_unique<PluginRecord>());
+      PluginRecord& r = *records.back();
+      const bool ready = prepare(req, r);
+      classify_for_selection(r);
+      if (!ready) continue;
+      if (groups.find(r.device_type_name) == groups.end()) order.push_back(r.device_type_name);
+      groups[r.device_type_name].push_back(&r);
+    }
+    for (const std::string& type : order) activate_group(groups[type]);
+  } catch (...) {
+    roll_back(records);
+    throw;
   }
-  for (const std::string& type : order) activate_group(groups[type]);
   return records;
 }
 

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <new>
 
 #include "core/error.hpp"
 
@@ -17,8 +18,12 @@ struct Records {
   std::atomic<int64_t> unlisted{0};
 };
 
-Records& records() {
-  static Records* r = new Records();  // records live for the process
+// Made in static storage, not on the heap: record_count() is noexcept and may be the first to
+// ask (its construction must not be able to run out of memory). Never destroyed: records live
+// for the process.
+Records& records() noexcept {
+  alignas(Records) static unsigned char storage[sizeof(Records)];
+  static Records* r = new (storage) Records();
   return *r;
 }
 

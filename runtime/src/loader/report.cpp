@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
+#include "loader/json_document.hpp"
 #include "loader/os.hpp"
 #include "loader/plugin_records.hpp"
 
@@ -32,46 +33,88 @@ Report& report() {
   return *r;
 }
 
+// Note [Building the report without aborting]
+// nlohmann::json is unsafe when memory runs out in four ways: its destructor allocates
+// (json_document.hpp, Note [nlohmann::json and out of memory]); indexing or appending to a null
+// value leaves a broken value behind when the allocation fails (a later destructor crashes); an
+// initializer list leaks what it built when it throws; and ordered_json's objects are vectors of
+// pairs with const keys, which a reallocation copies (and destroys again, allocating, when a copy
+// fails). So the report is built from containers made with Json::object() and Json::array(),
+// each object with room for all its members first (objects(n)), members set one by one in place,
+// and the document is emptied before it is destroyed (ReleaseJsonOnExit).
+using Json = nlohmann::ordered_json;
+
+// An empty object with room for `n` members (Note [Building the report without aborting]).
+Json objects(size_t n) {
+  Json o = Json::object();
+  o.get_ref<Json::object_t&>().reserve(n);
+  return o;
+}
+
+// out[key] = [a, b]
+void put_pair(Json& out, const char* key, int64_t a, int64_t b) {
+  Json& pair = out[key] = Json::array();
+  pair.push_back(a);
+  pair.push_back(b);
+}
+
 // The variables as the loader reads them (secure_getenv: null in a setuid process).
-nlohmann::ordered_json environment() {
-  nlohmann::ordered_json env = nlohmann::ordered_json::object();
+void put_environment(Json& out) {
   for (const char* name : env::runtime_variables()) {
     const std::optional<std::string> v = env::read(name);
-    env[name] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+    out[name] = v ? Json(*v) : Json(nullptr);
   }
-  return env;
 }
 
-nlohmann::ordered_json dependencies_json(const PluginRecord& b) {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+void put_dependencies(const PluginRecord& b, Json& list) {
   for (const DependencyRecord& d : b.dependencies) {
-    list.push_back({{"soname", d.soname}, {"path", d.path}, {"how", d.how},
-                    {"global", d.global}});
+    list.push_back(objects(4));
+    Json& o = list.back();
+    o["soname"] = d.soname;
+    o["path"] = d.path;
+    o["how"] = d.how;
+    o["global"] = d.global;
   }
-  return list;
 }
 
-nlohmann::ordered_json backends_json() {
-  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+void put_backend(const PluginRecord& b, Json& o) {
+  const kf_status_t status = b.state == KF_BACKEND_LOADED ? KF_OK : b.failure;
+  o["name"] = b.name;
+  o["state"] = backend_state_name(b.state);
+  o["status"] = status_name(status);
+  o["reason"] = b.reason;
+  o["version"] = b.version;
+  o["device_type"] = b.device_type_name;
+  o["device_count"] = b.backend != nullptr ? b.backend->device_count : 0;
+  o["library"] = b.library_path;
+  o["manifest"] = b.manifest_path;
+  o["score"] = b.score;
+  o["priority"] = b.priority;
+  o["source"] = b.source;
+  o["details"] = b.details;
+  o["shipped"] = b.shipped;
+  o["preferred"] = b.preferred;
+  put_dependencies(b, o["libraries"] = Json::array());
+}
+
+void put_backends(Json& list) {
   for (int32_t i = 0; i < record_count(); ++i) {
-    const PluginRecord* b = record_at(i);
-    const kf_status_t status = b->state == KF_BACKEND_LOADED ? KF_OK : b->failure;
-    list.push_back({{"name", b->name}, {"state", backend_state_name(b->state)},
-                    {"status", status_name(status)}, {"reason", b->reason},
-                    {"version", b->version}, {"device_type", b->device_type_name},
-                    {"device_count", b->backend != nullptr ? b->backend->device_count : 0},
-                    {"library", b->library_path},
-                    {"manifest", b->manifest_path}, {"score", b->score},
-                    {"priority", b->priority}, {"source", b->source}, {"details", b->details},
-                    {"shipped", b->shipped}, {"preferred", b->preferred},
-                    {"libraries", dependencies_json(*b)}});
+    list.push_back(objects(16));
+    put_backend(*record_at(i), list.back());
   }
-  return list;
+}
+
+void put_step(const ReportStep& s, Json& o) {
+  o["what"] = s.what;
+  o["plugin"] = s.plugin;
+  o["path"] = s.path;
+  o["result"] = s.result;
+  o["reason"] = s.reason;
+  o["micros"] = s.micros;
 }
 
 // Which plugin serves each device type (selection.hpp), and the shipped plugin it replaces.
-nlohmann::ordered_json device_types_json() {
-  nlohmann::ordered_json types = nlohmann::ordered_json::object();
+void put_device_types(Json& types) {
   for (int32_t i = 0; i < record_count(); ++i) {
     const PluginRecord* b = record_at(i);
     if (b->state != KF_BACKEND_LOADED) continue;
@@ -80,11 +123,13 @@ nlohmann::ordered_json device_types_json() {
       const PluginRecord* o = record_at(k);
       if (o->shipped && o->device_type_name == b->device_type_name) replaces = o->name;
     }
-    types[b->device_type_name] = {{"plugin", b->name}, {"library", b->library_path},
-                                  {"shipped", b->shipped}, {"preferred", b->preferred},
-                                  {"replaces_shipped", replaces}};
+    Json& t = types[b->device_type_name] = objects(5);
+    t["plugin"] = b->name;
+    t["library"] = b->library_path;
+    t["shipped"] = b->shipped;
+    t["preferred"] = b->preferred;
+    t["replaces_shipped"] = replaces;
   }
-  return types;
 }
 
 }  // namespace
@@ -108,34 +153,40 @@ void set_startup_micros(int64_t micros) {
 void report_search_root(const std::string& path, const std::string& source) {
   Report& r = report();
   std::lock_guard<std::mutex> lock(r.mutex);
+  for (const auto& root : r.roots) {
+    if (root.first == path && root.second == source) return;  // a start-up run again
+  }
   r.roots.emplace_back(path, source);
 }
 
 std::string report_json() {
-  nlohmann::ordered_json j;
+  Json j = objects(13);
+  const ReleaseJsonOnExit<Json> release(j);  // Note [Building the report without aborting]
   j["schema_version"] = 1;
   j["kernforge_version"] = KF_VERSION_STRING;
-  j["abi"] = {KF_ABI_VERSION_MAJOR, KF_ABI_VERSION_MINOR};
-  j["plugin_abi"] = {KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR};
+  put_pair(j, "abi", KF_ABI_VERSION_MAJOR, KF_ABI_VERSION_MINOR);
+  put_pair(j, "plugin_abi", KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR);
   j["core_library"] = os::core_library_path();
   Report& r = report();
   {
     std::lock_guard<std::mutex> lock(r.mutex);
     j["startup_micros"] = r.startup_micros;
   }
-  j["environment"] = environment();
-  j["backends"] = backends_json();
-  j["device_types"] = device_types_json();
+  put_environment(j["environment"] = objects(env::runtime_variables().size()));
+  put_backends(j["backends"] = Json::array());
+  put_device_types(j["device_types"] = objects(static_cast<size_t>(record_count())));
   j["unlisted_failures"] = unlisted_failures();  // Note [A bounded plugin table]
   std::lock_guard<std::mutex> lock(r.mutex);
-  j["search_roots"] = nlohmann::ordered_json::array();
+  Json& roots = j["search_roots"] = Json::array();
   for (const auto& [path, source] : r.roots) {
-    j["search_roots"].push_back({{"path", path}, {"source", source}});
+    roots.push_back(objects(2));
+    roots.back()["path"] = path;
+    roots.back()["source"] = source;
   }
-  j["steps"] = nlohmann::ordered_json::array();
+  Json& steps = j["steps"] = Json::array();
   for (const ReportStep& s : r.steps) {
-    j["steps"].push_back({{"what", s.what}, {"plugin", s.plugin}, {"path", s.path},
-                          {"result", s.result}, {"reason", s.reason}, {"micros", s.micros}});
+    steps.push_back(objects(6));
+    put_step(s, steps.back());
   }
   j["steps_dropped"] = r.steps_dropped;
   // Outside strings (paths, manifest fields, dlerror texts, what plugins say, variables) may be

@@ -120,15 +120,15 @@ std::string find_in_folder(const std::string& folder, const std::string& soname)
   if (fs::exists(exact, ec)) return exact.string();
   std::string best;
   std::vector<long> best_version;
-  for (const auto& e : fs::directory_iterator(folder, ec)) {
-    const std::string name = e.path().filename().string();
+  for (const std::string& path : os::folder_entries(folder)) {
+    const std::string name = fs::path(path).filename().string();
     if (name.size() <= soname.size() + 1 || name.compare(0, soname.size(), soname) != 0 ||
         name[soname.size()] != '.') {
       continue;
     }
     const std::vector<long> v = version_of(name.substr(soname.size() + 1));
-    if (best.empty() || v > best_version || (v == best_version && e.path().string() < best)) {
-      best = e.path().string();
+    if (best.empty() || v > best_version || (v == best_version && path < best)) {
+      best = path;
       best_version = v;
     }
   }

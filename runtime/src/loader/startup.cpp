@@ -3,7 +3,9 @@
 #include <atomic>
 #include <cstddef>
 #include <mutex>
+#include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -12,6 +14,7 @@
 #include "loader/discovery.hpp"
 #include "loader/os.hpp"
 #include "loader/plugin_loader.hpp"
+#include "loader/plugin_records.hpp"
 #include "loader/report.hpp"
 #include "loader/search_roots.hpp"
 
@@ -19,7 +22,6 @@ namespace kf {
 namespace {
 
 struct InitState {
-  std::once_flag once;
   std::mutex options_mutex;
   std::vector<std::string> paths;
   bool autoload = true;
@@ -31,15 +33,74 @@ InitState& state() {
   return *s;
 }
 
-void initialize() noexcept {
-  InitState& s = state();
+// Whether a record already stands for the plugin of `path` (a manifest, or a library given
+// directly): a start-up that runs again does not load it twice.
+bool recorded(const std::string& path) {
+  const int32_t n = record_count();
+  if (n == 0) return false;
+  const std::string real = os::real_path(path);
+  for (int32_t i = 0; i < n; ++i) {
+    const PluginRecord* r = record_at(i);
+    if (r->manifest_path == path || (!real.empty() && r->library_path == real)) return true;
+  }
+  return false;
+}
+
+std::vector<LoadRequest> not_yet_recorded(std::vector<LoadRequest> requests) {
+  std::vector<LoadRequest> out;
+  out.reserve(requests.size());
+  for (LoadRequest& r : requests) {
+    if (!recorded(r.path)) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+void run_startup(const InitState& s) {
+  set_log_level(s.log_level);
+  StepTimer t;
+  load_core_global_deps();
+  load_plugins(not_yet_recorded(discover_plugins(s.paths, s.autoload)));
+  set_startup_micros(t.micros());
+  report_step(ReportStep{"startup", "", "", "ok", "", t.micros()});
+}
+
+// Best effort: there may be no memory to say it.
+void report_out_of_memory() noexcept {
   try {
-    set_log_level(s.log_level);
-    StepTimer t;
-    load_core_global_deps();
-    load_plugins(discover_plugins(s.paths, s.autoload));
-    set_startup_micros(t.micros());
-    report_step(ReportStep{"startup", "", "", "ok", "", t.micros()});
+    report_step(ReportStep{"startup", "", "", "failed",
+                           "out of host memory; start-up runs again on the next call", 0});
+  } catch (...) {
+  }
+}
+
+}  // namespace
+
+std::atomic<bool> g_runtime_ready{false};
+
+// Note [A start-up that runs out of memory]
+// Running out of host memory says nothing about any plugin, so it never marks one as failed:
+// the plugin whose load ran out is rolled back (plugin_loader.cpp, Note [Out of memory while
+// loading]), start-up stops, the call that started it returns KF_OUT_OF_MEMORY and the runtime
+// stays unstarted. The next call starts it again. A plugin that a failed attempt had already
+// loaded (one of another device type) stays loaded, as plugins always do, and is not loaded
+// twice. Any other failure of start-up as a whole is logged and reported, and the runtime runs
+// with the plugins that did load.
+void initialize_slow() {
+  InitState& s = state();
+  std::lock_guard<std::mutex> lock(loader_mutex());
+  if (g_runtime_ready.load(std::memory_order_acquire)) return;
+  try {
+    run_startup(s);
+  } catch (const std::bad_alloc&) {
+    report_out_of_memory();
+    throw;
+  } catch (const Error& e) {
+    if (e.status() == KF_OUT_OF_MEMORY) {
+      report_out_of_memory();
+      throw;
+    }
+    log().error("plugin loading failed: {}", e.what());
+    report_step(ReportStep{"startup", "", "", "failed", e.what(), 0});
   } catch (const std::exception& e) {
     log().error("plugin loading failed: {}", e.what());
     report_step(ReportStep{"startup", "", "", "failed", e.what(), 0});
@@ -47,14 +108,8 @@ void initialize() noexcept {
   g_runtime_ready.store(true, std::memory_order_release);
 }
 
-}  // namespace
-
-std::atomic<bool> g_runtime_ready{false};
-
-void initialize_slow() {
-  InitState& s = state();
-  std::lock_guard<std::mutex> lock(loader_mutex());
-  std::call_once(s.once, initialize);
+bool try_initialize() noexcept {
+  return guard([] { ensure_initialized(); }) == KF_OK;
 }
 
 std::mutex& loader_mutex() {

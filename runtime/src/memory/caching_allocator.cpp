@@ -121,12 +121,14 @@ void count_allocated(DeviceCache& c, size_t bytes) {
 // asked outside the lock.
 void process_pending(DeviceCache& c, kf_device_t device) {
   std::vector<PendingBlock> pending;
-  {
-    std::lock_guard<SpinLock> lock(c.mutex);
-    pending.swap(c.pending);
-  }
   std::vector<PendingBlock> still;
   std::vector<Block> done;
+  {
+    std::lock_guard<SpinLock> lock(c.mutex);
+    still.reserve(c.pending.size());  // room first: out of memory takes nothing off the list
+    done.reserve(c.pending.size());
+    pending.swap(c.pending);
+  }
   for (PendingBlock& p : pending) {
     bool passed = true;
     try {
@@ -143,31 +145,57 @@ void process_pending(DeviceCache& c, kf_device_t device) {
     done.push_back(p.block);
   }
   std::lock_guard<SpinLock> lock(c.mutex);
-  for (const Block& b : done) c.buckets_of(b.stream).bucket(b.bytes).push_back(b.ptr);
-  for (PendingBlock& p : still) c.pending.push_back(std::move(p));
+  for (const Block& b : done) {
+    try {
+      c.buckets_of(b.stream).bucket(b.bytes).push_back(b.ptr);
+    } catch (...) {  // no room in the free list: the block goes back to the backend
+      c.stats.reserved_bytes -= b.bytes;
+      c.backend->deallocate(device.index, b.ptr, b.bytes);
+      if (b.stream != nullptr) release_stream(b.stream);
+    }
+  }
+  if (c.pending.empty()) {
+    c.pending.swap(still);
+  } else {  // freed meanwhile by other threads
+    for (PendingBlock& p : still) c.pending.push_back(std::move(p));
+  }
   c.npending.store(static_cast<int32_t>(c.pending.size()), std::memory_order_relaxed);
 }
 
-// Records an event on every stream in `used_on` other than the block's own.
-std::vector<void*> record_uses(const Backend& backend, kf_device_t device, const Block& block,
-                               const std::vector<Stream*>& used_on) {
-  std::vector<void*> events;
-  for (Stream* s : used_on) {
-    if (s == block.stream) continue;
-    void* e = backend.event_create(device.index);
-    events.push_back(e);
-    backend.event_record(device.index, e, native_stream(s));
+// Puts `block` on the pending list with an event recorded on every stream in `used_on` other
+// than its own. False when that cannot be done (out of memory, a failing event slot): then no
+// event is left behind and the block is not on the list.
+bool defer_free(DeviceCache& c, kf_device_t device, const Block& block,
+                const std::vector<Stream*>& used_on) noexcept {
+  PendingBlock p{block, {}};
+  try {
+    p.events.reserve(used_on.size());  // room first: a created event is always owned by p
+    for (Stream* s : used_on) {
+      if (s == block.stream) continue;
+      p.events.push_back(c.backend->event_create(device.index));
+      c.backend->event_record(device.index, p.events.back(), native_stream(s));
+    }
+    std::lock_guard<SpinLock> lock(c.mutex);
+    c.pending.push_back(std::move(p));  // p is untouched when this throws
+    c.stats.allocated_bytes -= block.bytes;
+    c.npending.store(static_cast<int32_t>(c.pending.size()), std::memory_order_relaxed);
+    return true;
+  } catch (...) {
+    for (void* e : p.events) c.backend->event_destroy(device.index, e);
+    return false;
   }
-  return events;
 }
 
+// Out of device memory: the cached blocks go back to the backend and the allocation is tried
+// once more. Other failures go on as they are.
 void* raw_allocate(const Backend& backend, kf_device_t device, size_t cls) {
   try {
     return backend.allocate(device.index, cls);
-  } catch (const Error&) {
-    cache_empty(device);  // give the cache back and try once more
-    return backend.allocate(device.index, cls);
+  } catch (const Error& e) {
+    if (e.status() != KF_OUT_OF_MEMORY) throw;
   }
+  cache_empty(device);
+  return backend.allocate(device.index, cls);
 }
 
 }  // namespace
@@ -201,19 +229,11 @@ void cache_free(kf_device_t device, Block block, const std::vector<Stream*>* use
   DeviceCache* c = find_cache(device);
   if (c == nullptr || block.ptr == nullptr) return;
   if (used_on != nullptr && !used_on->empty() && c->backend->asynchronous()) {
+    if (defer_free(*c, device, block, *used_on)) return;
+    // No event could be recorded: wait for the device instead, then free it as usual.
     try {
-      PendingBlock p{block, record_uses(*c->backend, device, block, *used_on)};
-      std::lock_guard<SpinLock> lock(c->mutex);
-      c->stats.allocated_bytes -= block.bytes;
-      c->pending.push_back(std::move(p));
-      c->npending.store(static_cast<int32_t>(c->pending.size()), std::memory_order_relaxed);
-      return;
+      c->backend->synchronize(device.index);
     } catch (...) {
-      // No event could be recorded: wait for the device instead, then free it as usual.
-      try {
-        c->backend->synchronize(device.index);
-      } catch (...) {
-      }
     }
   }
   std::lock_guard<SpinLock> lock(c->mutex);
@@ -236,6 +256,14 @@ void cache_empty(kf_device_t device) {
   std::vector<Stream*> unreferenced;
   {
     std::lock_guard<SpinLock> lock(c->mutex);
+    // Room first: running out of memory half-way would leave freed blocks in the lists.
+    size_t stream_blocks = 0;
+    for (StreamBuckets& sb : c->streams) {
+      sb.buckets.for_each_list([&](std::vector<void*>& list, size_t) {
+        stream_blocks += list.size();
+      });
+    }
+    unreferenced.reserve(stream_blocks);
     auto give_back = [&](Stream* s, Buckets& buckets) {
       buckets.for_each_list([&](std::vector<void*>& list, size_t bytes) {
         for (void* p : list) {

@@ -152,17 +152,20 @@ TensorImpl* new_output_on(const Backend& backend, const int64_t* shape, int32_t 
                           kf_dtype_t dtype, kf_device_t device, Stream* stream) {
   size_t bytes = 0;
   TensorImpl* t = acquire_contiguous(shape, ndim, dtype, device, &bytes);
+  Storage* s = nullptr;
   Block block;
-  try {
+  try {  // out of memory in either: nothing is kept
+    s = Pool<Storage>::acquire();
     block = cache_allocate(backend, device, bytes, stream);
   } catch (const Error& e) {
+    if (s != nullptr) Pool<Storage>::release(s);
     TensorTable::release(t);
     fail_allocation(e, shape, ndim, dtype);
   } catch (...) {
+    if (s != nullptr) Pool<Storage>::release(s);
     TensorTable::release(t);
     throw;
   }
-  Storage* s = Pool<Storage>::acquire();
   s->block = block;
   s->data = block.ptr;
   s->nbytes = bytes;
@@ -236,14 +239,21 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
     strides = own_strides;
   }
   const size_t bytes = borrowed_bytes(data, shape, strides, ndim, item);
-  Storage* s = Pool<Storage>::acquire();
+  // Out of memory: nothing is kept and the deleter is not called (the caller keeps the memory).
+  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
+  Storage* s = nullptr;
+  try {
+    s = Pool<Storage>::acquire();
+  } catch (...) {
+    TensorTable::release(t);
+    throw;
+  }
   s->data = data;
   s->nbytes = bytes;
   s->device = device;
   s->borrowed = true;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
-  TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
   t->storage = s;
   t->data = data;
   return t;
