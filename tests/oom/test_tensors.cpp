@@ -28,6 +28,15 @@ class Tensors : public ::testing::Test {
     expect_clean(sweep(one_result(name, Kind::Host, mode, std::move(make), std::move(want))));
   }
 
+  // A view: its handle comes from the handle table, whose slots are made in chunks, so a view
+  // usually allocates nothing; when it does (a new chunk), the sweep fails that allocation.
+  void sweep_view(const char* name, std::function<kf_status_t(kf_tensor_t*)> make,
+                  std::vector<float> want) {
+    expect_clean(sweep(one_result(name, Kind::Host, Mode::Once, std::move(make),
+                                  std::move(want))),
+                 /*may_allocate_nothing=*/true);
+  }
+
   kf_tensor_t x_ = nullptr;  // [[0, 1, 2], [3, 4, 5]]
 };
 
@@ -85,7 +94,7 @@ TEST_F(Tensors, ToFloat64AndBack) {
 
 TEST_F(Tensors, Reshape) {
   kf_tensor_t x = x_;
-  sweep_one("kf_reshape", [x](kf_tensor_t* out) {
+  sweep_view("kf_reshape", [x](kf_tensor_t* out) {
     const int64_t shape[] = {3, 2};
     return kf_reshape(x, shape, 2, out);
   }, k06);
@@ -93,13 +102,13 @@ TEST_F(Tensors, Reshape) {
 
 TEST_F(Tensors, Transpose) {
   kf_tensor_t x = x_;
-  sweep_one("kf_transpose", [x](kf_tensor_t* out) { return kf_transpose(x, 0, 1, out); },
+  sweep_view("kf_transpose", [x](kf_tensor_t* out) { return kf_transpose(x, 0, 1, out); },
             {0, 3, 1, 4, 2, 5});
 }
 
 TEST_F(Tensors, Slice) {
   kf_tensor_t x = x_;
-  sweep_one("kf_slice", [x](kf_tensor_t* out) {
+  sweep_view("kf_slice", [x](kf_tensor_t* out) {
     const int64_t start = 1, end = 3;
     return kf_slice(x, 1, &start, &end, 1, out);
   }, {1, 2, 4, 5});
@@ -109,7 +118,7 @@ TEST_F(Tensors, Expand) {
   std::string problem;
   kf_tensor_t row = make_f32({1, 3}, {7, 8, 9}, kCpu, problem);
   ASSERT_NE(row, nullptr) << problem;
-  sweep_one("kf_expand", [row](kf_tensor_t* out) {
+  sweep_view("kf_expand", [row](kf_tensor_t* out) {
     const int64_t size[] = {2, 3};
     return kf_expand(row, size, 2, out);
   }, {7, 8, 9, 7, 8, 9});

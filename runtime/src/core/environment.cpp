@@ -110,14 +110,17 @@ bool insecure_plugins_allowed() { return equals("KERNFORGE_ALLOW_INSECURE_PLUGIN
 std::optional<std::string> preferred_plugin(const std::string& device_type) {
   const std::optional<std::string> v = read("KERNFORGE_PREFER_PLUGINS");
   if (!v) return std::nullopt;
-  std::stringstream ss(*v);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    const size_t eq = item.find('=');
-    if (eq == device_type.size() && item.compare(0, eq, device_type) == 0 &&
-        eq + 1 < item.size()) {
-      return item.substr(eq + 1);
+  // "type=name,type=name"; split in place, not with a stringstream (see plugin_disabled).
+  size_t start = 0;
+  while (start < v->size()) {
+    size_t end = v->find(',', start);
+    if (end == std::string::npos) end = v->size();
+    const size_t eq = v->find('=', start);
+    if (eq != std::string::npos && eq < end && eq - start == device_type.size() &&
+        v->compare(start, eq - start, device_type) == 0 && eq + 1 < end) {
+      return v->substr(eq + 1, end - eq - 1);
     }
+    start = end + 1;
   }
   return std::nullopt;
 }

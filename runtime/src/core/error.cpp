@@ -47,6 +47,7 @@ kf_status_t report_current_exception() noexcept {
   } catch (const Error& e) {
     return report(e.status(), e.what());
   } catch (const std::bad_alloc&) {
+    ++ErrorSerial::value;  // a message is set (Note [Plugin statuses and messages])
     t_fixed_error = kOutOfHostMemory;  // Note [Reporting out of memory]
     return KF_OUT_OF_MEMORY;
   } catch (const std::exception& e) {

@@ -14,9 +14,13 @@ PluginFailure PluginCall::failure(kf_status_t raw) const {
   const kf_status_t status = known_status(raw);
   const bool said = message_set() && *last_error() != '\0';
   if (status == raw) {
-    return {status, said ? std::string(last_error())
-                         : fmt::format("the plugin gave no message (it returned {} without "
-                                       "calling set_error)", status_name(raw))};
+    if (said) return {status, std::string(last_error())};
+    // Out of memory is the one failure that needs no message to be understood (and the plugin
+    // may have had no memory left to give one).
+    return {status, fmt::format("{}the plugin gave no message (it returned {} without calling "
+                                "set_error)",
+                                status == KF_OUT_OF_MEMORY ? "out of memory: " : "",
+                                status_name(raw))};
   }
   std::string text = fmt::format("the plugin returned status {}, which plugin ABI {}.{} does not "
                                  "define (reported as KF_INTERNAL)",
