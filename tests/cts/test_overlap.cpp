@@ -238,6 +238,16 @@ TEST_P(Overlap, WrittenTensorWithOverlappingStridesIsRefused) {
   EXPECT_TRUE(matches(r, Values{2, 3, 3, 4, 4, 5}, {3, 2}, dt()));
 }
 
+TEST_P(Overlap, InterleavedButDistinctStridesAreWritten) {
+  // Shape [2, 3], strides [4, 3]: offsets 0 3 6 / 4 7 10, all distinct although the strides
+  // interleave. Such a tensor can be written.
+  Tensor base = make(Values(11, 0.0), {11});
+  Tensor t = alias(base, 0, {2, 3}, {4, 3});
+  Tensor a = make(Values{1, 2, 3, 4, 5, 6}, {2, 3});
+  CTS_ASSERT_OK(kf_neg_out(a.get(), t.get()));
+  EXPECT_TRUE(matches(base, Values{-1, 0, 0, -2, -4, 0, -3, -5, 0, 0, -6}, {11}, dt()));
+}
+
 TEST_P(Overlap, FullOverlapInPlaceIsDirectAndCorrect) {
   const Values av = pseudo_random(kN, -5, 5, 8, true), bv = pseudo_random(kN, -5, 5, 9, true);
   Tensor a = make(av, {kN}), b = make(bv, {kN});
