@@ -46,15 +46,18 @@ Span span_of(const TensorImpl& t) {
               base <= kEverywhere.hi - up ? base + up : kEverywhere.hi};
 }
 
-// Whether a and b have an element address in common or between their elements. Tensors of two
-// storages do not unless one storage is borrowed memory (Note [Written tensors that overlap]).
+// Whether a and b may share memory at all: one allocation, or borrowed memory on one side. The
+// first test of every pair, and all that two tensors of their own allocations pay.
+inline bool may_share(const TensorImpl& a, const TensorImpl& b) {
+  if (a.storage == b.storage) return true;
+  return ((a.storage != nullptr && a.storage->borrowed) ||
+          (b.storage != nullptr && b.storage->borrowed)) && a.device == b.device;
+}
+
+// Whether a and b have an element address in common or between their elements (Note [Written
+// tensors that overlap]).
 bool share_memory(const TensorImpl& a, const TensorImpl& b) {
-  if (a.numel == 0 || b.numel == 0) return false;
-  if (a.storage != b.storage) {
-    if (a.storage == nullptr || b.storage == nullptr) return false;
-    if (!a.storage->borrowed && !b.storage->borrowed) return false;
-    if (!(a.device == b.device)) return false;
-  }
+  if (a.numel == 0 || b.numel == 0 || !may_share(a, b)) return false;
   const Span x = span_of(a), y = span_of(b);
   return x.lo < y.hi && y.lo < x.hi;
 }
@@ -71,11 +74,19 @@ bool same_layout(const TensorImpl& a, const TensorImpl& b) {
   return true;
 }
 
-// Case 2 of the Note: input `k` may be read where it lies although it is the written tensor.
-bool read_in_place(const CallArgs& a, CallMode mode, int32_t k, const TensorImpl& input,
-                   const TensorImpl& written) {
-  return same_layout(input, written) &&
-         ((a.def->tags & kTagPointwise) != 0 || (mode == CallMode::Inplace && k == 0));
+// Case 2 of the Note: whether input `k` of the op may be read where it lies when it is exactly
+// the written tensor.
+inline bool may_read_in_place(const CallArgs& a, CallMode mode, int32_t k) {
+  return (a.def->tags & kTagPointwise) != 0 || (mode == CallMode::Inplace && k == 0);
+}
+
+// Case 3 for one input and one written tensor: whether the input must be read from a copy. Kept
+// out of line: check_written's loop calls it only when memory may be shared.
+KF_COLD bool must_copy(const CallArgs& a, CallMode mode, int32_t k, const TensorImpl& input,
+                      const TensorImpl& written) {
+  if (&input == &written) return input.numel > 0 && !may_read_in_place(a, mode, k);
+  if (!may_share(input, written) || !share_memory(input, written)) return false;
+  return !(same_layout(input, written) && may_read_in_place(a, mode, k));
 }
 
 // Whether the layout may map two indices to one address: with the dims of size > 1 sorted by
@@ -85,7 +96,7 @@ bool read_in_place(const CallArgs& a, CallMode mode, int32_t k, const TensorImpl
 bool strides_nested(const TensorImpl& t) {
   int64_t stride[KF_MAX_NDIM], size[KF_MAX_NDIM];
   int32_t n = 0;
-  for (int32_t d = 0; d < t.ndim; ++d) {
+  for (int32_t d = t.ndim - 1; d >= 0; --d) {  // row-major strides arrive in ascending order
     if (t.shape[d] <= 1) continue;
     const int64_t s = t.strides[d] < 0 ? -t.strides[d] : t.strides[d];
     int32_t j = n++;
@@ -156,18 +167,20 @@ void check_self_overlap(const CallArgs& a, CallMode mode, int32_t i, const Tenso
        zero >= 0 ? fmt::format(" (stride 0 at dim {}: an expanded tensor)", zero) : "");
 }
 
+[[noreturn]] void fail_inplace_returns(const CallArgs& a) {
+  fail(KF_INVALID_ARGUMENT, "{}: an in-place op must return self only, but its schema returns {} "
+                            "tensors: {}", a.name(), a.def->nreturns, a.def->schema);
+}
+
 // The written tensors: Out: the outputs; Inplace: self (an in-place op returns self only).
-int32_t written_count(const CallArgs& a, CallMode mode) {
+inline int32_t written_count(const CallArgs& a, CallMode mode) {
   if (mode == CallMode::Out) return a.def->nreturns;
-  if (a.def->nreturns != 1) {
-    fail(KF_INVALID_ARGUMENT, "{}: an in-place op must return self only, but its schema returns "
-                              "{} tensors: {}", a.name(), a.def->nreturns, a.def->schema);
-  }
+  if (a.def->nreturns != 1) fail_inplace_returns(a);
   return 1;
 }
 
 // Case 1: refuses what cannot be written; every written tensor is alive here.
-void check_writable(const CallArgs& a, CallMode mode, TensorImpl* const* given, int32_t n) {
+KF_COLD void check_writable(const CallArgs& a, CallMode mode, TensorImpl* const* given, int32_t n) {
   for (int32_t i = 0; i < n; ++i) {
     if (given[i] == nullptr) {
       fail(KF_INVALID_ARGUMENT, "{}: {} is None; an in-place op needs a tensor to write",
@@ -190,18 +203,40 @@ bool needs_copy(const CallArgs& a, CallMode mode, TensorImpl* const* given, int3
   const TensorImpl* t = a.tensors[a.tensor_index[k]];
   if (t == nullptr) return false;
   for (int32_t i = 0; i < n; ++i) {
-    if (share_memory(*t, *given[i]) && !read_in_place(a, mode, k, *t, *given[i])) return true;
+    if (must_copy(a, mode, k, *t, *given[i])) return true;
+  }
+  return false;
+}
+
+// Whether some input must be read from a copy, for any number of written tensors.
+bool any_input_needs_copy(const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                          int32_t n) {
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    if (needs_copy(a, mode, given, n, k)) return true;
   }
   return false;
 }
 
 }  // namespace
 
+// The common case, one written tensor of one element and inputs of their own
+// allocations, costs per input a pointer comparison and two loads; the rest runs only when
+// memory may be shared.
 bool check_written(const CallArgs& a, CallMode mode, TensorImpl* const* given) {
   const int32_t n = written_count(a, mode);
-  check_writable(a, mode, given, n);
+  if (n != 1 || given[0] == nullptr || given[0]->numel > 1) check_writable(a, mode, given, n);
+  if (n != 1) return !any_input_needs_copy(a, mode, given, n);
+  const TensorImpl* w = given[0];
+  const Storage* ws = w->storage;  // a live tensor always has one
+  const bool borrowed = ws->borrowed;
   for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
-    if (needs_copy(a, mode, given, n, k)) return false;
+    const TensorImpl* t = a.tensors[a.tensor_index[k]];
+    if (t == nullptr) continue;
+    if (t == w) {
+      if (!may_read_in_place(a, mode, k) && t->numel > 0) return false;
+    } else if (t->storage == ws || borrowed || t->storage->borrowed) {
+      if (must_copy(a, mode, k, *t, *w)) return false;
+    }
   }
   return true;
 }
