@@ -34,7 +34,10 @@ Span span_of(const TensorImpl& t) {
     if (t.shape[d] <= 1) continue;
     if (__builtin_mul_overflow(t.shape[d] - 1, t.strides[d], &reach)) return kEverywhere;
     int64_t& side = reach < 0 ? below : above;
-    if (__builtin_add_overflow(side, reach < 0 ? -reach : reach, &side)) return kEverywhere;
+    if ((reach < 0 && __builtin_sub_overflow(int64_t{0}, reach, &reach)) ||
+        __builtin_add_overflow(side, reach, &side)) {
+      return kEverywhere;
+    }
   }
   if (__builtin_mul_overflow(below, item, &below) || __builtin_add_overflow(above, 1, &above) ||
       __builtin_mul_overflow(above, item, &above)) {
@@ -98,7 +101,8 @@ bool strides_nested(const TensorImpl& t) {
   int32_t n = 0;
   for (int32_t d = t.ndim - 1; d >= 0; --d) {  // row-major strides arrive in ascending order
     if (t.shape[d] <= 1) continue;
-    const int64_t s = t.strides[d] < 0 ? -t.strides[d] : t.strides[d];
+    int64_t s = t.strides[d];
+    if (s < 0 && __builtin_sub_overflow(int64_t{0}, s, &s)) return false;
     int32_t j = n++;
     for (; j > 0 && stride[j - 1] > s; --j) stride[j] = stride[j - 1], size[j] = size[j - 1];
     stride[j] = s, size[j] = t.shape[d];
@@ -219,9 +223,8 @@ bool any_input_needs_copy(const CallArgs& a, CallMode mode, TensorImpl* const* g
 
 }  // namespace
 
-// The common case, one written tensor of one element and inputs of their own
-// allocations, costs per input a pointer comparison and two loads; the rest runs only when
-// memory may be shared.
+// The common case (one written tensor, inputs of other allocations) costs per input a pointer
+// comparison and two loads; the rest runs only when memory may be shared.
 bool check_written(const CallArgs& a, CallMode mode, TensorImpl* const* given) {
   const int32_t n = written_count(a, mode);
   if (n != 1 || given[0] == nullptr || given[0]->numel > 1) check_writable(a, mode, given, n);
