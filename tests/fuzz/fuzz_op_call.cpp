@@ -41,9 +41,11 @@ class Bytes {
   const uint8_t* end_;
 };
 
+// Small values, and values whose products overflow or exceed any memory: a size between (say
+// 2^31) would make the target allocate gigabytes for a request that is legitimate.
 constexpr int64_t kInts[] = {0, 1, 2, 3, 4, 5, -1, -2, -3, 7,
                              INT64_MAX, INT64_MIN, int64_t{1} << 62, -(int64_t{1} << 62),
-                             INT32_MAX, 6};
+                             8, 6};
 constexpr double kFloats[] = {0.0, 1.0, -1.5, 0.5, 2.0, 1e300, -1e300, 1e-300,
                               __builtin_inf(), -__builtin_inf(), __builtin_nan(""), 3.0};
 
@@ -78,6 +80,9 @@ void add_fresh(Bytes& in, Pool& pool) {
   for (int32_t d = 0; d < ndim; ++d) numel *= (shape[d] = in.pick(5));
   std::vector<uint8_t> data(static_cast<size_t>(numel) * kf_dtype_size(dtype));
   for (uint8_t& b : data) b = in.u8();
+  if (dtype == KF_BOOL) {  // a bool element is the byte 0 or 1 (other bytes are undefined, as in C)
+    for (uint8_t& b : data) b &= 1;
+  }
   kf_tensor_t t = nullptr;
   if (kf_tensor_from_data(data.data(), shape, ndim, dtype, kf_device_cpu(), &t) == KF_OK) {
     pool.add(t, data.size());
@@ -89,7 +94,10 @@ void add_fresh(Bytes& in, Pool& pool) {
 void add_alias(Bytes& in, Pool& pool, size_t base) {
   void* data = nullptr;
   if (kf_tensor_data_ptr(pool.tensors[base], &data) != KF_OK || data == nullptr) return;
-  const auto dtype = static_cast<kf_dtype_t>(in.pick(KF_DTYPE_COUNT));
+  kf_dtype_t base_dtype = KF_FLOAT32;
+  kf_tensor_dtype(pool.tensors[base], &base_dtype);
+  auto dtype = static_cast<kf_dtype_t>(in.pick(KF_DTYPE_COUNT));
+  if (dtype == KF_BOOL && base_dtype != KF_BOOL) dtype = KF_UINT8;  // bytes 0 and 1 only
   const auto item = static_cast<int64_t>(kf_dtype_size(dtype));
   const auto bytes = static_cast<int64_t>(pool.storage_bytes[base]);
   const int32_t ndim = in.pick(3) + 1;
