@@ -1,5 +1,6 @@
 // Meta functions of the factories: sizes, dtype inference from scalars, arange's length.
 #include <cmath>
+#include <cstdint>
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
@@ -38,8 +39,22 @@ int64_t arange_length(const CallArgs& a, bool integral) {
   }
   if (integral && start.tag == KF_SCALAR_INT64 && end.tag == KF_SCALAR_INT64 &&
       step.tag == KF_SCALAR_INT64) {
-    const int64_t d = end.v.i64 - start.v.i64, k = step.v.i64;
-    return d / k + ((d % k) != 0 ? 1 : 0);
+    // In unsigned 64 bits: once the bounds agree with the step's sign, |end - start| and |step|
+    // fit there, where end - start or -step may not fit in int64.
+    const int64_t b = start.v.i64, e64 = end.v.i64, k = step.v.i64;
+    if (k > 0 ? e64 < b : e64 > b) {
+      fail(KF_INVALID_ARGUMENT, "arange: the bounds are inconsistent with the step's sign "
+                                "(start {}, end {}, step {})", b, e64, k);
+    }
+    const uint64_t span = k > 0 ? static_cast<uint64_t>(e64) - static_cast<uint64_t>(b)
+                                : static_cast<uint64_t>(b) - static_cast<uint64_t>(e64);
+    const uint64_t by = k > 0 ? static_cast<uint64_t>(k) : 0 - static_cast<uint64_t>(k);
+    const uint64_t n = span / by + (span % by != 0 ? 1 : 0);
+    if (n > static_cast<uint64_t>(INT64_MAX)) {
+      fail(KF_INVALID_ARGUMENT, "arange: start {}, end {} and step {} give more than 2^63 - 1 "
+                                "elements", b, e64, k);
+    }
+    return static_cast<int64_t>(n);
   }
   const double n = std::ceil((e - s) / st);
   if (n > 9.0e15) fail(KF_INVALID_ARGUMENT, "arange: {} elements is too many", n);
