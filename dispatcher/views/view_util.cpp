@@ -9,6 +9,7 @@ void infer_size(const char* op, const int64_t* shape, int32_t ndim, int64_t nume
                 int64_t* out) {
   int32_t infer = -1;
   int64_t known = 1;
+  bool zero = false, overflow = false;  // a size of 0; a product past int64 (before any 0)
   for (int32_t i = 0; i < ndim; ++i) {
     out[i] = shape[i];
     if (shape[i] == -1) {
@@ -19,8 +20,15 @@ void infer_size(const char* op, const int64_t* shape, int32_t ndim, int64_t nume
       fail(KF_INVALID_ARGUMENT, "{}: invalid size {} at dim {} of {}", op, shape[i], i,
            shape_string(shape, ndim));
     } else {
-      known *= shape[i];
+      zero = zero || shape[i] == 0;
+      overflow = overflow || __builtin_mul_overflow(known, shape[i], &known);
     }
+  }
+  if (zero) {
+    known = 0;
+  } else if (overflow) {
+    fail(KF_INVALID_ARGUMENT, "{}: shape {} has too many elements (the input has {})", op,
+         shape_string(shape, ndim), numel);
   }
   if (infer >= 0 && known != 0 && numel % known == 0) {
     out[infer] = numel / known;
