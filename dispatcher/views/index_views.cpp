@@ -67,9 +67,12 @@ void slice(const CallArgs& a, TensorRef* outs) {
   end = end < start ? start : (end > size ? size : end);
   int64_t shape[KF_MAX_NDIM], strides[KF_MAX_NDIM];
   copy_dims(t, shape, strides);
-  shape[d] = (end - start + step - 1) / step;
-  strides[d] = t.strides[d] * step;
-  emit_view(t, shape, strides, t.ndim, t.offset + start * t.strides[d], outs);
+  // Without overflow for any step: with two or more elements, step and start stay below size,
+  // so their products with the stride stay inside the tensor's extent.
+  const int64_t n = end - start;
+  shape[d] = n == 0 ? 0 : (n - 1) / step + 1;
+  strides[d] = shape[d] > 1 ? t.strides[d] * step : t.strides[d];
+  emit_view(t, shape, strides, t.ndim, n == 0 ? t.offset : t.offset + start * t.strides[d], outs);
 }
 
 void select(const CallArgs& a, TensorRef* outs) {
