@@ -16,6 +16,7 @@
 #include <cstring>
 #include <vector>
 
+#include "fuzz_written_calls.hpp"
 #include "kernforge/kernforge.h"
 
 namespace {
@@ -240,11 +241,26 @@ std::vector<std::vector<char>> arg_types(const char* schema) {
 
 // Every status other than KF_OK comes with a message. KF_FUZZ_VERBOSE=1 prints each call's
 // outcome (to see what a corpus file does).
-void check_status(kf_op_t op, int32_t nargs, kf_status_t s) {
+void check_status(const char* call, kf_status_t s) {
   static const bool verbose = std::getenv("KF_FUZZ_VERBOSE") != nullptr;
   const char* msg = s == KF_OK ? "" : kf_last_error_message();
-  if (verbose) std::printf("%s/%d: %s %s\n", kf_op_name(op), nargs, kf_status_name(s), msg);
+  if (verbose) std::printf("%s: %s %s\n", call, kf_status_name(s), msg);
   if (s != KF_OK && (msg == nullptr || msg[0] == '\0')) __builtin_trap();
+}
+
+// A written call (fuzz_written_calls.hpp) on tensors of the pool.
+void written_call(Bytes& in, Pool& pool, int32_t which) {
+  const fuzz_written::Call& c = fuzz_written::kCalls[which % fuzz_written::kCallCount];
+  const bool inplace = c.out == nullptr || (c.inplace != nullptr && in.pick(2) == 0);
+  kf_tensor_t tensors[3] = {};
+  for (int32_t k = 0; k < c.ninputs; ++k) tensors[k] = pool.any(in);
+  const kf_tensor_t out = inplace ? nullptr : pool.any(in);
+  fuzz_written::Extra x{};
+  x.alpha = in.pick(2) == 0 ? kf_scalar_i64(small_int(in)) : kf_scalar_f64(some_float(in));
+  x.ndims = in.pick(3);
+  for (int32_t d = 0; d < x.ndims; ++d) x.dims[d] = in.pick(5) - 2;
+  x.keepdim = in.pick(2) == 0;
+  fuzz_written::check_call(c, inplace, tensors, out, x, check_status);
 }
 
 }  // namespace
@@ -256,8 +272,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }();
   if (!started) __builtin_trap();  // no ops: the runtime did not start
   Bytes in(data, size);
+  // The first two bytes pick the call: an op of the registry through kf_op_call, or (from
+  // 0xe000 on) an out= or in-place call of the typed entry points.
+  const uint16_t selector = in.u16();
   kf_op_t op = nullptr;
-  if (kf_op_at(in.u16() % kf_op_count(), &op) != KF_OK) __builtin_trap();
+  if (selector < 0xe000 && kf_op_at(selector % kf_op_count(), &op) != KF_OK) __builtin_trap();
   Pool pool;
   const int32_t ntensors = in.pick(6) + 1;
   for (int32_t i = 0; i < ntensors; ++i) {
@@ -266,6 +285,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     } else {
       add_view(in, pool);
     }
+  }
+  if (op == nullptr) {
+    written_call(in, pool, selector - 0xe000);
+    return 0;
   }
   const std::vector<std::vector<char>> types = arg_types(kf_op_schema(op));
   const int32_t nargs = in.pick(19) - 1;  // -1 .. 17
@@ -281,7 +304,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const bool null_args = nargs > 0 && in.pick(32) == 0;
   const kf_status_t s = kf_op_call(op, null_args ? nullptr : args, nargs,
                                    in.pick(32) == 0 ? nullptr : results, nresults);
-  check_status(op, nargs, s);
+  check_status(kf_op_name(op), s);
   if (s != KF_OK) return 0;
   for (int32_t i = 0; i < nresults; ++i) {
     if (results[i].tag != KF_VALUE_TENSOR || results[i].v.tensor == nullptr) __builtin_trap();
