@@ -50,7 +50,9 @@ const Values& base_values() {
 Values shifted_result(int64_t in, int64_t out, const std::function<double(double, size_t)>& f) {
   Values v = base_values();
   const Values old = v;
-  for (int64_t i = 0; i < kN; ++i) v[static_cast<size_t>(out + i)] = f(old[static_cast<size_t>(in + i)], i);
+  for (int64_t i = 0; i < kN; ++i) {
+    v[static_cast<size_t>(out + i)] = f(old[static_cast<size_t>(in + i)], static_cast<size_t>(i));
+  }
   return v;
 }
 

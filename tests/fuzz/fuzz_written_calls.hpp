@@ -22,9 +22,11 @@ struct Extra {
   bool keepdim;
 };
 
-using OutFn = kf_status_t (*)(const kf_tensor_t* in, const Extra& x, kf_tensor_t out);
-using InplaceFn = kf_status_t (*)(const kf_tensor_t* in, const Extra& x);
-using FunctionalFn = kf_status_t (*)(const kf_tensor_t* in, const Extra& x, kf_tensor_t* r);
+using In = const kf_tensor_t*;
+using X = const Extra&;
+using OutFn = kf_status_t (*)(In in, X x, kf_tensor_t out);
+using InplaceFn = kf_status_t (*)(In in, X x);
+using FunctionalFn = kf_status_t (*)(In in, X x, kf_tensor_t* r);
 
 struct Call {
   const char* name;
@@ -37,65 +39,65 @@ struct Call {
 
 inline const Call kCalls[] = {
     {"add", 2, true,
-     [](const kf_tensor_t* i, const Extra& x, kf_tensor_t o) { return kf_add_out(i[0], i[1], x.alpha, o); },
-     [](const kf_tensor_t* i, const Extra& x) { return kf_add_(i[0], i[1], x.alpha); },
-     [](const kf_tensor_t* i, const Extra& x, kf_tensor_t* r) { return kf_add(i[0], i[1], x.alpha, r); }},
+     [](In i, X x, kf_tensor_t o) { return kf_add_out(i[0], i[1], x.alpha, o); },
+     [](In i, X x) { return kf_add_(i[0], i[1], x.alpha); },
+     [](In i, X x, kf_tensor_t* r) { return kf_add(i[0], i[1], x.alpha, r); }},
     {"sub", 2, true,
-     [](const kf_tensor_t* i, const Extra& x, kf_tensor_t o) { return kf_sub_out(i[0], i[1], x.alpha, o); },
-     [](const kf_tensor_t* i, const Extra& x) { return kf_sub_(i[0], i[1], x.alpha); },
-     [](const kf_tensor_t* i, const Extra& x, kf_tensor_t* r) { return kf_sub(i[0], i[1], x.alpha, r); }},
+     [](In i, X x, kf_tensor_t o) { return kf_sub_out(i[0], i[1], x.alpha, o); },
+     [](In i, X x) { return kf_sub_(i[0], i[1], x.alpha); },
+     [](In i, X x, kf_tensor_t* r) { return kf_sub(i[0], i[1], x.alpha, r); }},
     {"mul", 2, true,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_mul_out(i[0], i[1], o); },
-     [](const kf_tensor_t* i, const Extra&) { return kf_mul_(i[0], i[1]); },
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_mul(i[0], i[1], r); }},
+     [](In i, X, kf_tensor_t o) { return kf_mul_out(i[0], i[1], o); },
+     [](In i, X) { return kf_mul_(i[0], i[1]); },
+     [](In i, X, kf_tensor_t* r) { return kf_mul(i[0], i[1], r); }},
     {"div", 2, true,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_div_out(i[0], i[1], o); },
-     [](const kf_tensor_t* i, const Extra&) { return kf_div_(i[0], i[1]); },
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_div(i[0], i[1], r); }},
+     [](In i, X, kf_tensor_t o) { return kf_div_out(i[0], i[1], o); },
+     [](In i, X) { return kf_div_(i[0], i[1]); },
+     [](In i, X, kf_tensor_t* r) { return kf_div(i[0], i[1], r); }},
     {"gt", 2, true,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_gt_out(i[0], i[1], o); },
+     [](In i, X, kf_tensor_t o) { return kf_gt_out(i[0], i[1], o); },
      nullptr,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_gt(i[0], i[1], r); }},
+     [](In i, X, kf_tensor_t* r) { return kf_gt(i[0], i[1], r); }},
     {"where", 3, true,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_where_out(i[0], i[1], i[2], o); },
+     [](In i, X, kf_tensor_t o) { return kf_where_out(i[0], i[1], i[2], o); },
      nullptr,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_where(i[0], i[1], i[2], r); }},
+     [](In i, X, kf_tensor_t* r) { return kf_where(i[0], i[1], i[2], r); }},
     {"neg", 1, true,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_neg_out(i[0], o); },
-     [](const kf_tensor_t* i, const Extra&) { return kf_neg_(i[0]); },
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_neg(i[0], r); }},
+     [](In i, X, kf_tensor_t o) { return kf_neg_out(i[0], o); },
+     [](In i, X) { return kf_neg_(i[0]); },
+     [](In i, X, kf_tensor_t* r) { return kf_neg(i[0], r); }},
     {"abs", 1, true,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_abs_out(i[0], o); },
-     [](const kf_tensor_t* i, const Extra&) { return kf_abs_(i[0]); },
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_abs(i[0], r); }},
+     [](In i, X, kf_tensor_t o) { return kf_abs_out(i[0], o); },
+     [](In i, X) { return kf_abs_(i[0]); },
+     [](In i, X, kf_tensor_t* r) { return kf_abs(i[0], r); }},
     {"exp", 1, true,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_exp_out(i[0], o); },
-     [](const kf_tensor_t* i, const Extra&) { return kf_exp_(i[0]); },
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_exp(i[0], r); }},
+     [](In i, X, kf_tensor_t o) { return kf_exp_out(i[0], o); },
+     [](In i, X) { return kf_exp_(i[0]); },
+     [](In i, X, kf_tensor_t* r) { return kf_exp(i[0], r); }},
     {"copy_", 2, true, nullptr,
-     [](const kf_tensor_t* i, const Extra&) { return kf_copy_(i[0], i[1]); }, nullptr},
+     [](In i, X) { return kf_copy_(i[0], i[1]); }, nullptr},
     {"mm", 2, false,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_mm_out(i[0], i[1], o); },
+     [](In i, X, kf_tensor_t o) { return kf_mm_out(i[0], i[1], o); },
      nullptr,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_mm(i[0], i[1], r); }},
+     [](In i, X, kf_tensor_t* r) { return kf_mm(i[0], i[1], r); }},
     {"bmm", 2, false,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t o) { return kf_bmm_out(i[0], i[1], o); },
+     [](In i, X, kf_tensor_t o) { return kf_bmm_out(i[0], i[1], o); },
      nullptr,
-     [](const kf_tensor_t* i, const Extra&, kf_tensor_t* r) { return kf_bmm(i[0], i[1], r); }},
+     [](In i, X, kf_tensor_t* r) { return kf_bmm(i[0], i[1], r); }},
     {"sum", 1, false,
-     [](const kf_tensor_t* i, const Extra& x, kf_tensor_t o) {
+     [](In i, X x, kf_tensor_t o) {
        return kf_sum_out(i[0], x.dims, x.ndims, x.keepdim, KF_DTYPE_UNDEFINED, o);
      },
      nullptr,
-     [](const kf_tensor_t* i, const Extra& x, kf_tensor_t* r) {
+     [](In i, X x, kf_tensor_t* r) {
        return kf_sum(i[0], x.dims, x.ndims, x.keepdim, KF_DTYPE_UNDEFINED, r);
      }},
     {"amax", 1, false,  // the order of -0 and 0 or of NaNs may differ by layout
-     [](const kf_tensor_t* i, const Extra& x, kf_tensor_t o) {
+     [](In i, X x, kf_tensor_t o) {
        return kf_amax_out(i[0], x.dims, x.ndims, x.keepdim, o);
      },
      nullptr,
-     [](const kf_tensor_t* i, const Extra& x, kf_tensor_t* r) {
+     [](In i, X x, kf_tensor_t* r) {
        return kf_amax(i[0], x.dims, x.ndims, x.keepdim, r);
      }},
 };

@@ -19,9 +19,11 @@ def fresh(dtype, shape, fill=1):
     assert all(s < 5 for s in shape) and len(shape) < 4
     n = 1
     for s in shape: n *= s
-    return [dtype, len(shape)] + list(shape) + [(fill + 7 * i) % 256 for i in range(n * SIZE[dtype])]
+    data = [(fill + 7 * i) % 256 for i in range(n * SIZE[dtype])]
+    return [dtype, len(shape)] + list(shape) + data
 def later_fresh(dtype, shape, fill=1): return [0] + fresh(dtype, shape, fill)
-def slice_of(base, start, end, dim=0, step=1): return [1, base, 0, INT[start], INT[end], dim, step - 1]
+def slice_of(base, start, end, dim=0, step=1):
+    return [1, base, 0, INT[start], INT[end], dim, step - 1]
 def transpose_of(base, d0, d1): return [1, base, 1, d0, d1]
 def expand_of(base, lead): return [1, base, 2, lead, 0, 1]          # [lead, -1]
 def alias_of(base, dtype, shape, strides, start):
@@ -61,7 +63,8 @@ seeds = {
   'sum_dim_list': call(25, [fresh(I32, [3, 4])], [tensor(0), ints(1), boolean(True), NONE]),
   'mean_bad_dim': call(26, [fresh(F64, [3, 4])], [tensor(0), ints(5, -1), boolean(False)]),
   'mm_square': call(29, [fresh(F32, [3, 3]), later_fresh(F32, [3, 3], 2)], [tensor(0), tensor(1)]),
-  'mm_transposed_self': call(29, [fresh(F64, [3, 3]), transpose_of(0, 0, 1)], [tensor(0), tensor(1)]),
+  'mm_transposed_self': call(29, [fresh(F64, [3, 3]), transpose_of(0, 0, 1)],
+                             [tensor(0), tensor(1)]),
   'arange_floats': call(4, [fresh(F32, [1])], [scalar_float(0.0), scalar_float(1e300),
                                                 scalar_float(1e-300)]),
   'arange_int_extremes': call(4, [fresh(F32, [1])], [scalar_int('min'), scalar_int('max'),
@@ -109,8 +112,8 @@ wseeds = {
                                    [0, 2] + extra(1, dims=(0,), keepdim=True)),
   'w_copy_shifted': written('copy_', [fresh(F64, [4, 2]), slice_of(0, 1, 4), slice_of(0, 0, 3)],
                             [1, 2]),
-  'w_copy_shifted_back': written('copy_', [fresh(F64, [4, 2]), slice_of(0, 1, 4), slice_of(0, 0, 3)],
-                                 [2, 1]),
+  'w_copy_shifted_back': written('copy_', [fresh(F64, [4, 2]), slice_of(0, 1, 4),
+                                           slice_of(0, 0, 3)], [2, 1]),
   'w_add_inplace_expanded': written('add', [fresh(F32, [3]), expand_of(0, 2),
                                             later_fresh(F32, [2, 3])],
                                     [INPLACE, 1, 2] + extra(1)),
