@@ -148,14 +148,17 @@ TensorImpl* acquire_contiguous(const int64_t* shape, int32_t ndim, kf_dtype_t dt
   t->ndim = ndim;
   t->dtype = dtype;
   t->device = device;
-  int64_t stride = 1, numel = 1;
+  // In unsigned arithmetic: checked_numel has proved that the sizes' product fits unless one of
+  // them is 0; then partial products may wrap, the count ends at 0, and no stride is used.
+  uint64_t stride = 1, numel = 1;
   for (int32_t i = ndim - 1; i >= 0; --i) {
+    const auto size = static_cast<uint64_t>(shape[i]);
     t->shape[i] = shape[i];
-    t->strides[i] = stride;
-    stride = saturating_stride(stride, shape[i]);
-    numel = saturating_mul(numel, shape[i]);
+    t->strides[i] = static_cast<int64_t>(stride);
+    stride *= size > 1 ? size : 1;
+    numel *= size;
   }
-  t->numel = numel;
+  t->numel = static_cast<int64_t>(numel);
   return t;
 }
 
