@@ -4,6 +4,9 @@
 //                    (budget: >= 10x faster than libtorch's torch::add on the same operands,
 //                    BM_TorchAddTinyDefault of bench_torch.cpp, built when CMake finds
 //                    libtorch; BM_TorchAddTiny there is the same under InferenceMode).
+// BM_TinyAddOut:     kf_add_out of the same operands into a preallocated 1-element out (the
+//                    out= path: the core checks that out does not overlap an input).
+// BM_TinyAddInplace: kf_add_ on the same operands (the in-place path, self written).
 // BM_MatmulKernforge kf_matmul of two n x n float32 tensors through the C ABI, output released.
 // BM_CblasSgemm      cblas_sgemm on the same sizes into a preallocated buffer (the reference;
 //                    budget: kernforge >= 95% of it at 2048).
@@ -76,6 +79,40 @@ void BM_TinyAdd(benchmark::State& state) {
   kf_tensor_release(a);
 }
 
+void BM_TinyAddOut(benchmark::State& state) {
+  const std::vector<float> one{1.5f};
+  kf_tensor_t a = make_tensor(state, one, {1});
+  kf_tensor_t b = make_tensor(state, one, {1});
+  kf_tensor_t out = make_tensor(state, one, {1});
+  for (auto _ : state) {
+    const kf_status_t s = kf_add_out(a, b, kf_scalar_i64(1), out);
+    if (s != KF_OK) {
+      check(state, s, "kf_add_out");
+      break;
+    }
+    benchmark::DoNotOptimize(out);
+  }
+  kf_tensor_release(out);
+  kf_tensor_release(b);
+  kf_tensor_release(a);
+}
+
+void BM_TinyAddInplace(benchmark::State& state) {
+  const std::vector<float> zero{0.0f};
+  kf_tensor_t a = make_tensor(state, zero, {1});
+  kf_tensor_t b = make_tensor(state, zero, {1});
+  for (auto _ : state) {
+    const kf_status_t s = kf_add_(a, b, kf_scalar_i64(1));
+    if (s != KF_OK) {
+      check(state, s, "kf_add_");
+      break;
+    }
+    benchmark::DoNotOptimize(a);
+  }
+  kf_tensor_release(b);
+  kf_tensor_release(a);
+}
+
 void BM_MatmulKernforge(benchmark::State& state) {
   const int64_t n = state.range(0);
   kf_tensor_t a = make_tensor(state, filled(n * n, 0.5f), {n, n});
@@ -125,6 +162,10 @@ void register_tiny_benchmarks() {
   const int repetitions = tiny_repetitions();
   benchmark::internal::Benchmark* bm = benchmark::RegisterBenchmark("BM_TinyAdd", BM_TinyAdd);
   if (repetitions > 0) bm->Repetitions(repetitions);
+  for (auto* extra : {benchmark::RegisterBenchmark("BM_TinyAddOut", BM_TinyAddOut),
+                      benchmark::RegisterBenchmark("BM_TinyAddInplace", BM_TinyAddInplace)}) {
+    if (repetitions > 0) extra->Repetitions(repetitions);
+  }
 #ifdef KF_BENCH_HAVE_TORCH
   kf_bench::register_torch_benchmarks(repetitions);
 #endif

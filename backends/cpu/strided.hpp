@@ -84,8 +84,12 @@ StridedPlan<N> make_plan(const kf_tensor_view_t* const (&views)[N], const int64_
     p.data[k] = static_cast<char*>(views[k]->data);
   }
   p.numel = 1;
+  for (int d = 0; d < out.ndim; ++d) {
+    // No element: the other sizes may be anything, and their product need not fit.
+    if (out.shape[d] == 0) p.numel = 0;
+  }
   int nd = 0;
-  for (int d = out.ndim - 1; d >= 0; --d) {
+  for (int d = out.ndim - 1; d >= 0 && p.numel != 0; --d) {
     const int64_t size = out.shape[d];
     p.numel *= size;
     if (size == 1) continue;
@@ -98,7 +102,7 @@ StridedPlan<N> make_plan(const kf_tensor_view_t* const (&views)[N], const int64_
   }
   if (nd == 0) {
     p.ndim = 1;
-    p.shape[0] = 1;
+    p.shape[0] = p.numel;  // 1, or 0 for no element
     for (int k = 0; k < N; ++k) p.strides[k][0] = 0;
     return p;
   }

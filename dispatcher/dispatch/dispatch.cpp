@@ -5,6 +5,7 @@
 #include "dispatch/call_plan.hpp"
 #include "dispatch/kernel_call.hpp"
 #include "dispatch/layers.hpp"
+#include "dispatch/written_overlap.hpp"
 #include "registry/op_registry.hpp"
 
 namespace kf {
@@ -29,9 +30,7 @@ void run_in_core(const CallArgs& args, CallMode mode, TensorImpl* const* given,
   }
 }
 
-}  // namespace
-
-void run_backend(const CallArgs& args, CallMode mode, TensorImpl* const* given,
+void run_checked(const CallArgs& args, CallMode mode, TensorImpl* const* given,
                  TensorImpl** results) {
   const OpDef& def = *args.def;
   if (def.kind == OpKind::View || (def.kind == OpKind::Composite && def.meta == nullptr)) {
@@ -39,6 +38,18 @@ void run_backend(const CallArgs& args, CallMode mode, TensorImpl* const* given,
   }
   // A kernel op, or a composite a backend kernel may override: decided after its meta.
   if (!run_kernel(args, mode, given, results)) run_in_core(args, mode, given, results);
+}
+
+}  // namespace
+
+// Every call with written tensors passes check_written first (Note [Written tensors that
+// overlap]); a Functional call writes only what it allocates.
+void run_backend(const CallArgs& args, CallMode mode, TensorImpl* const* given,
+                 TensorImpl** results) {
+  if (mode != CallMode::Functional && !check_written(args, mode, given)) {
+    return run_with_copied_inputs(args, mode, given, results, run_checked);
+  }
+  run_checked(args, mode, given, results);
 }
 
 void run_op(const CallArgs& args, CallMode mode, TensorImpl* const* given, TensorImpl** results) {

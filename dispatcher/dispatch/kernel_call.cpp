@@ -105,14 +105,7 @@ bool outputs_direct(const CallArgs& a, CallMode mode, TensorImpl* const* given, 
            shape_string(g.shape, g.ndim),
            mode == CallMode::Out ? "; pass an out of the result's shape" : "");
     }
-    for (int32_t d = 0; d < g.ndim; ++d) {
-      if (g.strides[d] == 0 && g.shape[d] > 1) {
-        fail(KF_INVALID_ARGUMENT,
-             "{}: {} has stride 0 at dim {} (an expanded tensor): several of its elements share "
-             "one memory location, so it cannot be written; clone it first", a.name(),
-             mode == CallMode::Out ? "out" : "self (in place)", d);
-      }
-    }
+    // Written tensors that share memory were refused or handled before (check_written).
     if (g.device != m.device) {
       fail(KF_INVALID_ARGUMENT, "{}: out is on {} but the inputs are on {}", a.name(),
            device_string(g.device), device_string(m.device));

@@ -1,5 +1,6 @@
 // Meta functions of the factories: sizes, dtype inference from scalars, arange's length.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "core/dtype.hpp"

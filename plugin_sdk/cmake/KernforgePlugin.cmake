@@ -53,7 +53,8 @@ function(kernforge_add_plugin name)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     set(map "${CMAKE_CURRENT_BINARY_DIR}/${target}.map")
     file(WRITE "${map}" "{ global: kf_plugin_get; local: *; };\n")
-    target_link_options(${target} PRIVATE "-Wl,--version-script=${map}" "-Wl,--no-undefined")
+    target_link_options(${target} PRIVATE "-Wl,--version-script=${map}"
+                        $<$<NOT:$<BOOL:${KF_FUZZ}>>:-Wl,--no-undefined>)  # as libkernforge
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
   elseif(WIN32 AND NOT MSVC)
     target_link_options(${target} PRIVATE "-Wl,--exclude-all-symbols")

@@ -108,9 +108,13 @@ KF_API kf_status_t kf_op_call(kf_op_t op, const kf_value_t* args, int32_t nargs,
                               kf_value_t* results, int32_t nresults) {
   return kf::guard([&] {
     const kf::OpDef& def = kf::checked_op(op);
-    if (nresults != def.nreturns || (nresults > 0 && results == nullptr)) {
+    if (nresults != def.nreturns) {
       kf::fail(KF_INVALID_ARGUMENT, "{}: nresults is {} but the op returns {} tensor(s)",
                def.name, nresults, def.nreturns);
+    }
+    if (nresults > 0 && results == nullptr) {
+      kf::fail(KF_INVALID_ARGUMENT, "{}: results is NULL; pass an array of {} kf_value_t",
+               def.name, nresults);
     }
     kf::ensure_initialized();
     const bool inplace = def.name[std::strlen(def.name) - 1] == '_';

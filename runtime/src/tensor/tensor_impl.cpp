@@ -14,6 +14,19 @@
 namespace kf {
 namespace {
 
+// a * b, or INT64_MAX when that overflows. After checked_numel only a shape with a zero size
+// overflows a partial product of its sizes or strides (a size of 0 later makes the element
+// count 0, and any strides describe no element).
+inline int64_t saturating_mul(int64_t a, int64_t b) noexcept {
+  int64_t r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? INT64_MAX : r;
+}
+
+// The next row-major stride.
+inline int64_t saturating_stride(int64_t stride, int64_t size) noexcept {
+  return saturating_mul(stride, size > 1 ? size : 1);
+}
+
 TensorImpl* acquire_impl(const int64_t* shape, const int64_t* strides, int32_t ndim,
                          kf_dtype_t dtype, kf_device_t device) {
   TensorImpl* t = TensorTable::acquire();
@@ -24,7 +37,7 @@ TensorImpl* acquire_impl(const int64_t* shape, const int64_t* strides, int32_t n
   for (int32_t i = 0; i < ndim; ++i) {
     t->shape[i] = shape[i];
     t->strides[i] = strides[i];
-    numel *= shape[i];
+    numel = saturating_mul(numel, shape[i]);
   }
   t->numel = numel;
   return t;
@@ -78,7 +91,7 @@ void contiguous_strides(const int64_t* shape, int32_t ndim, int64_t* strides) no
   int64_t s = 1;
   for (int32_t i = ndim - 1; i >= 0; --i) {
     strides[i] = s;
-    s *= shape[i] > 1 ? shape[i] : 1;
+    s = saturating_stride(s, shape[i]);
   }
 }
 
