@@ -257,7 +257,7 @@ void run_with_copied_inputs(const CallArgs& a, CallMode mode, TensorImpl* const*
     const int32_t i = a.tensor_index[k];
     copies[k] = ops::clone(*a.tensors[i]);
     c.tensors[i] = copies[k].get();
-    c.owned[i].v.tensor = copies[k].get();
+    c.owned[i].v.tensor = handle_of(copies[k].get());
   }
   run(c, mode, given, results);
 }

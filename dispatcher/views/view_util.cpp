@@ -10,7 +10,6 @@ void infer_size(const char* op, const int64_t* shape, int32_t ndim, int64_t nume
                 int64_t* out) {
   int32_t infer = -1;
   int64_t known = 1;
-  bool zero = false, overflow = false;  // a size of 0; a product past int64 (before any 0)
   for (int32_t i = 0; i < ndim; ++i) {
     out[i] = shape[i];
     if (shape[i] == -1) {
