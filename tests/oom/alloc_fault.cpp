@@ -25,7 +25,8 @@ struct ThreadState {
   bool fired = false;
 };
 
-// Trivial, so reading it never allocates (an operator new must not recurse into itself).
+// Constant-initialised and trivially destructible: using it runs no initialisation and never
+// allocates (an operator new must not recurse into itself).
 thread_local ThreadState t_state;
 
 // Counts an allocation of `kind`; true when it is the one that must fail.
@@ -33,7 +34,8 @@ bool should_fail(Kind kind) noexcept {
   ThreadState& s = t_state;
   if (!s.armed || s.kind != kind) return false;
   ++s.count;
-  if (s.fail_at != 0 && (s.count == s.fail_at || (s.mode == Mode::FromThenOn && s.count > s.fail_at))) {
+  const bool due = s.count == s.fail_at || (s.mode == Mode::FromThenOn && s.count > s.fail_at);
+  if (s.fail_at != 0 && due) {
     s.fired = true;
     return true;
   }

@@ -66,8 +66,9 @@ struct SweepResult {
   std::vector<std::string> failures;  // "N=12: ..." with the child's output
 };
 
-/// Sweeps `phase` (dry run, then N = 1..points), `jobs` children at a time; prints one summary
-/// line ("[sweep] <name>: ...") for the figures.
+/// Sweeps `phase` (dry run, then N = 1..points) and prints one summary line ("[sweep] <name>:
+/// ...") for the figures. Environment: KF_OOM_JOBS children at a time (default 2);
+/// KF_OOM_ONLY=<n> runs point n alone in this process, for a debugger (`catch throw`).
 SweepResult sweep(const Phase& phase);
 
 /// Fails the current test with every failure of `r` (at most a few, with output) and, unless

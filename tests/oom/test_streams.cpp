@@ -26,8 +26,8 @@ struct Scene {
 };
 Scene g_scene;
 
-#define KF_STEP(call)                          \
-  do {                                         \
+#define KF_STEP(call)                                    \
+  do {                                                   \
     if (kf_status_t s_ = (call); s_ != KF_OK) return s_; \
   } while (0)
 

@@ -117,6 +117,13 @@ void count_allocated(DeviceCache& c, size_t bytes) {
   c.stats.peak_allocated_bytes = std::max(c.stats.peak_allocated_bytes, c.stats.allocated_bytes);
 }
 
+// Returns a block that no free list could take to its backend, with the reference to its stream
+// it held (Note [Blocks and streams]). Outside the cache's lock.
+void return_to_backend(DeviceCache& c, kf_device_t device, const Block& b) noexcept {
+  c.backend->deallocate(device.index, b.ptr, b.bytes);
+  release_stream(b.stream);
+}
+
 // Moves pending blocks whose events have all passed back to their free lists. The plugin is
 // asked outside the lock.
 void process_pending(DeviceCache& c, kf_device_t device) {
@@ -144,22 +151,26 @@ void process_pending(DeviceCache& c, kf_device_t device) {
     for (void* e : p.events) c.backend->event_destroy(device.index, e);
     done.push_back(p.block);
   }
-  std::lock_guard<SpinLock> lock(c.mutex);
-  for (const Block& b : done) {
-    try {
-      c.buckets_of(b.stream).bucket(b.bytes).push_back(b.ptr);
-    } catch (...) {  // no room in the free list: the block goes back to the backend
-      c.stats.reserved_bytes -= b.bytes;
-      c.backend->deallocate(device.index, b.ptr, b.bytes);
-      if (b.stream != nullptr) release_stream(b.stream);
+  {
+    std::lock_guard<SpinLock> lock(c.mutex);
+    for (Block& b : done) {
+      try {
+        c.buckets_of(b.stream).bucket(b.bytes).push_back(b.ptr);
+        b.ptr = nullptr;  // kept
+      } catch (...) {
+        c.stats.reserved_bytes -= b.bytes;
+      }
     }
+    if (c.pending.empty()) {
+      c.pending.swap(still);
+    } else {  // freed meanwhile by other threads
+      for (PendingBlock& p : still) c.pending.push_back(std::move(p));
+    }
+    c.npending.store(static_cast<int32_t>(c.pending.size()), std::memory_order_relaxed);
   }
-  if (c.pending.empty()) {
-    c.pending.swap(still);
-  } else {  // freed meanwhile by other threads
-    for (PendingBlock& p : still) c.pending.push_back(std::move(p));
+  for (const Block& b : done) {
+    if (b.ptr != nullptr) return_to_backend(c, device, b);  // no room in the free list
   }
-  c.npending.store(static_cast<int32_t>(c.pending.size()), std::memory_order_relaxed);
 }
 
 // Puts `block` on the pending list with an event recorded on every stream in `used_on` other
@@ -236,14 +247,17 @@ void cache_free(kf_device_t device, Block block, const std::vector<Stream*>* use
     } catch (...) {
     }
   }
-  std::lock_guard<SpinLock> lock(c->mutex);
-  c->stats.allocated_bytes -= block.bytes;
-  try {
-    c->buckets_of(block.stream).bucket(block.bytes).push_back(block.ptr);
-  } catch (...) {
-    c->stats.reserved_bytes -= block.bytes;
-    c->backend->deallocate(device.index, block.ptr, block.bytes);
+  {
+    std::lock_guard<SpinLock> lock(c->mutex);
+    c->stats.allocated_bytes -= block.bytes;
+    try {
+      c->buckets_of(block.stream).bucket(block.bytes).push_back(block.ptr);
+      return;
+    } catch (...) {
+      c->stats.reserved_bytes -= block.bytes;
+    }
   }
+  return_to_backend(*c, device, block);  // no room in the free list
 }
 
 void cache_empty(kf_device_t device) {
