@@ -178,8 +178,16 @@ void check_args(const std::string& text, const ParsedSchema& p) {
   }
   const bool inplace = p.name.back() == '_';
   if (inplace && (p.args.empty() || p.args[0].type != ArgType::Tensor ||
-                  p.args[0].alias != "a!")) {
+                  p.args[0].alias != "a!" || p.args[0].optional)) {
     bad(text, "in-place op '" + p.name + "' must take 'Tensor(a!) self' first");
+  }
+  // The core writes the self of an in-place op (and out= tensors) only, after checking what it
+  // shares memory with (Note [Written tensors that overlap]); a kernel writes nothing else.
+  for (size_t i = inplace ? 1 : 0; i < p.args.size(); ++i) {
+    if (!p.args[i].alias.empty() && p.args[i].alias.back() == '!') {
+      bad(text, "argument '" + p.args[i].name + "' is marked written (" + p.args[i].alias +
+                    "); only the self of an in-place op (a name ending in '_') is written");
+    }
   }
 }
 
@@ -281,6 +289,9 @@ ParsedSchema parse_schema(const std::string& text) {
   if (!trim(s.substr(close + 1, arrow - close - 1)).empty()) bad(text, "text between ')' and '->'");
   const std::string_view returns = trim(s.substr(arrow + 2));
   p.nreturns = parse_returns(text, returns);
+  if (p.name.back() == '_' && returns != "Tensor(a!)") {
+    bad(text, "in-place op '" + p.name + "' must return self only: '-> Tensor(a!)'");
+  }
   p.canonical = canonical(p, returns);
   p.hash = fnv1a64(p.canonical);
   p.rule_signature = rule_signature(p);

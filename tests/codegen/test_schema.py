@@ -275,6 +275,32 @@ class BadEntries(SchemaTestCase):
                       doc: Zero in place.
                     """, FIRST_LINE, "in-place op 'zero_'", "Tensor(a!) self")
 
+    def test_inplace_op_with_optional_self(self):
+        self.assert_rejected("""\
+            - op: zero_(Tensor(a!)? self) -> Tensor(a!)
+              kind: composite
+              doc: Zero in place.
+            """, FIRST_LINE, "in-place op 'zero_'", "Tensor(a!) self")
+
+    def test_inplace_op_returning_more_than_self(self):
+        for rets in ("Tensor", "(Tensor(a!), Tensor)"):
+            with self.subTest(rets=rets):
+                self.assert_rejected(f"""\
+                    - op: zero_(Tensor(a!) self) -> {rets}
+                      kind: composite
+                      doc: Zero in place.
+                    """, FIRST_LINE, "in-place op 'zero_'", "return self only")
+
+    def test_written_argument_other_than_inplace_self(self):
+        for sig in ("fill(Tensor(a!) x, Scalar v) -> Tensor",
+                    "zero_(Tensor(a!) self, Tensor(b!) x) -> Tensor(a!)"):
+            with self.subTest(sig=sig):
+                self.assert_rejected(f"""\
+                    - op: {sig}
+                      kind: composite
+                      doc: Writes x.
+                    """, FIRST_LINE, "argument 'x'", "written")
+
     def test_inplace_op_with_mutable_self_loads(self):
         ops = self.load_text("""\
             - op: zero_(Tensor(a!) self) -> Tensor(a!)

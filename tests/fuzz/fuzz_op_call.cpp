@@ -244,7 +244,10 @@ std::vector<std::vector<char>> arg_types(const char* schema) {
 void check_status(const char* call, kf_status_t s) {
   static const bool verbose = std::getenv("KF_FUZZ_VERBOSE") != nullptr;
   const char* msg = s == KF_OK ? "" : kf_last_error_message();
-  if (verbose) std::printf("%s: %s %s\n", call, kf_status_name(s), msg);
+  if (verbose) {
+    std::printf("%s: %s %s\n", call, kf_status_name(s), msg);
+    std::fflush(stdout);
+  }
   if (s != KF_OK && (msg == nullptr || msg[0] == '\0')) __builtin_trap();
 }
 

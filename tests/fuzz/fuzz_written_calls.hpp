@@ -7,6 +7,8 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -146,6 +148,52 @@ inline bool integral(kf_dtype_t d) {
          d == KF_BOOL;
 }
 
+// With KF_FUZZ_VERBOSE set: one line per tensor of a written call, to see what a corpus file
+// does (before the target stops on a wrong result).
+inline void describe(const char* role, kf_tensor_t t) {
+  static const bool verbose = std::getenv("KF_FUZZ_VERBOSE") != nullptr;
+  int32_t ndim = 0;
+  const int64_t *shape = nullptr, *strides = nullptr;
+  kf_dtype_t dtype = KF_DTYPE_UNDEFINED;
+  void* data = nullptr;
+  if (!verbose || t == nullptr || kf_tensor_ndim(t, &ndim) != KF_OK ||
+      kf_tensor_shape(t, &shape) != KF_OK || kf_tensor_strides(t, &strides) != KF_OK ||
+      kf_tensor_dtype(t, &dtype) != KF_OK || kf_tensor_data_ptr(t, &data) != KF_OK) {
+    return;
+  }
+  std::printf("  %s %s %p shape", role, kf_dtype_name(dtype), data);
+  for (int32_t d = 0; d < ndim; ++d) std::printf(" %lld", static_cast<long long>(shape[d]));
+  std::printf(" strides");
+  for (int32_t d = 0; d < ndim; ++d) std::printf(" %lld", static_cast<long long>(strides[d]));
+  std::printf("\n");
+  std::fflush(stdout);
+}
+
+// Whether element bytes `p` of `dtype` hold a NaN.
+inline bool is_nan(const unsigned char* p, kf_dtype_t dtype) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, kf_dtype_size(dtype));  // little-endian hosts
+  switch (dtype) {
+    case KF_FLOAT64: return (bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+    case KF_FLOAT32: return (bits & 0x7fffffffu) > 0x7f800000u;
+    case KF_FLOAT16: return (bits & 0x7fffu) > 0x7c00u;
+    case KF_BFLOAT16: return (bits & 0x7fffu) > 0x7f80u;
+    default: return false;
+  }
+}
+
+// Equal bytes, except that any two NaNs are equal: which NaN a kernel returns for two NaN
+// operands depends on the order it passes them to the hardware.
+inline bool same_values(const Snapshot& a, const Snapshot& b) {
+  if (a.bytes.size() != b.bytes.size()) return false;
+  const size_t item = kf_dtype_size(a.dtype);
+  for (size_t i = 0; i + item <= a.bytes.size(); i += item) {
+    if (std::memcmp(&a.bytes[i], &b.bytes[i], item) == 0) continue;
+    if (!is_nan(&a.bytes[i], a.dtype) || !is_nan(&b.bytes[i], a.dtype)) return false;
+  }
+  return true;
+}
+
 // The reference of a written call: the functional form on copies of the inputs (copy_: src
 // copied into a fresh tensor of self's shape and dtype).
 inline kf_status_t reference(const Call& c, const kf_tensor_t* copies, const Extra& x,
@@ -166,6 +214,8 @@ inline void check_call(const Call& c, bool inplace, const kf_tensor_t* in, kf_te
     copy_handles[k] = copies[k].get();
   }
   const kf_tensor_t target = inplace ? in[0] : out;
+  for (int32_t k = 0; k < c.ninputs; ++k) describe("input", in[k]);
+  describe(inplace ? "self (written)" : "out", target);
   Snapshot before, written, want;
   if (!snapshot(target, before)) return;
   const kf_status_t s = inplace ? c.inplace(in, x) : c.out(in, x, out);
@@ -179,7 +229,17 @@ inline void check_call(const Call& c, bool inplace, const kf_tensor_t* in, kf_te
   if (reference(c, copy_handles, x, written, ref) != KF_OK || !snapshot(ref.get(), want)) return;
   if (want.dtype != written.dtype || want.shape != written.shape) return;  // cast or resized
   if (!c.exact && !integral(want.dtype)) return;  // float sums: the order may differ by layout
-  if (want.bytes != written.bytes) __builtin_trap();  // a silently wrong result
+  if (!same_values(want, written)) {  // a silently wrong result
+    if (std::getenv("KF_FUZZ_VERBOSE") != nullptr) {
+      for (const Snapshot* v : {&before, &written, &want}) {
+        std::printf(v == &before ? "  before " : v == &written ? "  written" : "  wanted ");
+        for (unsigned char b : v->bytes) std::printf(" %02x", b);
+        std::printf("\n");
+      }
+      std::fflush(stdout);
+    }
+    __builtin_trap();
+  }
 }
 
 }  // namespace fuzz_written

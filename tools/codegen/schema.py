@@ -249,8 +249,18 @@ def _parse_entry(entry, path: str, index: int, line: int) -> Op:
         raise SchemaError(f"{where}: op '{name}' needs a 'doc' line")
     op = Op(name, sig.strip(), args, rets, kind, meta, variants, tags, doc.strip(),
             entry["__line__"])
-    if op.inplace_only and (not args or not args[0].is_tensor or args[0].alias != "a!"):
+    if op.inplace_only and (not args or not args[0].is_tensor or args[0].alias != "a!"
+                            or args[0].optional):
         raise SchemaError(f"{where}: in-place op '{name}' must take 'Tensor(a!) self' first")
+    if op.inplace_only and rets != ["Tensor(a!)"]:
+        raise SchemaError(f"{where}: in-place op '{name}' must return self only: "
+                          "'-> Tensor(a!)'")
+    # The core writes the self of an in-place op (and out= tensors) only, after checking what
+    # they share memory with; a kernel writes nothing else.
+    for a in args[1 if op.inplace_only else 0:]:
+        if a.alias and a.alias.endswith("!"):
+            raise SchemaError(f"{where}: argument '{a.name}' of '{name}' is marked written "
+                              f"({a.alias}); only the self of an in-place op is written")
     op.tensor_args = [a for a in args if a.is_tensor]
     op.other_args = [a for a in args if not a.is_tensor]
     if any(a.base == "Tensor" and a.is_list for a in args) and kind == "kernel":

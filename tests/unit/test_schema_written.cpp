@@ -1,0 +1,55 @@
+// The op-schema parser's rule for written arguments (ops plugins define): only the self of an
+// in-place op is marked written, it is not optional, and the op returns it alone. The core
+// writes nothing else, after the overlap check (Note [Written tensors that overlap]).
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "core/error.hpp"
+#include "registry/schema_parser.hpp"
+
+namespace kf {
+namespace {
+
+// The message of parse_schema's refusal, or "" when it parses.
+std::string refusal(const std::string& schema) {
+  try {
+    (void)parse_schema(schema);
+    return "";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << schema;
+    return e.what();
+  }
+}
+
+TEST(SchemaWritten, InplaceSelfIsTheWrittenArgument) {
+  EXPECT_EQ(refusal("toy::scale_(Tensor(a!) self, float f) -> Tensor(a!)"), "");
+  EXPECT_EQ(refusal("toy::axpy_(Tensor(a!) self, Tensor(a) x, Scalar alpha=1) -> Tensor(a!)"),
+            "");
+}
+
+TEST(SchemaWritten, OtherWrittenArgumentsAreRefused) {
+  const std::string m = refusal("toy::fill(Tensor(a!) x, Scalar v) -> Tensor");
+  EXPECT_NE(m.find("'x'"), std::string::npos) << m;
+  EXPECT_NE(m.find("written"), std::string::npos) << m;
+  EXPECT_NE(refusal("toy::add_(Tensor(a!) self, Tensor(b!) other) -> Tensor(a!)")
+                .find("'other'"),
+            std::string::npos);
+}
+
+TEST(SchemaWritten, InplaceSelfMustBeATensor) {
+  EXPECT_NE(refusal("toy::fill_(Tensor(a!)? self, Scalar v) -> Tensor(a!)")
+                .find("Tensor(a!) self"),
+            std::string::npos)
+      << "an in-place op needs a self to write";
+}
+
+TEST(SchemaWritten, InplaceOpReturnsSelfOnly) {
+  for (const char* schema : {"toy::fill_(Tensor(a!) self) -> (Tensor, Tensor)",
+                             "toy::fill_(Tensor(a!) self) -> Tensor"}) {
+    EXPECT_NE(refusal(schema).find("return self only"), std::string::npos) << schema;
+  }
+}
+
+}  // namespace
+}  // namespace kf
