@@ -144,6 +144,11 @@ TEST(StaleHandles, AStaleHandleIsRefusedOnAnotherThread) {
 }
 
 TEST(StaleHandles, ASlotFreedByAThreadThatEndedIsReusedWithoutReviving) {
+#ifdef _WIN32
+  // MinGW emulates thread_local: when an ended thread's free slots reach the shared list is
+  // not something this test can force, so the reuse it needs may not come.
+  GTEST_SKIP() << "a thread's free slots are handed back at thread exit only with native TLS";
+#endif
   kf_tensor_t stale = nullptr;
   std::thread maker([&] {
     stale = full({2}, 1).release();

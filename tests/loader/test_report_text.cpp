@@ -11,7 +11,13 @@ namespace {
 using ReportText = LoaderTest;
 
 TEST_F(ReportText, NonUtf8FolderAndManifestKeepTheReportValid) {
+#ifdef _WIN32
+  // Windows names files in UTF-16 and refuses control characters in them: there, only the
+  // manifest's own bytes are not UTF-8.
+  const fs::path odd = tmp() / "odd";
+#else
   const fs::path odd = tmp() / std::string("odd_\xff\xfe_\x1b[31m");
+#endif
   const Staged ok = stage(odd, "ok");
   write_file(odd / "bytes.json",
              "{\"manifest_version\": 1, \"name\": \"bytes\xff\xc0\x80\", \"library\": \"x\"}");
@@ -25,7 +31,9 @@ TEST_F(ReportText, NonUtf8FolderAndManifestKeepTheReportValid) {
   // nlohmann's parser rejects invalid UTF-8: parsing at all proves the text is clean.
   const json r = json::parse(text, nullptr, false);
   ASSERT_FALSE(r.is_discarded()) << "not valid UTF-8 JSON: " << text;
+#ifndef _WIN32
   EXPECT_HAS(text, "odd_\xef\xbf\xbd\xef\xbf\xbd_\\u001b[31m");  // U+FFFD twice, ESC as \u001b
+#endif
   bool rejected = false;
   for (const json& b : r.at("backends")) {
     rejected = rejected || (str_of(b, "state") == "rejected" && contains(str_of(b, "reason"),
