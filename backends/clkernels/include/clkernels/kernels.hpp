@@ -1,0 +1,27 @@
+// kernels.hpp — the shared OpenCL C kernels: their sources, build options and registration.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "clkernels/device.hpp"
+#include "kernforge/plugin.h"
+
+namespace kf::clk {
+
+/// The OpenCL C source of a family (kernels/common.clh prepended), embedded at build time.
+const char* family_source(Family family) noexcept;
+
+/// The compiler options that specialise a family's source for `dtype` ("-DKF_DT=0 ...").
+std::string build_options(ProgramKey key);
+
+/// The dtypes (bit 1u << kf_dtype_t) the kernels can serve on devices with `caps`.
+uint32_t supported_dtypes(const Capabilities& caps) noexcept;
+
+/// Registers every kernel of the shared set for the dtypes in `dtype_mask` (the intersection of
+/// supported_dtypes() over the backend's devices). The kernels expect call->plugin_state to be
+/// the backend's kf::clk::Backend.
+kf_status_t register_kernels(const kf_registrar_t* registrar, uint32_t dtype_mask);
+
+}  // namespace kf::clk
