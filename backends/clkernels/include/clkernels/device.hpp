@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "clkernels/launch.hpp"
 #include "kernforge/types.h"
@@ -19,7 +20,7 @@ namespace kf::clk {
 
 /// What a device can do, read once at init.
 struct Capabilities {
-  bool fp64 = false;              // double arithmetic (cl_khr_fp64 / Float64)
+  bool fp64 = false;              // double arithmetic (cl_khr_fp64 / Float64): -DKF_HAS_FP64=1
   size_t max_work_group = 256;    // largest work-group the kernels may use
   size_t local_memory = 16384;    // bytes of local memory per work-group
 };
@@ -29,8 +30,9 @@ class Device {
   virtual ~Device() = default;
   /// Queues `launch` on `stream` (NULL: the device's default stream) and returns; the work
   /// runs later, in stream order. Errors: KF_OUT_OF_MEMORY, KF_INTERNAL (a kernel that does not
-  /// build or launch), with the host's error message set (kf::plugin::set_error).
-  virtual kf_status_t launch(const Launch& launch, void* stream) noexcept = 0;
+  /// build or launch; the build log in the message), with `error` set to what failed (the
+  /// kernel turns it into the caller's error message); `error` is untouched on success.
+  virtual kf_status_t launch(const Launch& launch, void* stream, std::string& error) noexcept = 0;
   virtual const Capabilities& capabilities() const noexcept = 0;
 };
 

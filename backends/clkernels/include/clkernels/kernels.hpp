@@ -13,8 +13,9 @@ namespace kf::clk {
 /// The OpenCL C source of a family (kernels/common.clh prepended), embedded at build time.
 const char* family_source(Family family) noexcept;
 
-/// The compiler options that specialise a family's source for `dtype` ("-DKF_DT=0 ...").
-std::string build_options(ProgramKey key);
+/// The compiler options that specialise a family's source for key.dtype on a device with
+/// `caps` ("-cl-std=CL1.2 -DKF_DT=0 -DKF_HAS_FP64=1").
+std::string build_options(ProgramKey key, const Capabilities& caps);
 
 /// The dtypes (bit 1u << kf_dtype_t) the kernels can serve on devices with `caps`.
 uint32_t supported_dtypes(const Capabilities& caps) noexcept;
