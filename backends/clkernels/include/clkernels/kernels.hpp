@@ -17,6 +17,9 @@ const char* family_source(Family family) noexcept;
 /// `caps` ("-cl-std=CL1.2 -DKF_DT=0 -DKF_HAS_FP64=1").
 std::string build_options(ProgramKey key, const Capabilities& caps);
 
+/// "f32", "i64", ...: kf_dtype_t's short name (the copy kernels' suffixes, messages).
+const char* short_name(int32_t dtype) noexcept;
+
 /// The dtypes (bit 1u << kf_dtype_t) the kernels can serve on devices with `caps`.
 uint32_t supported_dtypes(const Capabilities& caps) noexcept;
 

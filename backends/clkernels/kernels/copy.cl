@@ -1,0 +1,48 @@
+// copy.cl — copy_ and to_dtype: out (this program's dtype T) = convert(src), src of any dtype.
+// One kernel pair per source dtype: copy_from_<short name>_strided (operand 0 = out,
+// 1 = src) and copy_from_<short name>_contig. Conversions as the CPU backend's: float to int
+// truncates toward zero, nonzero (NaN included) to bool is true, 16-bit floats round to
+// nearest even.
+// Floating point to an integer: through int64, truncating; NaN and values beyond int64 give
+// int64's minimum (x86's "integer indefinite"), narrower types wrap (the CPU backend's rule).
+#define KF_F2I(x) \
+  (((x) > -9223372036854775808.0f && (x) < 9223372036854775808.0f) ? (long)(x) : LONG_MIN)
+#if KF_IS_BOOL
+#define KF_CONVERT(x, FROM_FLOAT) ((x) != 0)
+#elif KF_IS_INT
+#define KF_CONVERT(x, FROM_FLOAT) ((C)((FROM_FLOAT) ? KF_F2I(x) : (long)(x)))
+#else
+#define KF_CONVERT(x, FROM_FLOAT) ((C)(x))
+#endif
+
+#define KF_LOAD_PLAIN(p, i) ((p)[i])
+#define KF_LOAD_HALF(p, i) vload_half((size_t)(i), (p))
+#define KF_LOAD_BF16(p, i) kf_bf16_to_float((p)[i])
+
+#define KF_COPY_FROM(NAME, S, LOAD, F)                                                       \
+  __kernel void copy_from_##NAME##_strided(__global T* out, __global const S* src, long n,          \
+                                 kf_layout L) {                                          \
+    const long i = (long)get_global_id(0);                                                \
+    if (i >= n) return;                                                                   \
+    long off[2];                                                                          \
+    KF_OFFSETS(L, i, 2, off);                                                             \
+    ST(out, off[0], KF_CONVERT(LOAD(src, off[1]), F));                                       \
+  }                                                                                       \
+  __kernel void copy_from_##NAME##_contig(__global T* out, __global const S* src, long n) { \
+    const long i = (long)get_global_id(0);                                                \
+    if (i >= n) return;                                                                   \
+    ST(out, i, KF_CONVERT(LOAD(src, i), F));                                                 \
+  }
+
+KF_COPY_FROM(f32, float, KF_LOAD_PLAIN, 1)
+#if KF_HAS_FP64
+KF_COPY_FROM(f64, double, KF_LOAD_PLAIN, 1)
+#endif
+KF_COPY_FROM(f16, half, KF_LOAD_HALF, 1)
+KF_COPY_FROM(bf16, ushort, KF_LOAD_BF16, 1)
+KF_COPY_FROM(i8, char, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(u8, uchar, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(i16, short, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(i32, int, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(i64, long, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(bool, uchar, KF_LOAD_PLAIN, 0)

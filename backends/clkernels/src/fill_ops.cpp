@@ -1,0 +1,84 @@
+// full, zeros, ones, arange (kernels/fill.cl).
+#include "ops.hpp"
+#include "run.hpp"
+
+namespace kf::clk {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+void fill(const kf_kernel_call_t& call, const kf_tensor_view_t& out, const kf_scalar_t& v) {
+  const ComputeScalar c = compute_scalar(out.dtype, v);
+  run_elementwise(call, {Family::Fill, out.dtype}, "fill", {&out}, {c.arg()});
+}
+
+void full_kernel(const ops::full::Args& a) { fill(a.call, a.out, a.fill_value); }
+void zeros_kernel(const ops::zeros::Args& a) { fill(a.call, a.out, kf_scalar_i64(0)); }
+void ones_kernel(const ops::ones::Args& a) { fill(a.call, a.out, kf_scalar_i64(1)); }
+
+double as_double(const kf_scalar_t& s) {
+  if (s.tag == KF_SCALAR_INT64) return static_cast<double>(s.v.i64);
+  if (s.tag == KF_SCALAR_BOOL) return s.v.b ? 1.0 : 0.0;
+  return s.v.f64;
+}
+
+int64_t as_int64(const kf_scalar_t& s) {
+  if (s.tag == KF_SCALAR_INT64) return s.v.i64;
+  return static_cast<int64_t>(as_double(s));
+}
+
+/// start and step in the kernel's KF_RANGE type: double, float (no fp64) or int64.
+struct RangeValues {
+  union { double f64; float f32; int64_t i64; } start, step;
+  size_t size;
+};
+
+RangeValues range_values(const ops::arange::Args& a, const Device& device) {
+  RangeValues r{};
+  const bool floating = a.out.dtype == KF_FLOAT32 || a.out.dtype == KF_FLOAT64 ||
+                        a.out.dtype == KF_FLOAT16 || a.out.dtype == KF_BFLOAT16;
+  if (!floating) {
+    r.start.i64 = as_int64(a.start);
+    r.step.i64 = as_int64(a.step);
+    r.size = 8;
+  } else if (device.capabilities().fp64) {
+    r.start.f64 = as_double(a.start);
+    r.step.f64 = as_double(a.step);
+    r.size = 8;
+  } else {
+    r.start.f32 = static_cast<float>(as_double(a.start));
+    r.step.f32 = static_cast<float>(as_double(a.step));
+    r.size = 4;
+  }
+  return r;
+}
+
+void arange_kernel(const ops::arange::Args& a) {
+  const int64_t n = a.out.numel;
+  if (n == 0) return;
+  Device& device = device_of(a.call, a.out);
+  const RangeValues r = range_values(a, device);
+  const int64_t stride = a.out.ndim >= 1 ? a.out.strides[0] : 1;
+  Launch launch;
+  launch.program = {Family::Fill, a.out.dtype};
+  launch.kernel = "arange";
+  launch.arg(pointer_arg(a.out.data))
+      .arg(Arg{Arg::kValue, nullptr, &r.start, r.size})
+      .arg(Arg{Arg::kValue, nullptr, &r.step, r.size})
+      .arg(value_arg(n))
+      .arg(value_arg(stride));
+  set_range_1d(launch, device, n);
+  run(a.call, device, launch);
+}
+
+}  // namespace
+
+kf_status_t register_fill_ops(const kf_registrar_t* reg, uint32_t mask) {
+  KF_CLK_REGISTER(reg, full, full_kernel, kAllMask);
+  KF_CLK_REGISTER(reg, zeros, zeros_kernel, kAllMask);
+  KF_CLK_REGISTER(reg, ones, ones_kernel, kAllMask);
+  KF_CLK_REGISTER(reg, arange, arange_kernel, kNumericMask);
+  return KF_OK;
+}
+
+}  // namespace kf::clk

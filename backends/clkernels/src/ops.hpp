@@ -1,0 +1,34 @@
+// ops.hpp — the shared kernels' op families: each registers its ops for the dtypes in `mask`
+// (those the backend's devices all support) that the op accepts, with the same dtype sets as
+// the CPU backend.
+#pragma once
+
+#include <cstdint>
+
+#include "kernforge/plugin.hpp"
+
+namespace kf::clk {
+
+constexpr uint32_t bit(kf_dtype_t d) { return 1u << static_cast<uint32_t>(d); }
+constexpr uint32_t kFloatMask =
+    bit(KF_FLOAT32) | bit(KF_FLOAT64) | bit(KF_FLOAT16) | bit(KF_BFLOAT16);
+constexpr uint32_t kIntMask =
+    bit(KF_INT8) | bit(KF_UINT8) | bit(KF_INT16) | bit(KF_INT32) | bit(KF_INT64);
+constexpr uint32_t kNumericMask = kFloatMask | kIntMask;
+constexpr uint32_t kAllMask = kNumericMask | bit(KF_BOOL);
+
+kf_status_t register_copy_ops(const kf_registrar_t* reg, uint32_t mask);
+kf_status_t register_fill_ops(const kf_registrar_t* reg, uint32_t mask);
+kf_status_t register_binary_ops(const kf_registrar_t* reg, uint32_t mask);
+kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask);
+
+}  // namespace kf::clk
+
+/// KF_REGISTER_KERNEL for the dtypes of `op_mask` the backend serves (`mask` in scope); an op
+/// left with none is not registered (the CPU fallback serves it).
+#define KF_CLK_REGISTER(reg, op, fn, op_mask)                  \
+  do {                                                         \
+    if (((op_mask) & mask) != 0u) {                            \
+      KF_REGISTER_KERNEL(reg, op, fn, (op_mask) & mask);       \
+    }                                                          \
+  } while (0)

@@ -1,0 +1,91 @@
+#include "run.hpp"
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace kf::clk {
+
+Device& device_of(const kf_kernel_call_t& call, const kf_tensor_view_t& on) {
+  auto* backend = static_cast<Backend*>(call.plugin_state);
+  Device* device = backend != nullptr ? backend->device(on.device.index) : nullptr;
+  if (device == nullptr) {
+    throw kf::plugin::KernelError(
+        KF_INVALID_ARGUMENT, "no device " + std::to_string(on.device.index) + " on backend " +
+                                 (backend != nullptr ? backend->name() : "(no state)"));
+  }
+  return *device;
+}
+
+void run(const kf_kernel_call_t& call, Device& device, const Launch& launch) {
+  std::string error;
+  const kf_status_t s = device.launch(launch, call.stream, error);
+  if (s != KF_OK) throw kf::plugin::KernelError(s, error);
+}
+
+void set_range_1d(Launch& launch, const Device& device, int64_t n) {
+  size_t local = 256;
+  const size_t max = device.capabilities().max_work_group;
+  while (local > max && local > 1) local /= 2;
+  const size_t items = static_cast<size_t>(n);
+  launch.dims = 1;
+  launch.local[0] = local;
+  launch.global[0] = (items + local - 1) / local * local;
+}
+
+ComputeScalar compute_scalar(int32_t dtype, const kf_scalar_t& s) {
+  const bool is_int = s.tag == KF_SCALAR_INT64;
+  const double f = is_int ? static_cast<double>(s.v.i64)
+                          : s.tag == KF_SCALAR_BOOL ? (s.v.b ? 1.0 : 0.0) : s.v.f64;
+  const int64_t i = is_int ? s.v.i64 : s.tag == KF_SCALAR_BOOL ? (s.v.b ? 1 : 0)
+                                                               : static_cast<int64_t>(f);
+  ComputeScalar c;
+  std::memset(&c, 0, sizeof c);
+  switch (dtype) {
+    case KF_FLOAT64: c.v.f64 = f; c.size = 8; break;
+    case KF_FLOAT32: case KF_FLOAT16: case KF_BFLOAT16:
+      c.v.f32 = static_cast<float>(f); c.size = 4; break;
+    case KF_INT8: c.v.i8 = static_cast<int8_t>(i); c.size = 1; break;
+    case KF_UINT8: c.v.u8 = static_cast<uint8_t>(i); c.size = 1; break;
+    case KF_BOOL: c.v.u8 = f != 0.0 ? 1 : 0; c.size = 1; break;
+    case KF_INT16: c.v.i16 = static_cast<int16_t>(i); c.size = 2; break;
+    case KF_INT32: c.v.i32 = static_cast<int32_t>(i); c.size = 4; break;
+    default: c.v.i64 = i; c.size = 8; break;
+  }
+  return c;
+}
+
+const char* short_name(int32_t dtype) noexcept {
+  switch (dtype) {
+#define KF_CLK_SHORT(suffix, value, name, short_name, bytes, kind) \
+  case value: return short_name;
+    KF_DTYPE_LIST(KF_CLK_SHORT)
+#undef KF_CLK_SHORT
+    default: return "unknown";
+  }
+}
+
+void run_elementwise(const kf_kernel_call_t& call, ProgramKey program, const char* op,
+                     std::initializer_list<const kf_tensor_view_t*> views,
+                     std::initializer_list<Arg> values) {
+  const kf_tensor_view_t& out = **views.begin();
+  if (out.numel == 0) return;
+  Device& device = device_of(call, out);
+  bool dense = false;
+  const KernelLayout layout =
+      merged_layout(views.begin(), static_cast<int32_t>(views.size()), &dense);
+  char name[64];
+  std::snprintf(name, sizeof name, "%s_%s", op, dense ? "contig" : "strided");
+  Launch launch;
+  launch.program = program;
+  launch.kernel = name;
+  for (const kf_tensor_view_t* v : views) launch.arg(pointer_arg(v->data));
+  for (const Arg& a : values) launch.arg(a);
+  const int64_t n = out.numel;
+  launch.arg(value_arg(n));
+  if (!dense) launch.arg(value_arg(layout));
+  set_range_1d(launch, device, n);
+  run(call, device, launch);
+}
+
+}  // namespace kf::clk
