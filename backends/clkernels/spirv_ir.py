@@ -146,7 +146,8 @@ def regularize(text):
 
 
 def embed(spv, out, symbol, fp64):
-    data = open(spv, "rb").read()
+    with open(spv, "rb") as f:
+        data = f.read()
     words = [int.from_bytes(data[i:i + 4], "little") for i in range(20, min(len(data), 532), 4)]
     for i in range(0, len(words) - 1, 2):  # OpCapability: 0x00020011 <capability>, first
         if words[i] != 0x00020011:
@@ -164,8 +165,9 @@ def embed(spv, out, symbol, fp64):
             f"alignas(4) const unsigned char {symbol}[] =\n" + "\n".join(rows or ['    ""']) +
             f";\nconst size_t {symbol}_size = {len(data)};\n\n}}  // namespace kf::clk::spirv_data\n")
     try:
-        if open(out).read() == text:
-            return
+        with open(out) as f:
+            if f.read() == text:
+                return
     except OSError:
         pass
     with open(out, "w") as f:
@@ -174,7 +176,8 @@ def embed(spv, out, symbol, fp64):
 
 def main(argv):
     if len(argv) == 4 and argv[1] == "regularize":
-        text = open(argv[2]).read()
+        with open(argv[2]) as f:
+            text = f.read()
         with open(argv[3], "w") as f:
             f.write(regularize(text))
     elif len(argv) == 6 and argv[1] == "embed":

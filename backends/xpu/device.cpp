@@ -160,7 +160,7 @@ Stream& XpuDevice::stream(void* handle) {
 void* XpuDevice::create_event() {
   const EventSlot slot = events_.acquire();
   try {
-    auto event = std::make_unique<Event>(ze_, slot);
+    auto event = std::make_unique<Event>(ze_, events_, slot);
     void* handle = event.get();
     std::lock_guard<std::mutex> lock(objects_mutex_);
     events_live_.emplace(handle, std::move(event));
@@ -186,11 +186,22 @@ void XpuDevice::destroy_event(void* handle) noexcept {
   }
   try {  // Note [Event lifetime] in event.hpp
     event->synchronize();
-    if (events_.retired() >= Event::kRetiredLimit) synchronize();
+    bound_retired();
   } catch (const std::exception& e) {
     kf::plugin::log(KF_LOG_WARN, "xpu", label_ + ": releasing an event: " + e.what());
   }
   events_.retire(event->slot());
+}
+
+void XpuDevice::bound_retired() {
+  if (events_.retired() >= Event::kRetiredLimit) synchronize();
+}
+
+void XpuDevice::record_event(void* event_handle, void* stream_handle) {
+  Event& e = event(event_handle);
+  Stream& s = stream(stream_handle);
+  if (e.recorded()) bound_retired();
+  e.record(s);
 }
 
 Event& XpuDevice::event(void* handle) {

@@ -60,6 +60,9 @@ class XpuDevice final : public kf::clk::Device {
   void* create_event();
   void destroy_event(void* event) noexcept;
   Event& event(void* handle);
+  /// Records `event` on `stream` (Note [Event lifetime] in event.hpp: a re-record retires the
+  /// old Level Zero event, so the retired ones are kept bounded here).
+  void record_event(void* event, void* stream);
 
   Modules& modules() noexcept { return modules_; }
   EventPool& events() noexcept { return events_; }
@@ -69,6 +72,7 @@ class XpuDevice final : public kf::clk::Device {
 
  private:
   void launch_or_throw(const kf::clk::Launch& launch, void* stream);
+  void bound_retired();  // synchronizes the device when Event::kRetiredLimit events wait
   void set_arguments(Kernel& kernel, const kf::clk::Launch& launch);
 
   const ZeApi& ze_;

@@ -8,12 +8,13 @@ namespace kf::xpu {
 
 void Event::record(Stream& stream) {
   std::lock_guard<std::mutex> lock(mutex_);
-  ze_event_handle_t event = slot_.event;
-  if (recorded_) {
-    stream.append("zeCommandListAppendEventReset", [&](ze_command_list_handle_t list) {
-      return ze_.zeCommandListAppendEventReset(list, event);
-    });
+  if (recorded_) {  // Note [Event lifetime]: a fresh event, the old one retired
+    const EventSlot fresh = pool_.acquire();
+    pool_.retire(slot_);
+    slot_ = fresh;
+    recorded_ = false;
   }
+  ze_event_handle_t event = slot_.event;
   uint64_t* timestamp = slot_.timestamp;
   stream.append("zeCommandListAppendWriteGlobalTimestamp", [&](ze_command_list_handle_t list) {
     return ze_.zeCommandListAppendWriteGlobalTimestamp(list, timestamp, event, 0, nullptr);
@@ -32,13 +33,13 @@ void Event::wait(Stream& stream) {
 
 void Event::synchronize() {
   if (!recorded()) return;
-  check(ze_.zeEventHostSynchronize(slot_.event, UINT64_MAX), "zeEventHostSynchronize",
+  check(ze_.zeEventHostSynchronize(slot().event, UINT64_MAX), "zeEventHostSynchronize",
         "xpu: waiting for an event");
 }
 
 bool Event::query() {
   if (!recorded()) return true;
-  const ze_result_t r = ze_.zeEventQueryStatus(slot_.event);
+  const ze_result_t r = ze_.zeEventQueryStatus(slot().event);
   if (r == ZE_RESULT_NOT_READY) return false;
   check(r, "zeEventQueryStatus", "xpu: querying an event");
   return true;
@@ -49,13 +50,18 @@ bool Event::recorded() const {
   return recorded_;
 }
 
+EventSlot Event::slot() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return slot_;
+}
+
 double Event::elapsed_ms(Event& start, Event& end, const DeviceInfo& device) {
   if (!start.recorded() || !end.recorded() || !start.query() || !end.query()) {
     throw ZeError(KF_FAILED_PRECONDITION,
                   "xpu: kf_event_elapsed_ms needs two events recorded and passed (synchronize "
                   "the later one first)");
   }
-  const uint64_t diff = *end.slot_.timestamp - *start.slot_.timestamp;
+  const uint64_t diff = *end.slot().timestamp - *start.slot().timestamp;
   // A counter of fewer than 64 bits wraps: the difference modulo its width is the time passed.
   // A 64-bit one does not, so an end recorded before the start gives a negative time, as CUDA.
   const double ticks =

@@ -50,8 +50,7 @@ void event_destroy(void* state, int32_t device, void* event) {
 
 kf_status_t event_record(void* state, int32_t device, void* event, void* stream) {
   return guarded("event_record", [&] {
-    XpuDevice& d = dev(state, device);
-    d.event(event).record(d.stream(stream));
+    dev(state, device).record_event(event, stream);
   });
 }
 

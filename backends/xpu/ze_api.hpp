@@ -27,7 +27,7 @@
   X(zeCommandListCreateImmediate) X(zeCommandListDestroy)                               \
   X(zeCommandListAppendMemoryCopy) X(zeCommandListAppendMemoryFill)                     \
   X(zeCommandListAppendBarrier) X(zeCommandListAppendWaitOnEvents)                      \
-  X(zeCommandListAppendEventReset) X(zeCommandListAppendWriteGlobalTimestamp)           \
+  X(zeCommandListAppendWriteGlobalTimestamp)                                            \
   X(zeCommandListAppendLaunchKernel)                                                    \
   /* events */                                                                          \
   X(zeEventPoolCreate) X(zeEventPoolDestroy) X(zeEventCreate) X(zeEventDestroy)         \
