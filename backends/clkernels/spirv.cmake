@@ -44,9 +44,6 @@
 # emitted as imports that spirv-val refuses.
 include_guard(GLOBAL)
 
-# The variables of clkernels.cmake live in the directory that included it first (another
-# backend's, maybe), so the functions below find the folder from this file's own place.
-
 # kernforge_clkernels_dtypes(<out-names> <out-values>): the dtypes of KF_DTYPE_LIST in types.h,
 # e.g. float32;float64;... and 0;1;... (derived, so no list of dtypes is kept here).
 function(kernforge_clkernels_dtypes out_names out_values)
@@ -210,6 +207,8 @@ endfunction()
 
 function(kernforge_clkernels_spirv)
   cmake_parse_arguments(ARG "" "CLANG;LLVM_SPIRV;SPIRV_VAL" "" ${ARGN})
+  # The variables of clkernels.cmake live in the directory that included it first (another
+  # backend's, maybe): the folder is found from this file's own place instead.
   set(KF_CLKERNELS_SPIRV_SCRIPT "${CMAKE_CURRENT_FUNCTION_LIST_FILE}")
   get_filename_component(KF_CLKERNELS_DIR "${KF_CLKERNELS_SPIRV_SCRIPT}" DIRECTORY)
   set(KF_CLKERNELS_COMMON "${KF_CLKERNELS_DIR}/kernels/common.clh")

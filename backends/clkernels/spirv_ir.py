@@ -163,7 +163,8 @@ def embed(spv, out, symbol, fp64):
             "#include <cstddef>\n\nnamespace kf::clk::spirv_data {\n\n"
             f"extern const unsigned char {symbol}[];\nextern const size_t {symbol}_size;\n"
             f"alignas(4) const unsigned char {symbol}[] =\n" + "\n".join(rows or ['    ""']) +
-            f";\nconst size_t {symbol}_size = {len(data)};\n\n}}  // namespace kf::clk::spirv_data\n")
+            f";\nconst size_t {symbol}_size = {len(data)};\n\n"
+            "}  // namespace kf::clk::spirv_data\n")
     try:
         with open(out) as f:
             if f.read() == text:

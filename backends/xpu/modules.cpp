@@ -15,6 +15,8 @@ std::string dtype_name(int32_t dtype) {
 }
 
 namespace {
+constexpr size_t kLogLimit = 4096;  // bytes of a build log kept in a message
+
 std::string program_name(kf::clk::ProgramKey key) {
   const char* family = kf::clk::family_name(key.family);
   return std::string(family != nullptr ? family : "?") + "/" + dtype_name(key.dtype);
@@ -47,6 +49,11 @@ std::string Modules::take_log(ze_module_build_log_handle_t log) noexcept {
       if (ze_.zeModuleBuildLogGetString(log, &size, text.data()) != ZE_RESULT_SUCCESS) size = 0;
       text.resize(size);
       while (!text.empty() && (text.back() == '\0' || text.back() == '\n')) text.pop_back();
+    }
+    if (text.size() > kLogLimit) {  // the reason ends up in `kernforge doctor`: keep it readable
+      const size_t cut = text.size() - kLogLimit;
+      text.resize(kLogLimit);
+      text += "... (" + std::to_string(cut) + " more bytes)";
     }
   } catch (...) {
     text.clear();

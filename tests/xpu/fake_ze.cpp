@@ -94,7 +94,9 @@ ze_result_t fake_driver_api(ze_driver_handle_t driver, ze_api_version_t* version
 
 ze_result_t fake_driver_props(ze_driver_handle_t driver, ze_driver_properties_t* props) {
   FAKE_ENTER("zeDriverGetProperties");
-  if (props->stype != ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES) return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  if (props->stype != ZE_STRUCTURE_TYPE_DRIVER_PROPERTIES) {
+    return ZE_RESULT_ERROR_INVALID_ENUMERATION;
+  }
   props->driverVersion = state().drivers.at(as_driver(driver)->index).version;
   return ZE_RESULT_SUCCESS;
 }

@@ -52,6 +52,15 @@ TEST_F(Modules, ADriverThatRefusesTheModuleMakesThePluginUnavailableWithItsLog) 
                "build log: error: SPIR-V capability Int64 is not supported");
 }
 
+TEST_F(Modules, ALongBuildLogIsCut) {
+  fake::state().module_result = ZE_RESULT_ERROR_MODULE_BUILD_FAILURE;
+  fake::state().build_log = std::string(10000, 'x');
+  kf_status_t status = KF_OK;
+  const std::string message = create_error(&status);
+  EXPECT_PRED2(contains, message, std::string(4096, 'x') + "... (5904 more bytes)");
+  EXPECT_LT(message.size(), 4500u);
+}
+
 TEST_F(Modules, APluginWithoutTheModuleIsUnavailable) {
   kf::xpu::ModuleLibrary empty;
   empty.find = [](ProgramKey, bool, size_t* size) noexcept -> const unsigned char* {

@@ -25,7 +25,9 @@ class Plugin : public XpuTest {
     if (state_ != nullptr) plugin_.shutdown(state_);
     XpuTest::TearDown();
   }
-  void init() { ASSERT_EQ(plugin_.init(xpu_test::test_host(), &state_), KF_OK) << host_record().error; }
+  void init() {
+    ASSERT_EQ(plugin_.init(xpu_test::test_host(), &state_), KF_OK) << host_record().error;
+  }
   kf_plugin_t plugin_{};
   void* state_ = nullptr;
 };
