@@ -6,23 +6,24 @@
 // the outputs of a keepdim reduction over dim, so reduce_plan.hpp maps them (kept_offsets).
 //
 // Note [Softmax passes]
-// Each row is computed as PyTorch does, stably: m = max(x) (NaN wins), s = sum(e^(x - m)),
+// Each row is computed as PyTorch does, stably: m = max(x), s = sum(e^(x - m)),
 // y = e^(x - m) / s. That is two reading passes and the write:
-//  1. the maximum, in the compute type (float for the 16-bit floats);
+//  1. the maximum, in the compute type (float for the 16-bit floats), skipping NaN;
 //  2. e^(x - m) in the compute type, summed in double (as the sums of reduce_kernels.cpp);
 //     float32 and float64 store each e^(x - m) into the output already, in its own dtype, so
 //  3. only scales the output by 1/s (in double, one rounding). The 16-bit floats would round
 //     e^(x - m) twice that way, so their pass 3 computes it again from the input instead.
-// IEEE arithmetic then gives PyTorch's special cases: a NaN makes m NaN and the whole row NaN;
-// +inf gives inf - inf = NaN and so a NaN sum and a NaN row; a row of only -inf has m = -inf
-// and -inf - -inf = NaN, a NaN row; a -inf beside finite values gives e^-inf = 0. A 0-dim
-// tensor is one row of one element (1, or NaN for an infinite or NaN value).
+// IEEE arithmetic then gives PyTorch's special cases: a NaN x makes e^(x - m), s and so the
+// whole row NaN; +inf gives inf - inf = NaN and so a NaN sum and a NaN row; a row of only -inf
+// has m = -inf and -inf - -inf = NaN, a NaN row; a -inf beside finite values gives e^-inf = 0.
+// A 0-dim tensor is one row of one element (1, or NaN for an infinite or NaN value).
 //
 // Schedules (run_softmax): rows split over threads (parallel.hpp); rows that lie next to each
 // other in memory (softmax over a non-innermost dim of a contiguous tensor) in blocks of up to
 // kBlock, each pass walking dim once for the whole block so that it reads whole cache lines;
 // and few long rows, each split over the threads (partial maxima and sums combined in thread
 // order: the result is deterministic for a given thread count).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
@@ -41,6 +42,7 @@ namespace ops = kf::plugin::ops;
 constexpr uint32_t kSoftmaxMask = kAllFloatMask;
 constexpr int kLanes = 8;        // independent maxima of a contiguous row (vectorisable)
 constexpr int64_t kBlock = 64;   // rows processed together by the column schedule
+constexpr int64_t kChunk = 256;  // exponentials buffered at a time by pass 2
 
 /// The rows of a softmax: kept dims from a keepdim reduction plan over dim, and the line along
 /// dim (n elements, byte strides si in the input and so in the output).
@@ -59,9 +61,11 @@ struct Row {
   int64_t so;
 };
 
+/// The larger of acc and x, acc when either is NaN: one MAXPS, so the loops vectorise. A NaN
+/// the maximum skips still makes its row NaN (Note [Softmax passes]).
 template <class F>
-inline F nan_max(F acc, F x) {
-  return (x > acc || x != x) ? x : acc;
+inline F fmax_of(F acc, F x) {
+  return x > acc ? x : acc;
 }
 
 template <class T>
@@ -69,12 +73,12 @@ inline OpMath<T> lowest() {
   return -std::numeric_limits<OpMath<T>>::infinity();
 }
 
-/// Pass 1 over elements [b, e): their maximum, NaN winning (-inf when empty).
+/// Pass 1 over elements [b, e): their maximum (-inf when empty or all NaN).
 template <class T>
 OpMath<T> range_max(const Row& r, int64_t b, int64_t e) {
   OpMath<T> acc = lowest<T>();
   if (r.si != static_cast<int64_t>(sizeof(T))) {
-    for (int64_t i = b; i < e; ++i) acc = nan_max(acc, load(at<T>(r.in, i, r.si)));
+    for (int64_t i = b; i < e; ++i) acc = fmax_of(acc, load(at<T>(r.in, i, r.si)));
     return acc;
   }
   const T* x = reinterpret_cast<const T*>(r.in);
@@ -82,22 +86,41 @@ OpMath<T> range_max(const Row& r, int64_t b, int64_t e) {
   for (int k = 0; k < kLanes; ++k) lane[k] = acc;
   int64_t i = b;
   for (; i + kLanes <= e; i += kLanes) {
-    for (int k = 0; k < kLanes; ++k) lane[k] = nan_max(lane[k], load(x[i + k]));
+    for (int k = 0; k < kLanes; ++k) lane[k] = fmax_of(lane[k], load(x[i + k]));
   }
-  for (; i < e; ++i) lane[0] = nan_max(lane[0], load(x[i]));
-  for (int k = 0; k < kLanes; ++k) acc = nan_max(acc, lane[k]);
+  for (; i < e; ++i) lane[0] = fmax_of(lane[0], load(x[i]));
+  for (int k = 0; k < kLanes; ++k) acc = fmax_of(acc, lane[k]);
   return acc;
 }
 
+/// The sum in double of v[0, n), over kLanes independent partial sums (vectorisable).
+template <class M>
+double sum_lanes(const M* v, int64_t n) {
+  double lane[kLanes] = {};
+  int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (int k = 0; k < kLanes; ++k) lane[k] += static_cast<double>(v[i + k]);
+  }
+  for (; i < n; ++i) lane[0] += static_cast<double>(v[i]);
+  double sum = 0;
+  for (int k = 0; k < kLanes; ++k) sum += lane[k];
+  return sum;
+}
+
 /// Pass 2 over [b, e): the sum of e^(x - max), each stored into the output unless T is a
-/// 16-bit float (Note [Softmax passes]).
+/// 16-bit float (Note [Softmax passes]). A chunk of exponentials at a time goes through a
+/// buffer, so no loop both calls exp and carries the sum (which the call would spill).
 template <class T>
 double range_exp_sum(const Row& r, OpMath<T> max, int64_t b, int64_t e) {
+  OpMath<T> buf[kChunk];
   double sum = 0;
-  for (int64_t i = b; i < e; ++i) {
-    const OpMath<T> v = std::exp(load(at<T>(r.in, i, r.si)) - max);
-    if constexpr (!is_half_v<T>) at<T>(r.out, i, r.so) = v;
-    sum += static_cast<double>(v);
+  for (int64_t c = b; c < e; c += kChunk) {
+    const int64_t len = std::min(kChunk, e - c);
+    for (int64_t i = 0; i < len; ++i) buf[i] = std::exp(load(at<T>(r.in, c + i, r.si)) - max);
+    sum += sum_lanes(buf, len);
+    if constexpr (!is_half_v<T>) {
+      for (int64_t i = 0; i < len; ++i) at<T>(r.out, c + i, r.so) = buf[i];
+    }
   }
   return sum;
 }
@@ -158,7 +181,7 @@ void softmax_split(const SoftmaxPlan& p, char* in, char* out, int nt) {
       part_max[t] = range_max<T>(r, b, e);
 #pragma omp barrier
       OpMath<T> max = part_max[0];
-      for (int u = 1; u < used; ++u) max = nan_max(max, part_max[u]);
+      for (int u = 1; u < used; ++u) max = fmax_of(max, part_max[u]);
       part_sum[t] = range_exp_sum<T>(r, max, b, e);
 #pragma omp barrier
       double sum = 0;
@@ -178,12 +201,17 @@ void softmax_block(const SoftmaxPlan& p, char* in, char* out, int64_t w) {
   for (int64_t j = 0; j < w; ++j) max[j] = lowest<T>();
   for (int64_t k = 0; k < p.n; ++k) {
     const T* x = reinterpret_cast<const T*>(in + k * p.si);
-    for (int64_t j = 0; j < w; ++j) max[j] = nan_max(max[j], load(x[j]));
+    for (int64_t j = 0; j < w; ++j) max[j] = fmax_of(max[j], load(x[j]));
   }
   for (int64_t j = 0; j < w; ++j) inv[j] = 0;
   for (int64_t k = 0; k < p.n; ++k) {
-    const Row r{in + k * p.si, out + k * p.so, static_cast<int64_t>(sizeof(T)), ob};
-    for (int64_t j = 0; j < w; ++j) inv[j] += range_exp_sum<T>(r, max[j], j, j + 1);
+    const T* x = reinterpret_cast<const T*>(in + k * p.si);
+    OpMath<T> buf[kBlock];
+    for (int64_t j = 0; j < w; ++j) buf[j] = std::exp(load(x[j]) - max[j]);
+    for (int64_t j = 0; j < w; ++j) inv[j] += static_cast<double>(buf[j]);
+    if constexpr (!is_half_v<T>) {
+      for (int64_t j = 0; j < w; ++j) at<T>(out + k * p.so, j, ob) = buf[j];
+    }
   }
   for (int64_t j = 0; j < w; ++j) inv[j] = 1.0 / inv[j];
   for (int64_t k = 0; k < p.n; ++k) {
