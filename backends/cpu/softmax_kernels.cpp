@@ -40,7 +40,7 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kSoftmaxMask = kAllFloatMask;
-constexpr int kLanes = 8;        // independent maxima of a contiguous row (vectorisable)
+constexpr int kLanes = 8;        // independent maxima or partial sums over a contiguous range
 constexpr int64_t kBlock = 64;   // rows processed together by the column schedule
 constexpr int64_t kChunk = 256;  // exponentials buffered at a time by pass 2
 
@@ -61,8 +61,8 @@ struct Row {
   int64_t so;
 };
 
-/// The larger of acc and x, acc when either is NaN: one MAXPS, so the loops vectorise. A NaN
-/// the maximum skips still makes its row NaN (Note [Softmax passes]).
+/// The larger of acc and x, acc when either is NaN: one MAXSS/MAXSD, no branch. A NaN the
+/// maximum skips still makes its row NaN (Note [Softmax passes]).
 template <class F>
 inline F fmax_of(F acc, F x) {
   return x > acc ? x : acc;
