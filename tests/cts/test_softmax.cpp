@@ -260,7 +260,8 @@ TEST_P(SoftmaxAny, BadDimIsRefused) {
 TEST_P(SoftmaxAny, BoxedCallMatchesTyped) {
   kf_op_t op = nullptr;
   CTS_ASSERT_OK(kf_op_find("softmax", &op));
-  EXPECT_STREQ(kf_op_schema(op), "softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor");
+  EXPECT_STREQ(kf_op_schema(op),
+               "softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor");
   const Values v{0.5, -1, 2, 3};
   Tensor t = make(v, {2, 2}, KF_FLOAT32);
   kf_value_t args[2] = {};
