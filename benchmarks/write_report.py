@@ -27,6 +27,7 @@ from pathlib import Path
 
 TINY_ADD_VS_TORCH_BUDGET = 10.0  # kf_add through the C ABI at least this many times faster
 MATMUL_BUDGET_PCT = 95.0
+OPENCL_ADD_VS_DIRECT = 0.9  # kf_add on opencl at least this fraction of the same kernel direct
 STARTUP_BUDGET_MS = 10.0
 STARTUP_KINDS = ("bare", "linked", "core", "full")
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
@@ -200,7 +201,43 @@ def budget_rows(picked: dict[str, dict], report: dict, startup: dict | None = No
         lines.append(f"| CPU `matmul` {n}² f32 vs `cblas_sgemm`{binding} | "
                      f"{ours['GFLOP/s']:.1f} vs {ref['GFLOP/s']:.1f} GFLOP/s | "
                      f"≥ {MATMUL_BUDGET_PCT:.0f}% | {pct:.1f}% | {verdict} |")
-    return lines + startup_budget_row(startup)
+    return lines + opencl_budget_row(picked) + startup_budget_row(startup)
+
+
+def opencl_budget_row(picked: dict[str, dict]) -> list[str]:
+    n = 1 << 24
+    ours, ref = picked.get(f"BM_OpenclAddKernforge/{n}"), picked.get(f"BM_OpenclAddDirect/{n}")
+    if not (ours and ref and ours.get("GB/s") and ref.get("GB/s")):
+        return []
+    ratio = ours["GB/s"] / ref["GB/s"]
+    verdict = "within budget" if ratio >= OPENCL_ADD_VS_DIRECT else "below budget"
+    return [f"| opencl `add` 16M f32 vs the same kernel through OpenCL directly | "
+            f"{ours['GB/s']:.1f} vs {ref['GB/s']:.1f} GB/s | ≥ {OPENCL_ADD_VS_DIRECT:.1f}× | "
+            f"{ratio:.2f}× | {verdict} |"]
+
+
+def opencl_section(picked: dict[str, dict]) -> list[str]:
+    rows = []
+    for name, label, key in (
+            (f"BM_OpenclAddKernforge/{1 << 24}", "`kf_add` 16M f32 on opencl, synchronized", "GB/s"),
+            (f"BM_OpenclAddDirect/{1 << 24}", "the same kernel through OpenCL directly", "GB/s"),
+            ("BM_OpenclMatmul/512", "`kf_matmul` 512² f32 on opencl (tiled kernel)", "GFLOP/s"),
+            ("BM_OpenclMatmul/1024", "`kf_matmul` 1024² f32 on opencl (tiled kernel)", "GFLOP/s"),
+            ("BM_MatmulKernforge/1024", "`kf_matmul` 1024² f32 on cpu (OpenBLAS)", "GFLOP/s"),
+            ("BM_OpenclTinyAdd", "`kf_add` of 1-element tensors on opencl, per call", None)):
+        entry = picked.get(name)
+        if not entry:
+            continue
+        figure = f"{entry[key]:.1f} {key}" if key and entry.get(key) else fmt_time(real_ns(entry))
+        rows.append(f"| {label} | {figure} |")
+    if not rows:
+        return []
+    return ["## OpenCL backend", "",
+            "The opencl backend on the OpenCL platform of this machine (PoCL on the CPU here: "
+            "`kernforge doctor` names it), in the same run as the rest. The matrix product on "
+            "opencl is informative: PoCL runs the tiled OpenCL C kernel on the same CPU cores "
+            "that OpenBLAS uses for the cpu backend.", "",
+            "| what | figure |", "|---|---:|"] + rows
 
 
 def fmt_us(value: object) -> str:
@@ -338,6 +375,9 @@ def render(report: dict, info: dict | None, build_type: str,
     out += ["", "## Budgets", ""] + budget_rows(picked, report, startup)
     if startup:
         out += [""] + startup_section(startup)
+    opencl = opencl_section(picked)
+    if opencl:
+        out += [""] + opencl
     out += ["", "## All figures", ""] + figures_table(picked, spreads(report))
     out += ["", "`BM_TinyAdd`: `kf_add(a, b, alpha=1, &out)` on two 1-element float32 tensors, "
             "then `kf_tensor_release(out)`. `BM_TorchAddTinyDefault` (built when libtorch is "

@@ -11,6 +11,7 @@ kf_status_t register_factory_kernels(const kf_registrar_t* reg);  // full zeros 
 kf_status_t register_binary_kernels(const kf_registrar_t* reg);   // add sub mul div eq lt gt where
 kf_status_t register_unary_kernels(const kf_registrar_t* reg);    // neg abs exp log sqrt relu ...
 kf_status_t register_reduce_kernels(const kf_registrar_t* reg);   // sum mean amax argmax
+kf_status_t register_softmax_kernels(const kf_registrar_t* reg);  // softmax
 kf_status_t register_linalg_kernels(const kf_registrar_t* reg);   // mm bmm
 kf_status_t register_copy_kernels(const kf_registrar_t* reg);     // copy_ to_dtype
 

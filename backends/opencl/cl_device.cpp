@@ -97,7 +97,14 @@ ClDevice::Program* ClDevice::program(clk::ProgramKey key, kf_status_t& status,
     error = std::string("no kernel source for ") + clk::family_name(key.family);
     return nullptr;
   }
-  const BuildResult built = build_program(context_, info_, source, clk::build_options(key, caps_));
+  std::string text = source;
+#ifdef KF_OPENCL_TEST_BROKEN_FAMILY
+  // A test build (tests/opencl): this family's source does not compile.
+  if (std::string(clk::family_name(key.family)) == KF_OPENCL_TEST_BROKEN_FAMILY) {
+    text += "\n#error deliberately broken by the test build\n";
+  }
+#endif
+  const BuildResult built = build_program(context_, info_, text, clk::build_options(key, caps_));
   if (built.program == nullptr) {
     status = built.error == CL_BUILD_PROGRAM_FAILURE ? KF_INTERNAL : cl_status(built.error);
     error = "building kernels/" + std::string(clk::family_name(key.family)) + ".cl for " +

@@ -21,6 +21,9 @@
 #ifndef KF_OPENCL_VERSION
 #define KF_OPENCL_VERSION "0.0.0"
 #endif
+#ifndef KF_OPENCL_NAME
+#define KF_OPENCL_NAME "opencl"  // the test builds of tests/opencl have names of their own
+#endif
 
 namespace kf::opencl {
 
@@ -148,7 +151,7 @@ kf_plugin_t make_plugin() {
   p.struct_size = sizeof(kf_plugin_t);
   p.abi_major = KF_PLUGIN_ABI_MAJOR;
   p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = "opencl";
+  p.name = KF_OPENCL_NAME;
   p.version = KF_OPENCL_VERSION;
   p.device_type = "opencl";
   p.init = cl_init;

@@ -131,8 +131,10 @@ class Doctor(unittest.TestCase):
             self.check_exit(proc, 1)
             self.assertEqual(states(report(proc)).get("broken"), "rejected")
 
-    def test_disabled_cpu_is_no_usable_backend(self) -> None:
-        proc = doctor(KERNFORGE_DISABLE_PLUGINS="cpu")
+    def test_disabling_every_backend_is_no_usable_backend(self) -> None:
+        names = [b.get("name") for b in report(doctor("--json")).get("backends", [])]
+        self.assertIn("cpu", names)
+        proc = doctor(KERNFORGE_DISABLE_PLUGINS=",".join(names))
         self.check_exit(proc, 2)
         self.assertIn("kernforge doctor: no usable backend", proc.stdout)
         hints = hint_lines(proc.stdout)

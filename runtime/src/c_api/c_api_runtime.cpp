@@ -9,6 +9,7 @@
 #include "c_api/struct_out.hpp"
 #include "core/device_types.hpp"
 #include "core/error.hpp"
+#include "core/first_use.hpp"
 #include "device/backend_registry.hpp"
 #include "loader/plugin_loader.hpp"
 #include "loader/plugin_records.hpp"
@@ -40,6 +41,17 @@ kf_backend_info_t backend_info(const kf::PluginRecord& r) {
 
 }  // namespace
 
+namespace {
+
+// Start-up and the plugins deferred to their first use (core/first_use.hpp): the functions
+// about every backend need them all started.
+void ensure_all_started() {
+  kf::ensure_initialized();
+  kf::start_deferred_backends();
+}
+
+}  // namespace
+
 extern "C" {
 
 KF_API kf_status_t kf_abi_version(uint32_t* out_major, uint32_t* out_minor) {
@@ -66,13 +78,15 @@ KF_API kf_status_t kf_init(const kf_init_options_t* options) {
 KF_API const char* kf_backend_state_name(int32_t state) { return kf::backend_state_name(state); }
 
 KF_API int32_t kf_backend_count(void) {
-  (void)kf::try_initialize();  // a failed start-up counts what is recorded (its message is set)
+  // A failed start (of the runtime, or of the plugins deferred to their first use) counts what
+  // is recorded; its message is set.
+  if (kf::try_initialize()) (void)kf::guard([] { kf::start_deferred_backends(); });
   return kf::record_count();
 }
 
 KF_API kf_status_t kf_backend_info(int32_t index, kf_backend_info_t* out) {
   return kf::guard([&] {
-    kf::ensure_initialized();
+    ensure_all_started();
     // Callers built against ABI 1.0 pass the smaller struct; they get what it has.
     constexpr size_t kMinSize = offsetof(kf_backend_info_t, manifest_path) + sizeof(const char*);
     if (out == nullptr || out->struct_size < kMinSize) {
@@ -107,8 +121,9 @@ KF_API kf_status_t kf_runtime_report_json(char* buf, size_t cap, size_t* needed)
 KF_API kf_status_t kf_load_plugin(const char* path) {
   return kf::guard([&] {
     if (path == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_load_plugin: path is NULL");
-    kf::ensure_initialized();
+    ensure_all_started();  // a deferred plugin of the same device type keeps its precedence
     std::lock_guard<std::mutex> lock(kf::loader_mutex());
+    kf::LoadingScope loading;
     kf::load_one_plugin(kf::LoadRequest{path, "kf_load_plugin"});
   });
 }
@@ -122,7 +137,7 @@ KF_API kf_status_t kf_synchronize(kf_device_t device) {
 
 KF_API kf_status_t kf_manual_seed(uint64_t seed) {
   return kf::guard([&] {
-    kf::ensure_initialized();
+    ensure_all_started();
     kf::for_each_backend([&](const kf::Backend& b) { b.manual_seed(seed); });
   });
 }
@@ -130,7 +145,7 @@ KF_API kf_status_t kf_manual_seed(uint64_t seed) {
 KF_API kf_status_t kf_set_num_threads(int32_t n) {
   return kf::guard([&] {
     if (n < 1) kf::fail(KF_INVALID_ARGUMENT, "kf_set_num_threads: n must be >= 1, got {}", n);
-    kf::ensure_initialized();
+    ensure_all_started();
     kf::for_each_backend([&](const kf::Backend& b) { b.set_num_threads(n); });
     g_num_threads.store(n, std::memory_order_relaxed);
   });

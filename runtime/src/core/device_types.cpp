@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "core/error.hpp"
+#include "core/first_use.hpp"
 
 namespace kf {
 namespace {
@@ -71,7 +72,11 @@ kf_device_t parse_device(const char* text) {
   std::string s(text);
   const size_t colon = s.find(':');
   const std::string type_name = s.substr(0, colon);
-  const int32_t type = device_type_from_name(type_name);
+  int32_t type = device_type_from_name(type_name);
+  if (type == KF_DEVICE_NONE && deferred_pending()) {
+    start_deferred_backends();  // a plugin waiting for its first use may bring the type
+    type = device_type_from_name(type_name);
+  }
   if (type == KF_DEVICE_NONE) {
     fail(KF_INVALID_ARGUMENT,
          "unknown device '{}': expected a device type name (cpu, cuda, rocm, xpu or one a "

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/first_use.hpp"
 
 namespace kf {
 namespace {
@@ -26,6 +27,14 @@ std::atomic<Backend*> g_backend_by_type[kMaxDeviceType] = {};
 Backend* backend_at_slot(int32_t slot) noexcept {
   if (slot < 0 || slot >= kMaxBackendSlots) return nullptr;
   return slots().by_slot[slot].load(std::memory_order_acquire);
+}
+
+Backend& backend_after_deferred_start(kf_device_t device) {
+  if (deferred_pending()) {
+    start_deferred_backends();
+    if (Backend* b = backend_for_device_type(device.type)) return *b;
+  }
+  fail_no_backend(device);
 }
 
 void fail_no_backend(kf_device_t device) {

@@ -38,11 +38,14 @@ Backend* backend_at_slot(int32_t slot) noexcept;
 /// Throws KF_UNAVAILABLE naming the device and what is loaded.
 [[noreturn]] void fail_no_backend(kf_device_t device);
 
+/// The backend for `device` once the plugins waiting for their first use have started
+/// (core/first_use.hpp); throws KF_UNAVAILABLE naming the device and what is loaded.
+Backend& backend_after_deferred_start(kf_device_t device);
+
 /// The loaded backend for `device`; throws KF_UNAVAILABLE naming the device and what is loaded.
 inline Backend& require_backend(kf_device_t device) {
   Backend* b = backend_for_device_type(device.type);
-  if (b == nullptr) fail_no_backend(device);
-  return *b;
+  return b != nullptr ? *b : backend_after_deferred_start(device);
 }
 
 /// The backend for `device`, which must also be one of its devices (else KF_INVALID_ARGUMENT).

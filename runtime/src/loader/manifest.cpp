@@ -106,6 +106,20 @@ void parse_preload(const json& j, const std::string& path, Manifest& m) {
   }
 }
 
+// "activation": "startup" (the default) or "first_use" (Note [Backends started on first use],
+// core/first_use.hpp).
+void parse_activation(const json& j, const std::string& path, Manifest& m) {
+  const json& activation = field(j, path, "activation", json::value_t::string, false);
+  if (activation.is_null()) return;
+  const std::string value = activation.get<std::string>();
+  if (value != "startup" && value != "first_use") {
+    bad(path, "activation", "is '" + value + "'; it must be \"startup\" (the default: the "
+        "plugin starts with the runtime) or \"first_use\" (it starts when the process first "
+        "needs it)");
+  }
+  m.first_use = value == "first_use";
+}
+
 }  // namespace
 
 std::string Manifest::library_path() const {
@@ -152,6 +166,7 @@ Manifest parse_manifest_text(const std::string& text, const std::string& path) {
   const json& prio = field(j, path, "priority", json::value_t::number_integer, false);
   m.priority = prio.is_null() ? 0 : static_cast<int32_t>(integer(prio, path, "priority",
                                                                  INT32_MIN, INT32_MAX));
+  parse_activation(j, path, m);
   parse_requires(j, path, m);
   m.global_deps = strings(j, path, "global_deps");
   for (const std::string& soname : m.global_deps) check_soname(path, "global_deps", soname);

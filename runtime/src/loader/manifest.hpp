@@ -25,6 +25,7 @@ struct Manifest {
   int32_t abi_minor = 0;
   std::string device_type;
   int32_t priority = 0;
+  bool first_use = false;  // "activation": "first_use" (core/first_use.hpp)
   std::string requires_os;
   std::string requires_arch;
   std::vector<std::string> cpu_features;

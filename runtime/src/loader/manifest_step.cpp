@@ -62,7 +62,7 @@ bool read_manifest(PluginRecord& b, const std::string& manifest_path, Manifest& 
 
 }  // namespace
 
-bool apply_manifest(PluginRecord& b, const std::string& manifest_path) {
+bool apply_manifest(PluginRecord& b, const std::string& manifest_path, bool may_defer) {
   Manifest m;
   if (!read_manifest(b, manifest_path, m)) return false;
   b.name = m.name;
@@ -70,6 +70,10 @@ bool apply_manifest(PluginRecord& b, const std::string& manifest_path) {
   b.priority = m.priority;
   b.library_path = m.library_path();
   if (!check_declared(b, m)) return false;
+  if (may_defer && m.first_use) {
+    b.deferred = true;  // Note [Backends started on first use]: even its preloads wait
+    return false;
+  }
   LoadFailure failure;
   if (!load_dependencies(b, m, failure)) {
     set_state(b, failure.state, "plugin " + b.library_path + ": " + failure.reason,

@@ -10,7 +10,9 @@
 
 namespace kf {
 
-/// False (with the record failed) when the plugin must not be opened.
-bool apply_manifest(PluginRecord& r, const std::string& manifest_path);
+/// False (with the record failed) when the plugin must not be opened. With `may_defer` (at
+/// start-up), false with r.deferred set when the manifest asks to start on first use: nothing
+/// of the plugin is loaded, not even its dependencies (core/first_use.hpp).
+bool apply_manifest(PluginRecord& r, const std::string& manifest_path, bool may_defer);
 
 }  // namespace kf

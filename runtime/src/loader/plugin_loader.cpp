@@ -4,12 +4,14 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 
 #include <fmt/format.h>
 
 #include "core/device_types.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "core/first_use.hpp"
 #include "device/backend_registry.hpp"
 #include "loader/activate_step.hpp"
 #include "loader/manifest_step.hpp"
@@ -17,6 +19,7 @@
 #include "loader/os.hpp"
 #include "loader/plugin_records.hpp"
 #include "loader/selection.hpp"
+#include "loader/startup.hpp"
 #include "loader/step_record.hpp"
 
 namespace kf {
@@ -37,7 +40,7 @@ bool is_manifest(const std::string& path) {
 }
 
 // Runs every step up to the score; true when the plugin may be activated.
-bool prepare(const LoadRequest& req, PluginRecord& r) {
+bool prepare(const LoadRequest& req, PluginRecord& r, bool may_defer) {
   r.name = base_name(req.path);
   r.source = req.source;
   StepTimer t;
@@ -48,7 +51,7 @@ bool prepare(const LoadRequest& req, PluginRecord& r) {
   }
   if (is_manifest(req.path)) {
     r.manifest_path = req.path;
-    if (!apply_manifest(r, req.path)) return false;
+    if (!apply_manifest(r, req.path, may_defer)) return false;
   } else {
     r.library_path = req.path;
     if (env::plugin_disabled(r.name)) {
@@ -114,39 +117,126 @@ void roll_back(std::vector<Owned>& records) noexcept {
   }
 }
 
-// Loads a batch: one record per request, in order, not yet published. Out of memory rolls the
-// batch back and goes on as an exception (Note [Out of memory while loading]).
-std::vector<Owned> load_batch(const std::vector<LoadRequest>& requests) {
-  std::vector<Owned> records;
-  records.reserve(requests.size());
+// The plugins that wait for their first use (Note [Backends started on first use],
+// core/first_use.hpp): what is needed to load them then, and what the report says of them.
+// The loader's lock serialises the loads that add and start them; `mutex` guards the list
+// itself, which the load report reads.
+struct Waiting {
+  LoadRequest request;
+  DeferredPlugin info;
+};
+
+struct DeferredStore {
+  std::mutex mutex;
+  std::vector<Waiting> plugins;
+};
+
+DeferredStore& deferred_store() {
+  static auto* store = new DeferredStore();  // lives for the process
+  return *store;
+}
+
+void add_deferred(std::vector<Waiting>& plugins) {
+  DeferredStore& d = deferred_store();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  for (Waiting& w : plugins) d.plugins.push_back(std::move(w));
+}
+
+std::vector<Waiting> take_deferred() {
+  DeferredStore& d = deferred_store();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  return std::move(d.plugins);
+}
+
+struct Batch {
+  std::vector<Owned> done;         // one per request, in order; null where deferred
+  std::vector<Waiting> deferred;   // the plugins set aside until their first use
+};
+
+// Takes the deferred plugins' records out of the batch (they are not published now).
+void set_aside(Batch& b, const std::vector<LoadRequest>& requests) {
+  for (size_t i = 0; i < b.done.size(); ++i) {
+    const PluginRecord* r = b.done[i].get();
+    if (r == nullptr || !r->deferred) continue;
+    report_step(ReportStep{"defer", r->name, r->manifest_path, "deferred",
+                           "starts on first use (its manifest: \"activation\": \"first_use\")",
+                           0});
+    b.deferred.push_back(Waiting{requests[i], DeferredPlugin{r->name, r->device_type_name,
+                                                             r->library_path, r->manifest_path,
+                                                             r->source}});
+    b.done[i].reset();
+  }
+}
+
+// Loads a batch: one record per request, in order, not yet published. With `may_defer` (start-up)
+// the plugins whose manifests ask to start on first use are only checked and set aside. Out of
+// memory rolls the batch back and goes on as an exception (Note [Out of memory while loading]).
+Batch load_batch(const std::vector<LoadRequest>& requests, bool may_defer) {
+  Batch b;
+  b.done.reserve(requests.size());
   try {
     std::map<std::string, std::vector<PluginRecord*>> groups;
     std::vector<std::string> order;
     for (const LoadRequest& req : requests) {
-      records.push_back(std::make_unique<PluginRecord>());
-      PluginRecord& r = *records.back();
-      const bool ready = prepare(req, r);
+      b.done.push_back(std::make_unique<PluginRecord>());
+      PluginRecord& r = *b.done.back();
+      const bool ready = prepare(req, r, may_defer);
       classify_for_selection(r);
       if (!ready) continue;
       if (groups.find(r.device_type_name) == groups.end()) order.push_back(r.device_type_name);
       groups[r.device_type_name].push_back(&r);
     }
     for (const std::string& type : order) activate_group(groups[type]);
+    set_aside(b, requests);
   } catch (...) {
-    roll_back(records);
+    roll_back(b.done);
     throw;
   }
-  return records;
+  return b;
+}
+
+// Starts the deferred plugins (the starter core/first_use.hpp calls): they load as a batch
+// would have at start-up, and a device type another plugin already serves shadows them. Out of
+// memory: the batch rolls back and they wait for the next call.
+void start_deferred_plugins() {
+  std::lock_guard<std::mutex> lock(loader_mutex());
+  LoadingScope loading;
+  std::vector<Waiting> waiting = take_deferred();
+  if (waiting.empty()) return;
+  std::vector<LoadRequest> requests;
+  requests.reserve(waiting.size());
+  for (const Waiting& w : waiting) requests.push_back(w.request);
+  try {
+    load_plugins(requests, /*may_defer=*/false);
+  } catch (...) {
+    add_deferred(waiting);
+    throw;
+  }
+  set_deferred_starter(nullptr);
 }
 
 }  // namespace
 
-void load_plugins(const std::vector<LoadRequest>& requests) {
-  for (Owned& r : load_batch(requests)) publish_record(std::move(r));
+void load_plugins(const std::vector<LoadRequest>& requests, bool may_defer) {
+  Batch b = load_batch(requests, may_defer);
+  for (Owned& r : b.done) {
+    if (r != nullptr) publish_record(std::move(r));
+  }
+  if (b.deferred.empty()) return;
+  add_deferred(b.deferred);
+  set_deferred_starter(&start_deferred_plugins);
+}
+
+std::vector<DeferredPlugin> deferred_plugins() {
+  DeferredStore& d = deferred_store();
+  std::lock_guard<std::mutex> lock(d.mutex);
+  std::vector<DeferredPlugin> out;
+  for (const Waiting& w : d.plugins) out.push_back(w.info);
+  return out;
 }
 
 void load_one_plugin(const LoadRequest& request) {
-  std::vector<Owned> done = load_batch({request});
+  std::vector<Owned> done = load_batch({request}, false).done;
   const PluginRecord& r = *done.front();
   const bool loaded = r.state == KF_BACKEND_LOADED;
   const kf_status_t failure = r.failure;

@@ -18,8 +18,19 @@ struct LoadRequest {
 
 /// Loads a batch: among plugins of one device type the best score, then priority, wins and
 /// the others are shadowed. Publishes one record per request, in order (a failure may be left
-/// out: Note [A bounded plugin table]). Must be called with the loader lock held.
-void load_plugins(const std::vector<LoadRequest>& requests);
+/// out: Note [A bounded plugin table]). With `may_defer` (start-up), the device types whose
+/// plugins all start on first use are set aside until then (Note [Backends started on first
+/// use], core/first_use.hpp); their records are published when they start. Must be called with
+/// the loader lock held.
+void load_plugins(const std::vector<LoadRequest>& requests, bool may_defer);
+
+/// A plugin set aside until its first use, as the load report lists it.
+struct DeferredPlugin {
+  std::string name, device_type, library_path, manifest_path, source;
+};
+
+/// The plugins still waiting for their first use. Thread-safe.
+std::vector<DeferredPlugin> deferred_plugins();
 
 /// Loads one plugin after start-up (kf_load_plugin); throws with the reason when it does not
 /// end up loaded.

@@ -40,6 +40,7 @@ struct PluginRecord {
   int32_t priority = 0;
   bool shipped = false;          // found in the core's own plugin folder (selection.hpp)
   bool preferred = false;        // named for its device type by KERNFORGE_PREFER_PLUGINS
+  bool deferred = false;         // set aside until its first use (core/first_use.hpp)
   const kf_plugin_t* plugin = nullptr;
   size_t plugin_struct_size = 0; // how much of *plugin its ABI minor has
   void* library = nullptr;       // the os::Library (never closed)

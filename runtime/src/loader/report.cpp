@@ -11,6 +11,7 @@
 #include "kernforge/plugin.h"
 #include "loader/json_document.hpp"
 #include "loader/os.hpp"
+#include "loader/plugin_loader.hpp"
 #include "loader/plugin_records.hpp"
 
 namespace kf {
@@ -104,6 +105,19 @@ void put_backends(Json& list) {
   }
 }
 
+// The plugins waiting for their first use (core/first_use.hpp): not yet in "backends".
+void put_deferred(Json& list) {
+  for (const DeferredPlugin& p : deferred_plugins()) {
+    list.push_back(objects(5));
+    Json& o = list.back();
+    o["name"] = p.name;
+    o["device_type"] = p.device_type;
+    o["library"] = p.library_path;
+    o["manifest"] = p.manifest_path;
+    o["source"] = p.source;
+  }
+}
+
 void put_step(const ReportStep& s, Json& o) {
   o["what"] = s.what;
   o["plugin"] = s.plugin;
@@ -160,7 +174,7 @@ void report_search_root(const std::string& path, const std::string& source) {
 }
 
 std::string report_json() {
-  Json j = objects(13);
+  Json j = objects(14);
   const ReleaseJsonOnExit<Json> release(j);  // Note [Building the report without aborting]
   j["schema_version"] = 1;
   j["kernforge_version"] = KF_VERSION_STRING;
@@ -174,6 +188,7 @@ std::string report_json() {
   }
   put_environment(j["environment"] = objects(env::runtime_variables().size()));
   put_backends(j["backends"] = Json::array());
+  put_deferred(j["deferred"] = Json::array());
   put_device_types(j["device_types"] = objects(static_cast<size_t>(record_count())));
   j["unlisted_failures"] = unlisted_failures();  // Note [A bounded plugin table]
   std::lock_guard<std::mutex> lock(r.mutex);

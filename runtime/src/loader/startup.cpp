@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/first_use.hpp"
 #include "core/logging.hpp"
 #include "loader/core_global_deps.hpp"
 #include "loader/discovery.hpp"
@@ -59,7 +60,7 @@ void run_startup(const InitState& s) {
   set_log_level(s.log_level);
   StepTimer t;
   load_core_global_deps();
-  load_plugins(not_yet_recorded(discover_plugins(s.paths, s.autoload)));
+  load_plugins(not_yet_recorded(discover_plugins(s.paths, s.autoload)), /*may_defer=*/true);
   set_startup_micros(t.micros());
   report_step(ReportStep{"startup", "", "", "ok", "", t.micros()});
 }
@@ -88,6 +89,7 @@ std::atomic<bool> g_runtime_ready{false};
 void initialize_slow() {
   InitState& s = state();
   std::lock_guard<std::mutex> lock(loader_mutex());
+  LoadingScope loading;
   if (g_runtime_ready.load(std::memory_order_acquire)) return;
   try {
     run_startup(s);
