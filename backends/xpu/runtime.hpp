@@ -11,12 +11,12 @@
 // then init runs in every process that lists the backends or names xpu, GPU or not
 // (`kernforge doctor`, any kf_backend_info loop), so it must stay cheap: the driver compiles
 // each SPIR-V module to the GPU's ISA when zeModuleCreate is called, which takes tens to
-// hundreds of milliseconds per module, and there are families x dtypes x fp64 builds of them
-// (114 now). So init creates one module per device, the Copy family for
-// float32: it proves that the driver takes this build's SPIR-V (a driver that refuses it makes
-// the plugin KF_UNAVAILABLE, with the driver's build log in the reason, instead of failing at
-// the first op), and every other module is created the first time one of its kernels is
-// launched on that device (Modules::kernel), then kept for the life of the process.
+// hundreds of milliseconds per module, and there are families x dtypes x fp64 builds of them.
+// So init creates one module per device, the Copy family for float32: it proves that the
+// driver takes this build's SPIR-V (a driver that refuses it makes the plugin KF_UNAVAILABLE,
+// with the driver's build log in the reason, instead of failing at the first op), and every
+// other module is created the first time one of its kernels is launched on that device
+// (Modules::kernel), then kept for the life of the process.
 //
 // Ownership: the plugin's init creates the Runtime and hands it to the host as the state (a
 // kf::clk::Backend*); shutdown deletes it. It owns the devices, then the contexts (destroyed in
