@@ -13,12 +13,14 @@
 //    (kCpuSplitBelow) does each get a tree of items over contiguous chunks: it costs a few
 //    barriers and sums in more, shorter pieces.
 // Capabilities do not name the kind; a work-group limit above 1024 items is what CPU
-// implementations report (PoCL 4096, Intel's CPU runtime 8192) and no GPU does, so that decides.
+// implementations report (PoCL 4096, Intel's CPU runtime 8192) and no GPU does, so that decides
+// (KERNFORGE_CLKERNELS_SCHEDULE=gpu|cpu overrides it: the CTS runs the GPU shapes on PoCL).
 // The shape depends on the shapes, strides and capabilities only: the same call rounds the
 // same way on every run.
 #include "reduce_plan.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -44,7 +46,19 @@ size_t ceil_pow2(int64_t n) {
   return p;
 }
 
-bool items_run_in_sequence(const Capabilities& caps) { return caps.max_work_group > 1024; }
+/// Whether the device runs a work-group's items one after another (a CPU). The environment
+/// variable KERNFORGE_CLKERNELS_SCHEDULE=gpu|cpu overrides the guess (read once), so that the
+/// GPU shapes are tested on PoCL too.
+bool items_run_in_sequence(const Capabilities& caps) {
+  static const int forced = [] {
+    const char* e = std::getenv("KERNFORGE_CLKERNELS_SCHEDULE");
+    if (e == nullptr) return -1;
+    if (std::strcmp(e, "gpu") == 0) return 0;
+    if (std::strcmp(e, "cpu") == 0) return 1;
+    return -1;
+  }();
+  return forced >= 0 ? forced == 1 : caps.max_work_group > 1024;
+}
 
 /// A view of `n` dims with the given shape and strides (the layout merger reads views).
 kf_tensor_view_t dims_view(const int64_t* shape, const int64_t* strides, int32_t n) {
