@@ -404,6 +404,22 @@ TEST_P(Reduce, ManyShortRowsAndColumns) {
   EXPECT_TRUE(matches(a0, ref_argmax(cv, cs, 0), {2000}, KF_INT64));
 }
 
+TEST_P(Reduce, MiddleDimOfThree) {
+  // [3, 500, 100] over dim 1: 300 outputs in 3 runs of 100 neighbours, 500 elements apart.
+  const Shape sh{3, 500, 100};
+  const Values v = periodic(150000, 23, {100 * 17 + 3, 50000 + 100 * 480 + 99}, 50);
+  Tensor t = make(v, sh), s, m, a;
+  const int64_t one_ = 1;
+  CTS_ASSERT_OK(kf_sum(t.get(), &one_, 1, false, KF_DTYPE_UNDEFINED, s.put()));
+  EXPECT_TRUE(matches(s, ref_reduce(v, sh, {1}, 0, kPlus, false, nullptr), {3, 100},
+                      sum_dtype(dt())));
+  CTS_ASSERT_OK(kf_amax(t.get(), &one_, 1, true, m.put()));
+  EXPECT_TRUE(matches(m, ref_reduce(v, sh, {1}, -INFINITY, kMax, true, nullptr), {3, 1, 100},
+                      dt()));
+  CTS_ASSERT_OK(kf_argmax(t.get(), &one_, false, a.put()));
+  EXPECT_TRUE(matches(a, ref_argmax(v, sh, 1), {3, 100}, KF_INT64));
+}
+
 // ------------------------------------------------------------------ floats: NaN, determinism
 
 TEST_P(ReduceFloat, NanIsTheMaximum) {

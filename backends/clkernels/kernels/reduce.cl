@@ -3,7 +3,8 @@
 // sum/mean/amax get their input already converted to the output dtype T; argmax gets the input
 // in its own dtype T and writes int64. The host (src/reduce_plan.cpp) splits the input's dims
 // into kept dims (one output each) and reduced dims, merged where memory allows, in
-// kf_reduce_layout; it also picks the work-group shape (src/reduce_ops.cpp).
+// kf_reduce_layout, and picks the kernel and work-group shape (Note [Reduction work-group
+// shapes] there).
 //
 // Note [Deterministic work-group trees]: a work-group is ox x ry work-items (get_local_size);
 // item (x, y) serves output get_group_id(0) * ox + x and reduces the blocks y, y + ry,
@@ -12,6 +13,16 @@
 // y + s for s = ry/2, ry/4, ..., 1). Which item adds which element and in which order depends
 // on the shapes and the host's choice of (ox, ry, chunk) only, never on timing, so a float sum
 // has the same bits every run on a device. No atomics.
+//
+// Note [Column blocks]: when the outputs are neighbours in the input (a sum over dim 0 of a
+// row-major matrix), a CPU device, which runs a work-group's items one after another, would
+// have each item walk one column down the rows, a cache line per row for one float. The
+// NAME_columns kernels give each item KF_COLS neighbouring outputs instead and walk the reduced
+// dim once, reading KF_COLS consecutive elements per step (one accumulator each, so the
+// compiler can vectorise across them). Each output still adds its elements in order, so these
+// are deterministic too. GPUs use the tree kernels (src/reduce_plan.cpp chooses), so the SPIR-V
+// build (__SPIR__, for Level Zero GPUs) leaves the column kernels out; their private arrays
+// would also need llvm-spirv 15 to place their OpVariables, which it does not.
 //
 // Accumulators: floating sums in double when the device has fp64 (else float), integer sums in
 // wrapping 64-bit (ulong); mean divides by the number of reduced elements (0/0 = NaN). amax
@@ -22,7 +33,7 @@
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #endif
 
-#define KF_RED_WG 256  // the most work-items in a work-group (kMaxGroup in src/reduce_ops.cpp)
+#define KF_RED_WG 256  // the most work-items in a work-group (kMaxGroup in src/reduce_plan.hpp)
 
 // The host's struct kf::clk::ReduceLayout (src/reduce_plan.hpp) has the same bytes.
 typedef struct {
@@ -219,12 +230,60 @@ inline bool kf_arg_beats(C bv, long bi, C av, long ai) {
     if (y == 0 && o < n_out) STORE(out, out_off, acc, n_red);                               \
   }
 
+#define KF_COLS 128  // outputs per item of the _columns kernels (kColumnBlock, reduce_plan.hpp)
+
+/// NAME_columns(out, in, n_out, n_red, unused, L) (Note [Column blocks]): item i reduces
+/// outputs i * KF_COLS ... together, one reduced position at a time for all of them; one
+/// reduced dim (L.rdim == 1), and the innermost kept dim has input stride 1. `unused` keeps the
+/// arguments of the tree kernels.
+#define KF_COLUMNS_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, STORE)                             \
+  __kernel void NAME##_columns(__global OUT_T* out, __global const T* in, long n_out,       \
+                               long n_red, long unused, kf_reduce_layout L) {               \
+    const long o0 = (long)get_global_id(0) * KF_COLS;                                       \
+    (void)unused;                                                                           \
+    if (o0 >= n_out) return;                                                                \
+    const int nj = (int)min((long)KF_COLS, n_out - o0);                                     \
+    const long s = L.rin[0];                                                                \
+    A acc[KF_COLS];                                                                         \
+    long at[KF_COLS];                                                                       \
+    for (int j = 0; j < nj; ++j) {                                                          \
+      long out_off;                                                                         \
+      acc[j] = IDENTITY;                                                                    \
+      kf_kept_offsets(&L, o0 + j, &out_off, &at[j]);                                        \
+    }                                                                                       \
+    const long inner = L.kshape[L.kdim - 1];                                                \
+    if (o0 % inner + nj <= inner) { /* one run of the innermost kept dim: consecutive */   \
+      for (long r = 0; r < n_red; ++r) {                                                    \
+        const long p = at[0] + r * s;                                                       \
+        for (int j = 0; j < nj; ++j) STEP(acc[j], LD(in, p + j), r);                        \
+      }                                                                                     \
+    } else {                                                                                \
+      for (long r = 0; r < n_red; ++r) {                                                    \
+        for (int j = 0; j < nj; ++j) STEP(acc[j], LD(in, at[j] + r * s), r);                \
+      }                                                                                     \
+    }                                                                                       \
+    for (int j = 0; j < nj; ++j) {                                                          \
+      long out_off, in_off;                                                                 \
+      kf_kept_offsets(&L, o0 + j, &out_off, &in_off);                                       \
+      STORE(out, out_off, acc[j], n_red);                                                   \
+    }                                                                                       \
+  }
+
+#if defined(__SPIR__)  // the SPIR-V build: for GPUs (Level Zero), which never use them
+#define KF_REDUCE_KERNELS(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE) \
+  KF_REDUCE_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE)
+#else
+#define KF_REDUCE_KERNELS(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE) \
+  KF_REDUCE_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE)        \
+  KF_COLUMNS_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, STORE)
+#endif
+
 #if !KF_IS_BOOL
-KF_REDUCE_KERNEL(sum, T, KF_SUM, (KF_SUM)0, KF_SUM_STEP, KF_SUM_COMBINE, KF_SUM_STORE)
+KF_REDUCE_KERNELS(sum, T, KF_SUM, (KF_SUM)0, KF_SUM_STEP, KF_SUM_COMBINE, KF_SUM_STORE)
 #endif
 #if KF_IS_FLOAT
-KF_REDUCE_KERNEL(mean, T, KF_SUM, (KF_SUM)0, KF_SUM_STEP, KF_SUM_COMBINE, KF_MEAN_STORE)
+KF_REDUCE_KERNELS(mean, T, KF_SUM, (KF_SUM)0, KF_SUM_STEP, KF_SUM_COMBINE, KF_MEAN_STORE)
 #endif
-KF_REDUCE_KERNEL(amax, T, C, (C)KF_LOWEST, KF_MAX_STEP, KF_MAX_COMBINE, KF_MAX_STORE)
-KF_REDUCE_KERNEL(argmax, long, kf_arg_best, kf_arg_none(), KF_ARG_STEP, KF_ARG_COMBINE,
-                 KF_ARG_STORE)
+KF_REDUCE_KERNELS(amax, T, C, (C)KF_LOWEST, KF_MAX_STEP, KF_MAX_COMBINE, KF_MAX_STORE)
+KF_REDUCE_KERNELS(argmax, long, kf_arg_best, kf_arg_none(), KF_ARG_STEP, KF_ARG_COMBINE,
+                  KF_ARG_STORE)

@@ -2,6 +2,7 @@
 // sum/mean/amax get their input already converted to the output dtype (the meta's dtype=
 // and integer promotion), argmax gets the input in its own dtype and writes int64; an empty
 // reduction is 0 for sum and NaN for mean, and refused for amax/argmax.
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -40,18 +41,20 @@ void launch_reduce(const kf_kernel_call_t& call, const char* kernel, int32_t dty
   if (plan.n_out == 0) return;
   Device& device = device_of(call, out);
   const ReduceShape shape = reduce_shape(plan, device.capabilities());
-  const size_t groups =
-      (static_cast<size_t>(plan.n_out) + shape.ox - 1) / shape.ox;
+  const size_t items = static_cast<size_t>(reduce_items(plan, shape));
+  const size_t groups = (items + shape.ox - 1) / shape.ox;
+  char name[32];
+  std::snprintf(name, sizeof name, "%s%s", kernel, shape.column_blocks ? "_columns" : "");
   Launch launch;
   launch.program = {Family::Reduce, dtype};
-  launch.kernel = kernel;
+  launch.kernel = name;
   launch.arg(pointer_arg(out.data))
       .arg(pointer_arg(in.data))
       .arg(value_arg(plan.n_out))
       .arg(value_arg(plan.n_red))
       .arg(value_arg(shape.chunk))
       .arg(value_arg(plan.layout));
-  launch.dims = 2;
+  launch.dims = shape.column_blocks ? 1 : 2;
   launch.local[0] = shape.ox;
   launch.local[1] = shape.ry;
   launch.global[0] = groups * shape.ox;

@@ -11,7 +11,9 @@
 //    pipelines), and a work-group serves as many outputs as make about kCpuGroupWork elements
 //    while leaving work-groups for every core. Only when there are too few outputs to spread
 //    (kCpuSplitBelow) does each get a tree of items over contiguous chunks: it costs a few
-//    barriers and sums in more, shorter pieces.
+//    barriers and sums in more, shorter pieces. Outputs that are neighbours in the input go to
+//    the column-block kernels (Note [Column blocks] in reduce.cl), up to kCpuColumnGroup
+//    blocks per work-group.
 // Capabilities do not name the kind; a work-group limit above 1024 items is what CPU
 // implementations report (PoCL 4096, Intel's CPU runtime 8192) and no GPU does, so that decides
 // (KERNFORGE_CLKERNELS_SCHEDULE=gpu|cpu overrides it: the CTS runs the GPU shapes on PoCL).
@@ -33,6 +35,7 @@ constexpr int64_t kMinPerItem = 16;       // positions per item before another i
 constexpr size_t kColumnWidth = 32;       // outputs per work-group row, column reductions (GPU)
 constexpr int64_t kCpuSplitBelow = 64;    // CPU: fewer outputs than this get a tree each
 constexpr int64_t kCpuGroupWork = 65536;  // CPU: elements a work-group reduces, about
+constexpr size_t kCpuColumnGroup = 16;    // CPU: column blocks per work-group, at most
 
 size_t floor_pow2(int64_t n) {
   size_t p = 1;
@@ -141,8 +144,15 @@ ReduceShape gpu_shape(const ReducePlan& plan, size_t wg) {
 /// CPUs: items one after another, each through one contiguous chunk; work-groups spread over
 /// the cores.
 ReduceShape cpu_shape(const ReducePlan& plan, size_t wg) {
+  const ReduceLayout& l = plan.layout;
   ReduceShape s;
   const int64_t n_red = std::max<int64_t>(plan.n_red, 1);
+  if (l.kdim >= 1 && l.kin[l.kdim - 1] == 1 && l.rdim == 1 && l.rin[0] != 1 && n_red > 1) {
+    s.column_blocks = true;
+    const int64_t items = reduce_items(plan, s);
+    s.ox = std::min(kCpuColumnGroup, floor_pow2(std::max<int64_t>(items / kCpuSplitBelow, 1)));
+    return s;
+  }
   if (plan.n_out < kCpuSplitBelow) {
     s.ry = std::min(wg, floor_pow2(n_red / kMinPerItem));
   } else {
@@ -200,6 +210,10 @@ ReducePlan make_reduce_plan(const kf_tensor_view_t& in, const kf_tensor_view_t& 
     p.layout.rin[d] = rl.stride[0][d];
   }
   return p;
+}
+
+int64_t reduce_items(const ReducePlan& plan, const ReduceShape& shape) {
+  return shape.column_blocks ? (plan.n_out + kColumnBlock - 1) / kColumnBlock : plan.n_out;
 }
 
 ReduceShape reduce_shape(const ReducePlan& plan, const Capabilities& caps) {

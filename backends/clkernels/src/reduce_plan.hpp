@@ -48,13 +48,20 @@ ReducePlan make_reduce_plan(const kf_tensor_view_t& in, const kf_tensor_view_t& 
 
 /// The work-group of reduce.cl's kernels: ox outputs x ry work-items per output, each item
 /// reducing blocks of `chunk` consecutive positions (Note [Deterministic work-group trees]).
+/// `column_blocks`: the <op>_columns kernel instead (CPU devices, outputs that are neighbours
+/// in the input): each item reduces kColumnBlock outputs at once, ox items per work-group.
 struct ReduceShape {
   size_t ox = 1;
   size_t ry = 1;
   int64_t chunk = 1;
+  bool column_blocks = false;
 };
 
-constexpr size_t kMaxGroup = 256;  // KF_RED_WG in reduce.cl
+constexpr size_t kMaxGroup = 256;       // KF_RED_WG in reduce.cl
+constexpr int64_t kColumnBlock = 128;   // KF_COLS in reduce.cl
+
+/// The work-items a launch of `shape` over `plan` needs in dim 0 (outputs, or blocks of them).
+int64_t reduce_items(const ReducePlan& plan, const ReduceShape& shape);
 
 /// The work-group shape for `plan` on a device with `caps`: a function of the shapes, strides
 /// and capabilities only, so a reduction's float rounding is the same on every run.
