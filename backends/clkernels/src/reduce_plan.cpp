@@ -167,6 +167,11 @@ ReduceShape cpu_shape(const ReducePlan& plan, size_t wg) {
 }  // namespace
 
 void mark_reduced(const int64_t* dims, int32_t len, int32_t ndim, bool* reduced) {
+  if (ndim > kMaxDims) {
+    throw kf::plugin::KernelError(KF_INVALID_ARGUMENT,
+                                  "reductions take at most " + std::to_string(kMaxDims) +
+                                      " dims; the input has " + std::to_string(ndim));
+  }
   for (int32_t d = 0; d < kMaxDims; ++d) reduced[d] = len == 0 && d < ndim;
   for (int32_t i = 0; i < len; ++i) {
     int64_t d = dims[i];

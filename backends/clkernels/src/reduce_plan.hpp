@@ -35,7 +35,7 @@ struct ReducePlan {
 
 /// Marks the dims in `dims` (negative ones wrap; none = all) in `reduced` (kMaxDims entries),
 /// as the CPU backend does: a 0-dim tensor accepts dim 0 and -1. Throws KernelError
-/// (KF_OUT_OF_RANGE) for a dim out of range.
+/// (KF_OUT_OF_RANGE) for a dim out of range, KF_INVALID_ARGUMENT for more than kMaxDims dims.
 void mark_reduced(const int64_t* dims, int32_t len, int32_t ndim, bool* reduced);
 
 /// The plan of reducing `in` over `reduced` into `out`, whose dims are the kept ones (and a
