@@ -14,9 +14,9 @@
 //    barriers and sums in more, shorter pieces. Outputs that are neighbours in the input go to
 //    the column-block kernels (Note [Column blocks] in reduce.cl), up to kCpuColumnGroup
 //    blocks per work-group.
-// Capabilities do not name the kind; a work-group limit above 1024 items is what CPU
-// implementations report (PoCL 4096, Intel's CPU runtime 8192) and no GPU does, so that decides
-// (KERNFORGE_CLKERNELS_SCHEDULE=gpu|cpu overrides it: the CTS runs the GPU shapes on PoCL).
+// The backend says which kind the device is (Capabilities::items_in_sequence: the opencl
+// backend from CL_DEVICE_TYPE_CPU; xpu devices are GPUs);
+// KERNFORGE_CLKERNELS_SCHEDULE=gpu|cpu overrides it (the CTS runs the GPU shapes on PoCL).
 // The shape depends on the shapes, strides and capabilities only: the same call rounds the
 // same way on every run.
 #include "reduce_plan.hpp"
@@ -60,7 +60,7 @@ bool items_run_in_sequence(const Capabilities& caps) {
     if (std::strcmp(e, "cpu") == 0) return 1;
     return -1;
   }();
-  return forced >= 0 ? forced == 1 : caps.max_work_group > 1024;
+  return forced >= 0 ? forced == 1 : caps.items_in_sequence;
 }
 
 /// A view of `n` dims with the given shape and strides (the layout merger reads views).
