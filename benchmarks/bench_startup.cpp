@@ -16,7 +16,10 @@
 //   linked  this program, linked to libkernforge, making no kernforge call: + mapping the core
 //           and its dependencies, relocations, static initialisers.
 //   core    kf_init with KERNFORGE_AUTOLOAD=0: + initialising the core alone (no plugin).
-//   full    kf_init with discovery on: + every plugin found probed and loaded (the budget).
+//   full    kf_init with discovery on: + every plugin found probed and loaded (the budget);
+//           a plugin that starts on first use (opencl) is only probed.
+//   started full, then kf_backend_count, which starts the plugins waiting for their first use
+//           (informative: what a process that uses such a device pays once).
 // The core and full children also report, measured inside, the time from main's first line to
 // kf_init's return, and the loader's own figure (startup_micros of kf_runtime_report_json).
 // POSIX only (fork, execve, pipes); not built for Windows.
@@ -86,8 +89,9 @@ Json loader_steps(const Json& report) {
   return steps;
 }
 
-int run_kernforge_child(Clock::time_point main_start) {
+int run_kernforge_child(Clock::time_point main_start, bool start_all) {
   const kf_status_t status = kf_init(nullptr);
+  if (start_all) (void)kf_backend_count();
   const int64_t inside = micros_since(main_start);
   if (status != KF_OK) {
     std::fprintf(stderr, "kf_init failed: %s: %s\n", kf_status_name(status),
@@ -120,7 +124,9 @@ int run_child(const std::string& mode, Clock::time_point main_start) {
     return 0;
   }
 #ifndef KF_STARTUP_BARE
-  if (mode == "core" || mode == "full") return run_kernforge_child(main_start);
+  if (mode == "core" || mode == "full" || mode == "started") {
+    return run_kernforge_child(main_start, mode == "started");
+  }
 #endif
   std::fprintf(stderr, "unknown child mode '%s'\n", mode.c_str());
   return 2;
@@ -246,7 +252,10 @@ std::vector<Kind> kinds() {
   return {kind("bare", bare, "a C++ process that does not link kernforge (the reference)", true),
           kind("linked", self, "linked to libkernforge, no kernforge call", true),
           kind("core", self, "kf_init with KERNFORGE_AUTOLOAD=0 (the core alone)", false),
-          kind("full", self, "kf_init with every plugin probed (the budget)", true)};
+          kind("full", self, "kf_init with every plugin probed (the budget)", true),
+          kind("started", self,
+               "kf_init, then kf_backend_count starting the plugins deferred to first use",
+               true)};
 }
 
 Json result_json(const std::vector<Kind>& all, int runs) {

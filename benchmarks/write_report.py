@@ -29,7 +29,7 @@ TINY_ADD_VS_TORCH_BUDGET = 10.0  # kf_add through the C ABI at least this many t
 MATMUL_BUDGET_PCT = 95.0
 OPENCL_ADD_VS_DIRECT = 0.9  # kf_add on opencl at least this fraction of the same kernel direct
 STARTUP_BUDGET_MS = 10.0
-STARTUP_KINDS = ("bare", "linked", "core", "full")
+STARTUP_KINDS = ("bare", "linked", "core", "full", "started")
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 

@@ -17,6 +17,7 @@ ClDevice::ClDevice(const DeviceInfo& info) : info_(info) {
   caps_.fp64 = info.fp64;
   caps_.max_work_group = info.max_work_group;
   caps_.local_memory = static_cast<size_t>(info.local_memory);
+  caps_.items_in_sequence = info.cpu;
 }
 
 std::unique_ptr<ClDevice> ClDevice::create(const DeviceInfo& info, std::string& error) {

@@ -77,6 +77,7 @@ DeviceInfo read_device(cl_platform_id p, cl_device_id d) {
   info.max_work_group = std::max<size_t>(1, device_value<size_t>(d, CL_DEVICE_MAX_WORK_GROUP_SIZE));
   info.fp64 = device_value<cl_device_fp_config>(d, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;
   info.svm = device_value<cl_device_svm_capabilities>(d, CL_DEVICE_SVM_CAPABILITIES);
+  info.cpu = (device_value<cl_device_type>(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CPU) != 0;
   return info;
 }
 

@@ -25,6 +25,7 @@ struct DeviceInfo {
   cl_uint compute_units = 0;
   size_t max_work_group = 1;
   bool fp64 = false;
+  bool cpu = false;  // CL_DEVICE_TYPE_CPU
   cl_device_svm_capabilities svm = 0;
 };
 

@@ -23,6 +23,7 @@ kf_status_t register_binary_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_linalg_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_softmax_ops(const kf_registrar_t* reg, uint32_t mask);
+kf_status_t register_reduce_ops(const kf_registrar_t* reg, uint32_t mask);
 
 }  // namespace kf::clk
 

@@ -23,6 +23,7 @@ struct Capabilities {
   bool fp64 = false;              // double arithmetic (cl_khr_fp64 / Float64): -DKF_HAS_FP64=1
   size_t max_work_group = 256;    // largest work-group the kernels may use
   size_t local_memory = 16384;    // bytes of local memory per work-group
+  bool items_in_sequence = false; // a CPU device: a work-group's items run one after another
 };
 
 class Device {

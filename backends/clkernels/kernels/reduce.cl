@@ -1,0 +1,289 @@
+// reduce.cl — sum, mean, amax, argmax over the reduced dims of a strided input.
+//
+// sum/mean/amax get their input already converted to the output dtype T; argmax gets the input
+// in its own dtype T and writes int64. The host (src/reduce_plan.cpp) splits the input's dims
+// into kept dims (one output each) and reduced dims, merged where memory allows, in
+// kf_reduce_layout, and picks the kernel and work-group shape (Note [Reduction work-group
+// shapes] there).
+//
+// Note [Deterministic work-group trees]: a work-group is ox x ry work-items (get_local_size);
+// item (x, y) serves output get_group_id(0) * ox + x and reduces the blocks y, y + ry,
+// y + 2 ry, ... of `chunk` consecutive reduced positions each, in that order; then the ry
+// partial results of an output are combined by a tree in local memory (partial y takes in
+// y + s for s = ry/2, ry/4, ..., 1). Which item adds which element and in which order depends
+// on the shapes and the host's choice of (ox, ry, chunk) only, never on timing, so a float sum
+// has the same bits every run on a device. No atomics.
+//
+// Note [Column blocks]: when the outputs are neighbours in the input (a sum over dim 0 of a
+// row-major matrix), a CPU device, which runs a work-group's items one after another, would
+// have each item walk one column down the rows, a cache line per row for one float. The
+// NAME_columns kernels give each item KF_COLS neighbouring outputs instead and walk the reduced
+// dim once, reading KF_COLS consecutive elements per step (one accumulator each, so the
+// compiler can vectorise across them). Each output still adds its elements in order, so these
+// are deterministic too. GPUs use the tree kernels (src/reduce_plan.cpp chooses), so the SPIR-V
+// build (__SPIR__, for Level Zero GPUs) leaves the column kernels out; their private arrays
+// would also need llvm-spirv 15 to place their OpVariables, which it does not.
+//
+// Accumulators: floating sums in double when the device has fp64 (else float), integer sums in
+// wrapping 64-bit (ulong); mean divides by the number of reduced elements (0/0 = NaN). amax
+// and argmax compare in C (float for float16/bfloat16) with NaN as the greatest value; argmax
+// returns the first index of the maximum (ties across items: the smaller index wins), counted
+// in the row-major order of the reduced dims.
+#if KF_HAS_FP64 && KF_DT != 1
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define KF_RED_WG 256  // the most work-items in a work-group (kMaxGroup in src/reduce_plan.hpp)
+
+// The host's struct kf::clk::ReduceLayout (src/reduce_plan.hpp) has the same bytes.
+typedef struct {
+  long kshape[KF_MAX_DIMS];  // kept dims, row-major: output number o decodes in them
+  long kout[KF_MAX_DIMS];    // their strides in the output
+  long kin[KF_MAX_DIMS];     // their strides in the input
+  long rshape[KF_MAX_DIMS];  // reduced dims, row-major: reduced position r decodes in them
+  long rin[KF_MAX_DIMS];     // their strides in the input
+  int kdim;                  // 0: one output
+  int rdim;                  // >= 1
+} kf_reduce_layout;
+
+/// The output's and the input's element offsets of output number o.
+inline void kf_kept_offsets(const kf_reduce_layout* L, long o, long* out_off, long* in_off) {
+  long a = 0, b = 0;
+  for (int d = L->kdim - 1; d >= 0; --d) {
+    const long i = o % L->kshape[d];
+    o /= L->kshape[d];
+    a += i * L->kout[d];
+    b += i * L->kin[d];
+  }
+  *out_off = a;
+  *in_off = b;
+}
+
+/// Decodes reduced position r into idx (row-major in rshape); returns its input offset.
+inline long kf_reduced_start(const kf_reduce_layout* L, long r, long* idx) {
+  long off = 0;
+  for (int d = L->rdim - 1; d >= 0; --d) {
+    idx[d] = r % L->rshape[d];
+    r /= L->rshape[d];
+    off += idx[d] * L->rin[d];
+  }
+  return off;
+}
+
+/// Advances idx to the next reduced position; returns its input offset (`off`: idx's).
+inline long kf_reduced_next(const kf_reduce_layout* L, long* idx, long off) {
+  int d = L->rdim - 1;
+  ++idx[d];
+  off += L->rin[d];
+  while (d > 0 && idx[d] == L->rshape[d]) {
+    off -= idx[d] * L->rin[d];
+    idx[d] = 0;
+    --d;
+    ++idx[d];
+    off += L->rin[d];
+  }
+  return off;
+}
+
+// ------------------------------------------------------------------ the accumulators
+
+#if KF_IS_FLOAT && (KF_HAS_FP64 || KF_DT == 1)
+typedef double KF_SUM;
+#elif KF_IS_FLOAT
+typedef float KF_SUM;
+#else
+typedef ulong KF_SUM;  // wraps like the CPU backend's uint64_t
+#endif
+
+#if KF_IS_FLOAT
+#define KF_LOWEST (-INFINITY)
+#define KF_GREATER(x, best) ((x) > (best) || ((x) != (x) && (best) == (best)))
+#define KF_NAN_MAX(acc, x) (((x) > (acc) || (x) != (x)) ? (x) : (acc))
+#else
+#if KF_DT == 4
+#define KF_LOWEST CHAR_MIN
+#elif KF_DT == 6
+#define KF_LOWEST SHRT_MIN
+#elif KF_DT == 7
+#define KF_LOWEST INT_MIN
+#elif KF_DT == 8
+#define KF_LOWEST LONG_MIN
+#else
+#define KF_LOWEST 0  // uint8, bool
+#endif
+#define KF_GREATER(x, best) ((x) > (best))
+#define KF_NAN_MAX(acc, x) ((x) > (acc) ? (x) : (acc))
+#endif
+
+/// argmax's partial result: the best value so far and its position (-1: none yet).
+typedef struct {
+  C v;
+  long i;
+} kf_arg_best;
+
+inline kf_arg_best kf_arg_none(void) {
+  kf_arg_best b;
+  b.v = (C)0;
+  b.i = -1;
+  return b;
+}
+
+/// Whether partial result (bv, bi) beats (av, ai): the greater value (NaN greatest), on a tie
+/// the smaller position; a position < 0 is no result. This order is total, so the tree's shape
+/// does not change the answer.
+inline bool kf_arg_beats(C bv, long bi, C av, long ai) {
+  if (bi < 0) return false;
+  if (ai < 0) return true;
+  if (KF_GREATER(bv, av)) return true;
+  if (KF_GREATER(av, bv)) return false;
+  return bi < ai;
+}
+
+#define KF_SUM_STEP(acc, x, pos) ((acc) += (KF_SUM)(x))
+#define KF_SUM_COMBINE(acc, later) ((acc) += (later))
+#define KF_MAX_STEP(acc, x, pos) ((acc) = KF_NAN_MAX((acc), (x)))
+#define KF_MAX_COMBINE(acc, later) ((acc) = KF_NAN_MAX((acc), (later)))
+#define KF_ARG_STEP(acc, x, pos)                                       \
+  do {                                                                 \
+    const C kf_x_ = (x);                                               \
+    if ((acc).i < 0 || KF_GREATER(kf_x_, (acc).v)) {                   \
+      (acc).v = kf_x_;                                                 \
+      (acc).i = (pos);                                                 \
+    }                                                                  \
+  } while (0)
+#define KF_ARG_COMBINE(acc, later)                                     \
+  do {                                                                 \
+    if (kf_arg_beats((later).v, (later).i, (acc).v, (acc).i)) {        \
+      (acc).v = (later).v;                                             \
+      (acc).i = (later).i;                                             \
+    }                                                                  \
+  } while (0)
+
+#if KF_IS_FLOAT
+#define KF_SUM_STORE(out, off, acc, n) ST(out, off, (C)(acc))
+#else
+#define KF_SUM_STORE(out, off, acc, n) ST(out, off, (C)(long)(acc))
+#endif
+#define KF_MEAN_STORE(out, off, acc, n) ST(out, off, (C)((acc) / (KF_SUM)(n)))
+#define KF_MAX_STORE(out, off, acc, n) ST(out, off, (acc))
+#define KF_ARG_STORE(out, off, acc, n) ((out)[off] = (acc).i < 0 ? 0 : (acc).i)
+
+// ------------------------------------------------------------------ the kernels
+
+/// Item (x, y)'s blocks of output o (input offset `base`), in order (Note [Deterministic
+/// work-group trees]). A one-dim reduced layout is indexed directly, four positions at a time
+/// into four accumulators (acc, a1, a2, a3: position b + 4i + j goes to accumulator j, the tail
+/// to acc), combined in a fixed order at the end; others walk their index.
+#define KF_VISIT(A, IDENTITY, STEP, COMBINE)                                                  \
+  {                                                                                         \
+    A a1 = IDENTITY, a2 = IDENTITY, a3 = IDENTITY;                                          \
+    for (long b = (long)y * chunk; b < n_red; b += (long)ry * chunk) {                      \
+      const long e = min(b + chunk, n_red);                                                 \
+      long r = b;                                                                           \
+      if (L.rdim == 1) {                                                                    \
+        const long s = L.rin[0];                                                            \
+        for (; r + 4 <= e; r += 4) {                                                        \
+          STEP(acc, LD(in, base + r * s), r);                                               \
+          STEP(a1, LD(in, base + (r + 1) * s), r + 1);                                      \
+          STEP(a2, LD(in, base + (r + 2) * s), r + 2);                                      \
+          STEP(a3, LD(in, base + (r + 3) * s), r + 3);                                      \
+        }                                                                                   \
+        for (; r < e; ++r) STEP(acc, LD(in, base + r * s), r);                              \
+      } else {                                                                              \
+        long idx[KF_MAX_DIMS];                                                              \
+        long off = kf_reduced_start(&L, b, idx);                                            \
+        for (; r < e; ++r) {                                                                \
+          STEP(acc, LD(in, base + off), r);                                                 \
+          off = kf_reduced_next(&L, idx, off);                                              \
+        }                                                                                   \
+      }                                                                                     \
+    }                                                                                       \
+    COMBINE(acc, a1);                                                                       \
+    COMBINE(a2, a3);                                                                        \
+    COMBINE(acc, a2);                                                                       \
+  }
+
+/// One reduction kernel: NAME(out, in, n_out, n_red, chunk, L) with accumulator type A.
+#define KF_REDUCE_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE)                   \
+  __kernel void NAME(__global OUT_T* out, __global const T* in, long n_out, long n_red,     \
+                     long chunk, kf_reduce_layout L) {                                      \
+    __local A part[KF_RED_WG];                                                              \
+    const int x = (int)get_local_id(0), y = (int)get_local_id(1);                           \
+    const int ox = (int)get_local_size(0), ry = (int)get_local_size(1);                     \
+    const long o = (long)get_group_id(0) * ox + x;                                          \
+    A acc = IDENTITY;                                                                       \
+    long out_off = 0;                                                                       \
+    if (o < n_out) {                                                                        \
+      long base = 0;                                                                        \
+      kf_kept_offsets(&L, o, &out_off, &base);                                              \
+      KF_VISIT(A, IDENTITY, STEP, COMBINE)                                                  \
+    }                                                                                       \
+    part[y * ox + x] = acc;                                                                 \
+    for (int s = ry / 2; s > 0; s /= 2) {                                                   \
+      barrier(CLK_LOCAL_MEM_FENCE);                                                         \
+      if (y < s) {                                                                          \
+        const A later = part[(y + s) * ox + x];                                             \
+        COMBINE(acc, later);                                                                \
+        part[y * ox + x] = acc;                                                             \
+      }                                                                                     \
+    }                                                                                       \
+    if (y == 0 && o < n_out) STORE(out, out_off, acc, n_red);                               \
+  }
+
+#define KF_COLS 128  // outputs per item of the _columns kernels (kColumnBlock, reduce_plan.hpp)
+
+/// NAME_columns(out, in, n_out, n_red, unused, L) (Note [Column blocks]): item i reduces
+/// outputs i * KF_COLS ... together, one reduced position at a time for all of them; one
+/// reduced dim (L.rdim == 1), and the innermost kept dim has input stride 1. `unused` keeps the
+/// arguments of the tree kernels.
+#define KF_COLUMNS_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, STORE)                             \
+  __kernel void NAME##_columns(__global OUT_T* out, __global const T* in, long n_out,       \
+                               long n_red, long unused, kf_reduce_layout L) {               \
+    const long o0 = (long)get_global_id(0) * KF_COLS;                                       \
+    (void)unused;                                                                           \
+    if (o0 >= n_out) return;                                                                \
+    const int nj = (int)min((long)KF_COLS, n_out - o0);                                     \
+    const long s = L.rin[0];                                                                \
+    A acc[KF_COLS];                                                                         \
+    long at[KF_COLS];                                                                       \
+    for (int j = 0; j < nj; ++j) {                                                          \
+      long out_off;                                                                         \
+      acc[j] = IDENTITY;                                                                    \
+      kf_kept_offsets(&L, o0 + j, &out_off, &at[j]);                                        \
+    }                                                                                       \
+    const long inner = L.kshape[L.kdim - 1];                                                \
+    if (o0 % inner + nj <= inner) { /* one run of the innermost kept dim: consecutive */   \
+      for (long r = 0; r < n_red; ++r) {                                                    \
+        const long p = at[0] + r * s;                                                       \
+        for (int j = 0; j < nj; ++j) STEP(acc[j], LD(in, p + j), r);                        \
+      }                                                                                     \
+    } else {                                                                                \
+      for (long r = 0; r < n_red; ++r) {                                                    \
+        for (int j = 0; j < nj; ++j) STEP(acc[j], LD(in, at[j] + r * s), r);                \
+      }                                                                                     \
+    }                                                                                       \
+    for (int j = 0; j < nj; ++j) {                                                          \
+      long out_off, in_off;                                                                 \
+      kf_kept_offsets(&L, o0 + j, &out_off, &in_off);                                       \
+      STORE(out, out_off, acc[j], n_red);                                                   \
+    }                                                                                       \
+  }
+
+#if defined(__SPIR__)  // the SPIR-V build: for GPUs (Level Zero), which never use them
+#define KF_REDUCE_KERNELS(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE) \
+  KF_REDUCE_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE)
+#else
+#define KF_REDUCE_KERNELS(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE) \
+  KF_REDUCE_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, COMBINE, STORE)        \
+  KF_COLUMNS_KERNEL(NAME, OUT_T, A, IDENTITY, STEP, STORE)
+#endif
+
+#if !KF_IS_BOOL
+KF_REDUCE_KERNELS(sum, T, KF_SUM, (KF_SUM)0, KF_SUM_STEP, KF_SUM_COMBINE, KF_SUM_STORE)
+#endif
+#if KF_IS_FLOAT
+KF_REDUCE_KERNELS(mean, T, KF_SUM, (KF_SUM)0, KF_SUM_STEP, KF_SUM_COMBINE, KF_MEAN_STORE)
+#endif
+KF_REDUCE_KERNELS(amax, T, C, (C)KF_LOWEST, KF_MAX_STEP, KF_MAX_COMBINE, KF_MAX_STORE)
+KF_REDUCE_KERNELS(argmax, long, kf_arg_best, kf_arg_none(), KF_ARG_STEP, KF_ARG_COMBINE,
+                  KF_ARG_STORE)
