@@ -53,6 +53,15 @@ def hint_lines(text: str) -> list[str]:
     return [line.strip() for line in text.splitlines() if line.strip().startswith("what to do:")]
 
 
+# What every machine without some device shows for the driver backends it builds (xpu without an
+# Intel GPU, opencl without an OpenCL platform): not a problem to report.
+MISSING_DEVICE = "its driver or device is missing"
+
+
+def other_hints(stdout: str) -> list[str]:
+    return [h for h in hint_lines(stdout) if MISSING_DEVICE not in h]
+
+
 class PluginFolder:
     """A temporary folder holding one plugin manifest (and optionally its library file)."""
 
@@ -87,7 +96,9 @@ class Doctor(unittest.TestCase):
         self.assertIn("kernforge doctor: all well", proc.stdout)
         self.assertIn("search roots:", proc.stdout)
         self.assertRegex(proc.stdout, r"(?m)^\s+cpu\s+loaded\s")
-        self.assertEqual(hint_lines(proc.stdout), [])
+        # A driver backend whose device this machine lacks (xpu without an Intel GPU) has its
+        # normal hint; nothing else may need doing.
+        self.assertEqual(other_hints(proc.stdout), [])
         self.assertTrue(proc.stdout.rstrip().splitlines()[-1].startswith("kernforge doctor:"),
                         "the verdict is the last line")
 
@@ -222,7 +233,7 @@ class Doctor(unittest.TestCase):
             self.check_exit(proc, 0)
             self.assertIn("kernforge doctor: all well", proc.stdout)
             self.assertRegex(proc.stdout, r"(?m)^\s+elsewhere\s+unavailable\s")
-            self.assertEqual(len(hint_lines(proc.stdout)), 1, proc.stdout)
+            self.assertEqual(len(other_hints(proc.stdout)), 1, proc.stdout)
 
 
 if __name__ == "__main__":
