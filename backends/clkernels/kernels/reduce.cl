@@ -47,7 +47,7 @@ typedef struct {
 } kf_reduce_layout;
 
 /// The output's and the input's element offsets of output number o.
-inline void kf_kept_offsets(const kf_reduce_layout* L, long o, long* out_off, long* in_off) {
+static inline void kf_kept_offsets(const kf_reduce_layout* L, long o, long* out_off, long* in_off) {
   long a = 0, b = 0;
   for (int d = L->kdim - 1; d >= 0; --d) {
     const long i = o % L->kshape[d];
@@ -60,7 +60,7 @@ inline void kf_kept_offsets(const kf_reduce_layout* L, long o, long* out_off, lo
 }
 
 /// Decodes reduced position r into idx (row-major in rshape); returns its input offset.
-inline long kf_reduced_start(const kf_reduce_layout* L, long r, long* idx) {
+static inline long kf_reduced_start(const kf_reduce_layout* L, long r, long* idx) {
   long off = 0;
   for (int d = L->rdim - 1; d >= 0; --d) {
     idx[d] = r % L->rshape[d];
@@ -71,7 +71,7 @@ inline long kf_reduced_start(const kf_reduce_layout* L, long r, long* idx) {
 }
 
 /// Advances idx to the next reduced position; returns its input offset (`off`: idx's).
-inline long kf_reduced_next(const kf_reduce_layout* L, long* idx, long off) {
+static inline long kf_reduced_next(const kf_reduce_layout* L, long* idx, long off) {
   int d = L->rdim - 1;
   ++idx[d];
   off += L->rin[d];
@@ -121,7 +121,7 @@ typedef struct {
   long i;
 } kf_arg_best;
 
-inline kf_arg_best kf_arg_none(void) {
+static inline kf_arg_best kf_arg_none(void) {
   kf_arg_best b;
   b.v = (C)0;
   b.i = -1;
@@ -131,7 +131,7 @@ inline kf_arg_best kf_arg_none(void) {
 /// Whether partial result (bv, bi) beats (av, ai): the greater value (NaN greatest), on a tie
 /// the smaller position; a position < 0 is no result. This order is total, so the tree's shape
 /// does not change the answer.
-inline bool kf_arg_beats(C bv, long bi, C av, long ai) {
+static inline bool kf_arg_beats(C bv, long bi, C av, long ai) {
   if (bi < 0) return false;
   if (ai < 0) return true;
   if (KF_GREATER(bv, av)) return true;
