@@ -47,6 +47,9 @@ class LoaderTest : public ::testing::Test {
                           "KERNFORGE_PREFER_PLUGINS"}) {
       unset_env(v);
     }
+    // The shipped driver backends stay out: what they do depends on the machine's drivers (PoCL
+    // here), not on the loader; tests/opencl and tests/xpu test them. A test may set it again.
+    set_env("KERNFORGE_DISABLE_PLUGINS", "opencl,xpu");
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
     tmp_ = std::make_unique<TempDir>(info->name());
     ASSERT_FALSE(tmp_->path().empty()) << "cannot create a folder under " << KF_TEST_TMP_ROOT;
