@@ -219,7 +219,8 @@ def opencl_budget_row(picked: dict[str, dict]) -> list[str]:
 def opencl_section(picked: dict[str, dict]) -> list[str]:
     rows = []
     for name, label, key in (
-            (f"BM_OpenclAddKernforge/{1 << 24}", "`kf_add` 16M f32 on opencl, synchronized", "GB/s"),
+            (f"BM_OpenclAddKernforge/{1 << 24}", "`kf_add` 16M f32 on opencl, synchronized",
+             "GB/s"),
             (f"BM_OpenclAddDirect/{1 << 24}", "the same kernel through OpenCL directly", "GB/s"),
             ("BM_OpenclMatmul/512", "`kf_matmul` 512² f32 on opencl (tiled kernel)", "GFLOP/s"),
             ("BM_OpenclMatmul/1024", "`kf_matmul` 1024² f32 on opencl (tiled kernel)", "GFLOP/s"),

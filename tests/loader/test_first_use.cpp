@@ -27,7 +27,9 @@ Staged stage_first_use(const fs::path& folder, const std::string& variant, json 
 
 std::vector<std::string> deferred_names() {
   std::vector<std::string> names;
-  for (const json& d : report().value("deferred", json::array())) names.push_back(str_of(d, "name"));
+  for (const json& d : report().value("deferred", json::array())) {
+    names.push_back(str_of(d, "name"));
+  }
   return names;
 }
 

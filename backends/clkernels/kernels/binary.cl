@@ -20,22 +20,22 @@
 #endif
 #define KF_DIV(a, b, alpha) ((a) / (b))
 
-#define KF_BINARY(NAME, EXPR)                                                               \
-  __kernel void NAME##_strided(__global T* out, __global const T* a, __global const T* b, C alpha,    \
-                     long n, kf_layout L) {                                               \
-    const long i = (long)get_global_id(0);                                                \
-    if (i >= n) return;                                                                   \
-    long off[3];                                                                          \
-    KF_OFFSETS(L, i, 3, off);                                                             \
-    const C x = LD(a, off[1]), y = LD(b, off[2]);                                         \
-    ST(out, off[0], EXPR(x, y, alpha));                                                   \
-  }                                                                                       \
-  __kernel void NAME##_contig(__global T* out, __global const T* a, __global const T* b,  \
-                              C alpha, long n) {                                          \
-    const long i = (long)get_global_id(0);                                                \
-    if (i >= n) return;                                                                   \
-    const C x = LD(a, i), y = LD(b, i);                                                   \
-    ST(out, i, EXPR(x, y, alpha));                                                        \
+#define KF_BINARY(NAME, EXPR)                                                                      \
+  __kernel void NAME##_strided(__global T* out, __global const T* a, __global const T* b, C alpha, \
+                     long n, kf_layout L) {                                                        \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    long off[3];                                                                                   \
+    KF_OFFSETS(L, i, 3, off);                                                                      \
+    const C x = LD(a, off[1]), y = LD(b, off[2]);                                                  \
+    ST(out, off[0], EXPR(x, y, alpha));                                                            \
+  }                                                                                                \
+  __kernel void NAME##_contig(__global T* out, __global const T* a, __global const T* b,           \
+                              C alpha, long n) {                                                   \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    const C x = LD(a, i), y = LD(b, i);                                                            \
+    ST(out, i, EXPR(x, y, alpha));                                                                 \
   }
 
 KF_BINARY(add, KF_ADD)
@@ -47,20 +47,21 @@ KF_BINARY(sub, KF_SUB)
 KF_BINARY(div, KF_DIV)
 #endif
 
-#define KF_COMPARE(NAME, OP)                                                                \
-  __kernel void NAME##_strided(__global uchar* out, __global const T* a, __global const T* b, long n, \
-                     kf_layout L) {                                                       \
-    const long i = (long)get_global_id(0);                                                \
-    if (i >= n) return;                                                                   \
-    long off[3];                                                                          \
-    KF_OFFSETS(L, i, 3, off);                                                             \
-    out[off[0]] = (uchar)(LD(a, off[1]) OP LD(b, off[2]));                                \
-  }                                                                                       \
-  __kernel void NAME##_contig(__global uchar* out, __global const T* a,                   \
-                              __global const T* b, long n) {                              \
-    const long i = (long)get_global_id(0);                                                \
-    if (i >= n) return;                                                                   \
-    out[i] = (uchar)(LD(a, i) OP LD(b, i));                                               \
+#define KF_COMPARE(NAME, OP)                                                                       \
+  __kernel void NAME##_strided(__global uchar* out, __global const T* a, __global const T* b,      \
+      long n,                                                                                      \
+                     kf_layout L) {                                                                \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    long off[3];                                                                                   \
+    KF_OFFSETS(L, i, 3, off);                                                                      \
+    out[off[0]] = (uchar)(LD(a, off[1]) OP LD(b, off[2]));                                         \
+  }                                                                                                \
+  __kernel void NAME##_contig(__global uchar* out, __global const T* a,                            \
+                              __global const T* b, long n) {                                       \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    out[i] = (uchar)(LD(a, i) OP LD(b, i));                                                        \
   }
 
 KF_COMPARE(eq, ==)

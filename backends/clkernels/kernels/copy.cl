@@ -5,7 +5,7 @@
 // nearest even.
 // Floating point to an integer: through int64, truncating; NaN and values beyond int64 give
 // int64's minimum (x86's "integer indefinite"), narrower types wrap (the CPU backend's rule).
-#define KF_F2I(x) \
+#define KF_F2I(x)                                                                                  \
   (((x) > -9223372036854775808.0f && (x) < 9223372036854775808.0f) ? (long)(x) : LONG_MIN)
 #if KF_IS_BOOL
 #define KF_CONVERT(x, FROM_FLOAT) ((x) != 0)
@@ -19,19 +19,19 @@
 #define KF_LOAD_HALF(p, i) vload_half((size_t)(i), (p))
 #define KF_LOAD_BF16(p, i) kf_bf16_to_float((p)[i])
 
-#define KF_COPY_FROM(NAME, S, LOAD, F)                                                       \
-  __kernel void copy_from_##NAME##_strided(__global T* out, __global const S* src, long n,          \
-                                 kf_layout L) {                                          \
-    const long i = (long)get_global_id(0);                                                \
-    if (i >= n) return;                                                                   \
-    long off[2];                                                                          \
-    KF_OFFSETS(L, i, 2, off);                                                             \
-    ST(out, off[0], KF_CONVERT(LOAD(src, off[1]), F));                                       \
-  }                                                                                       \
-  __kernel void copy_from_##NAME##_contig(__global T* out, __global const S* src, long n) { \
-    const long i = (long)get_global_id(0);                                                \
-    if (i >= n) return;                                                                   \
-    ST(out, i, KF_CONVERT(LOAD(src, i), F));                                                 \
+#define KF_COPY_FROM(NAME, S, LOAD, F)                                                             \
+  __kernel void copy_from_##NAME##_strided(__global T* out, __global const S* src, long n,         \
+                                 kf_layout L) {                                                    \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    long off[2];                                                                                   \
+    KF_OFFSETS(L, i, 2, off);                                                                      \
+    ST(out, off[0], KF_CONVERT(LOAD(src, off[1]), F));                                             \
+  }                                                                                                \
+  __kernel void copy_from_##NAME##_contig(__global T* out, __global const S* src, long n) {        \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    ST(out, i, KF_CONVERT(LOAD(src, i), F));                                                       \
   }
 
 KF_COPY_FROM(f32, float, KF_LOAD_PLAIN, 1)

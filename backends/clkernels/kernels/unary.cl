@@ -18,20 +18,20 @@
 #endif
 #define KF_SIGMOID(x) ((C)1 / ((C)1 + exp(-(x))))
 
-#define KF_UNARY(NAME, EXPR)                                                                \
-  __kernel void NAME##_strided(__global T* out, __global const T* a, long n, kf_layout L) {          \
-    const long i = (long)get_global_id(0);                                                \
-    if (i >= n) return;                                                                   \
-    long off[2];                                                                          \
-    KF_OFFSETS(L, i, 2, off);                                                             \
-    const C x = LD(a, off[1]);                                                            \
-    ST(out, off[0], EXPR(x));                                                             \
-  }                                                                                       \
-  __kernel void NAME##_contig(__global T* out, __global const T* a, long n) {             \
-    const long i = (long)get_global_id(0);                                                \
-    if (i >= n) return;                                                                   \
-    const C x = LD(a, i);                                                                 \
-    ST(out, i, EXPR(x));                                                                  \
+#define KF_UNARY(NAME, EXPR)                                                                       \
+  __kernel void NAME##_strided(__global T* out, __global const T* a, long n, kf_layout L) {        \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    long off[2];                                                                                   \
+    KF_OFFSETS(L, i, 2, off);                                                                      \
+    const C x = LD(a, off[1]);                                                                     \
+    ST(out, off[0], EXPR(x));                                                                      \
+  }                                                                                                \
+  __kernel void NAME##_contig(__global T* out, __global const T* a, long n) {                      \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    const C x = LD(a, i);                                                                          \
+    ST(out, i, EXPR(x));                                                                           \
   }
 
 KF_UNARY(abs, KF_ABS)
