@@ -1,15 +1,15 @@
 // first_use.hpp — backends started on first use.
 //
 // Note [Backends started on first use]
-// A plugin whose manifest says "activation": "first_use" (the driver backends: opencl, xpu) is
-// found, checked and opened at start-up like any other, but not initialised: starting a driver
-// costs tens of milliseconds (PoCL loads LLVM and probes the CPU), paid by every process that
-// starts kernforge, most of which never use the device. It is initialised, and its kernels
-// registered, the first time the process needs to know about backends beyond the ones already
-// started: an enumeration (kf_backend_count, kf_backend_info, kf_manual_seed,
-// kf_set_num_threads, kf_load_plugin), a device type name the core does not know yet
-// (kf_device_parse, kf_device_name) or a device type no started backend serves (any call on
-// such a device). The CPU-only path never gets there.
+// A plugin whose manifest says "activation": "first_use" (a backend over a device driver) is
+// found and checked at start-up like any other, but nothing of it is loaded, not even its
+// preloads: loading a driver stack can cost tens of milliseconds (docs/backends.md measures
+// one), paid by every process that starts kernforge, most of which never use the device. It is
+// opened, initialised and its kernels registered the first time the process needs to know
+// about backends beyond the ones already started: an enumeration (kf_backend_count,
+// kf_backend_info, kf_manual_seed, kf_set_num_threads, kf_load_plugin), a device type name the
+// core does not know yet (kf_device_parse) or a device type no started backend serves (any call
+// on such a device). The CPU-only path never gets there.
 //
 // This floor holds only the switch: the loader (floor 6) registers the function that starts the
 // deferred plugins; the floors between call start_deferred_backends() where they miss.
