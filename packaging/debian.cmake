@@ -4,8 +4,8 @@
 # same major, from 1.0 on; the same minor before 1.0, where minors may break the plugin ABI) and
 # kernforge-dev on exactly its own core; the core depends on no backend. The Debian libraries
 # each package links (libopenblas, libgomp, libOpenCL, libstdc++, ...) are named by
-# dpkg-shlibdeps. The core package carries the shlibs file and the ldconfig trigger of
-# libkernforge.so.1.
+# dpkg-shlibdeps. The core package carries the shlibs file of libkernforge.so.1 and runs ldconfig
+# when installed and removed.
 
 # A Debian version sorts "0.2.0~rc1" before "0.2.0"; the upstream "0.2.0-rc1" would sort after.
 string(REPLACE "-" "~" KF_DEB_VERSION "${KF_VERSION}")
@@ -31,13 +31,16 @@ set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_MAINTAINER "kernforge developers <kernforge@localhost>")
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# A shlibs file for every package with a library that has a soname: kernforge-core's
+# libkernforge.so.1 (the plugins and libkernforge_global_deps have none).
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 # The CLI in kernforge-core links libkernforge.so.1 of the same package.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${KF_OUTPUT_LIB}")
 
 set(CPACK_DEBIAN_CORE_PACKAGE_NAME kernforge-core)
 set(CPACK_COMPONENT_CORE_DESCRIPTION
     "kernforge tensor runtime: the core\n libkernforge (the C ABI), its global dependencies and the kernforge command.\n Install one backend package or more to compute (kernforge-backend-cpu).")
-set(CPACK_DEBIAN_CORE_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_CORE_PACKAGE_SUGGESTS "kernforge-backend-cpu")
 
 set(CPACK_DEBIAN_SDK_PACKAGE_NAME kernforge-dev)
