@@ -35,13 +35,20 @@ step "kernforge doctor and info from $prefix"
 version="${KERNFORGE_BUILD_VERSION:-$(cat "$src/version.txt")}"
 grep -q "^kernforge $version " "$work/info.txt"
 
+step "one version everywhere: $version"
+[[ "$(pkg-config --modversion kernforge)" == "$version" ]]
+[[ "$(pkg-config --modversion kernforge-plugin)" == "$version" ]]
+grep -q "set(PACKAGE_VERSION \"${version%%-*}\")" "$libdir/cmake/kernforge/kernforgeConfigVersion.cmake"
+for manifest in "$libdir"/kernforge/plugins/*.json; do
+  grep -q "\"version\" : \"$version\"" "$manifest"
+done
+
 step "examples/c with find_package(kernforge CONFIG)"
 cmake -S "$src/examples/c" -B "$work/c" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$work/c"
 "$work/c/example_c"
 
 step "examples/c with pkg-config"
-pkg-config --modversion kernforge
 # shellcheck disable=SC2046  # pkg-config's flags are words
 cc -std=c99 -o "$work/example_c_pkgconfig" "$src/examples/c/matmul.c" \
   $(pkg-config --cflags --libs kernforge) -Wl,-rpath,"$libdir"
