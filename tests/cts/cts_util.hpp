@@ -473,23 +473,20 @@ struct ParamName {
 /** "Suite.Test" of the running test, without the instantiation prefix and parameter. */
 inline std::string current_test_key() {
   const ::testing::TestInfo* ti = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::string suite = ti->test_suite_name(), name = ti->name();
-  if (auto p = suite.rfind('/'); p != std::string::npos) suite = suite.substr(p + 1);
-  if (auto p = name.find('/'); p != std::string::npos) name = name.substr(0, p);
-  return suite + "." + name;
+  return case_key(ti->test_suite_name(), ti->name());
 }
 
-/** Base fixture: skips unloaded backends and the cases a backend lists as unsupported. */
+/** Base fixture: skips unloaded backends and the cases a backend lists as unsupported (in the
+ * files of KERNFORGE_CTS_UNSUPPORTED, see unsupported.hpp). */
 class CtsTest : public ::testing::TestWithParam<Param> {
  protected:
   void SetUp() override {
     const Param& p = GetParam();
     if (!p.skip_reason.empty()) GTEST_SKIP() << p.skip_reason;
-    const std::string key = current_test_key();
-    if (const char* why = unsupported_reason(p.backend.c_str(), key.c_str(),
-                                             p.dtype == KF_DTYPE_UNDEFINED
-                                                 ? "" : kf_dtype_name(p.dtype)))
-      GTEST_SKIP() << "listed as unsupported on " << p.backend << ": " << why;
+    const std::string dtype = p.dtype == KF_DTYPE_UNDEFINED ? "" : kf_dtype_name(p.dtype);
+    if (const UnsupportedMatch m = unsupported_table().find(p.backend, current_test_key(), dtype))
+      GTEST_SKIP() << "listed as unsupported on " << p.backend << " by " << m.file->path << ": "
+                   << m.row->reason;
   }
   kf_device_t dev() const { return GetParam().device; }
   kf_dtype_t dt() const { return GetParam().dtype; }
