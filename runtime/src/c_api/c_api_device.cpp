@@ -5,12 +5,16 @@
 #include "core/device_types.hpp"
 #include "core/error.hpp"
 #include "kernforge/kernforge.h"
+#include "loader/startup.hpp"
 
 extern "C" {
 
 KF_API kf_status_t kf_device_parse(const char* text, kf_device_t* out) {
   return kf::guard([&] {
     if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_device_parse: out must not be NULL");
+    // The device types plugins bring ("toy") exist once the plugins are loaded: start up first,
+    // as every other entry point does, so that parsing may be a program's first call.
+    kf::ensure_initialized();
     *out = kf::parse_device(text);
   });
 }
