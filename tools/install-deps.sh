@@ -2,7 +2,8 @@
 # Installs everything kernforge needs to build and test on a fresh Debian 12 machine (clang and
 # lld: the libFuzzer targets and the loader test's cross-built foreign-architecture library;
 # PoCL and the OpenCL headers: the opencl backend and its tests, on the CPU; Level Zero, clang-15,
-# llvm-spirv-15 and spirv-tools: the xpu backend and its SPIR-V kernels).
+# llvm-spirv-15 and spirv-tools: the xpu backend and its SPIR-V kernels; dpkg-dev and file: the
+# Debian packages CPack makes; rustc: the Rust embedding example).
 #   bash tools/install-deps.sh        (as root, or as a user with sudo)
 # Idempotent: when every package is already installed it touches nothing and takes a second.
 set -euo pipefail
@@ -14,6 +15,7 @@ packages=(
   clang lld
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo
   libze-dev clang-15 llvm-spirv-15 spirv-tools
+  dpkg-dev file rustc
 )
 
 missing=()

@@ -1,78 +1,67 @@
-# kernforge_add_plugin(<name> SOURCES <files...> [MANIFEST <template>] [LINK <libs...>]
-#                      [OUTPUT_DIRECTORY <dir>])
+# kernforge_add_plugin(): builds a backend plugin, writes its manifest and installs both. The same
+# function serves the backends of this repository and third-party plugins built against the
+# installed SDK (find_package(kernforge CONFIG) includes this file).
 #
-# Builds the backend plugin libkernforge_<name> (MODULE library) that exports only
-# kf_plugin_get, and writes its manifest from <template> (default: manifest.json.in next to the
-# calling CMakeLists.txt) next to it: by default in the plugin folder next to libkernforge (so
-# the core discovers it), or in OUTPUT_DIRECTORY (test plugins that must not be autoloaded).
-# The template (configure_file, @ONLY) may use:
-#   @KF_PLUGIN_NAME@     <name>
-#   @KF_PLUGIN_LIBRARY@  the library's file name: libkernforge_<name>.so, libkernforge_<name>.dll
-#   @KF_PLUGIN_OS@       the target system as the manifest's requires.os names it: linux,
-#                        windows, macos (others: CMAKE_SYSTEM_NAME lower-cased)
-#   @KF_PLUGIN_ARCH@     the target architecture as the manifest's requires.arch names it, the
-#                        spelling the loader compares with (runtime/src/loader/requirements.cpp):
-#                        x86_64 or aarch64 (others: CMAKE_SYSTEM_PROCESSOR lower-cased); see
-#                        kernforge_plugin_arch() below
-#   @KF_VERSION@         the project's version
-# and any other variable set where kernforge_add_plugin is called.
+#   kernforge_add_plugin(<name>
+#     SOURCES <files...>
+#     [DEVICE_TYPE <type>]            the device type it brings (default: <name>)
+#     [VERSION <version>]             the plugin's version (default: this project's)
+#     [ABI <major>.<minor>]           the plugin ABI it is written for (default: the SDK's)
+#     [PRIORITY <n>]                  among plugins of one device type, higher wins (default 100)
+#     [ACTIVATION startup|first_use]  when the core starts it (default startup; docs/loader.md)
+#     [PRELOAD <item>...]             native libraries the loader opens first, in this order;
+#                                     an item is "<soname>[ folders=<a>,<b>][ optional]"
+#     [GLOBAL_DEPS <soname>...]       libraries opened RTLD_GLOBAL before the preloads
+#     [REQUIRES <key>=<value>...]     os=<os>, arch=<arch> (both default to the target's),
+#                                     cpu_features=<a>,<b>
+#     [SEARCH <root>...]              where the preloads are looked for (default $ORIGIN)
+#     [MANIFEST <template>]           a manifest template (configure_file @ONLY) instead of the
+#                                     generated manifest, for plugins with unusual manifests
+#     [LINK <libs...>]                linked privately
+#     [OUTPUT_DIRECTORY <dir>]        build it there instead of the plugin folder: not
+#                                     autoloaded, not installed (test and skeleton plugins)
+#     [COMPONENT <component>]         install component (default <name>)
+#     [INSTALL_DESTINATION <dir>]     (default: the plugin folder of this install prefix,
+#                                     <libdir>/kernforge/plugins; Windows: bin/kernforge/plugins)
+#     [NO_INSTALL])
 #
-# Exports: kf_plugin_get only. Linux: hidden visibility and a version script. Windows: only what
-# is marked __declspec(dllexport) (KF_PLUGIN_EXPORT) is exported, and --exclude-all-symbols keeps
-# the linker from ever exporting anything else automatically.
-function(kernforge_add_plugin name)
-  cmake_parse_arguments(ARG "" "MANIFEST;OUTPUT_DIRECTORY" "SOURCES;LINK" ${ARGN})
-  if(NOT ARG_SOURCES)
-    message(FATAL_ERROR "kernforge_add_plugin(${name}): SOURCES is required")
+# The result is the MODULE library libkernforge_<name> (target kernforge_<name>) exporting only
+# kf_plugin_get (Linux: hidden visibility and a version script; Windows: only what
+# KF_PLUGIN_EXPORT marks, and --exclude-all-symbols), with its manifest <name>.json next to it in
+# the build tree's plugin folder, where the core of the same build tree autoloads it; a plugin
+# built outside this repository lands in <build>/lib/kernforge/plugins, which
+# KERNFORGE_PLUGIN_PATH can name. Installed, the two go into the plugin folder next to an
+# installed libkernforge of the same prefix, where its core finds them. The library gets no
+# RUNPATH: what it needs beyond the system's comes through its manifest's PRELOAD and SEARCH.
+#
+# A MANIFEST template may use @KF_PLUGIN_NAME@, @KF_PLUGIN_LIBRARY@ (the library's file name),
+# @KF_PLUGIN_OS@ and @KF_PLUGIN_ARCH@ (the manifest's spellings of the target; see
+# kernforge_plugin_arch below), @KF_VERSION@ (the plugin's version) and any variable set where
+# kernforge_add_plugin is called.
+
+include_guard(GLOBAL)
+include(GNUInstallDirs)
+
+# The plugin ABI of this SDK (plugin.h's KF_PLUGIN_ABI_MAJOR / _MINOR), read once from the
+# header next to this file (in the source tree or in the installed prefix).
+function(_kernforge_sdk_abi out_major out_minor)
+  set(candidates "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../include/kernforge/plugin.h")
+  if(DEFINED KERNFORGE_SDK_INCLUDE_DIR)
+    list(PREPEND candidates "${KERNFORGE_SDK_INCLUDE_DIR}/kernforge/plugin.h")
   endif()
-  if(NOT ARG_MANIFEST)
-    set(ARG_MANIFEST "${CMAKE_CURRENT_SOURCE_DIR}/manifest.json.in")
-  endif()
-  set(target kernforge_${name})
-  add_library(${target} MODULE ${ARG_SOURCES})
-  target_link_libraries(${target} PRIVATE kernforge::plugin_sdk ${ARG_LINK})
-  # Provenance (plugin.hpp records __FILE__) relative to the plugin's project, not the build host.
-  if(NOT MSVC)
-    target_compile_options(${target} PRIVATE "-fmacro-prefix-map=${CMAKE_SOURCE_DIR}/=")
-  endif()
-  if(COMMAND kernforge_warnings)
-    kernforge_warnings(${target})
-  endif()
-  if(NOT KF_PLUGIN_DIR AND WIN32)
-    set(KF_PLUGIN_DIR "${CMAKE_BINARY_DIR}/bin/kernforge/plugins")  # DLLs live in bin/
-  elseif(NOT KF_PLUGIN_DIR)
-    set(KF_PLUGIN_DIR "${CMAKE_BINARY_DIR}/lib/kernforge/plugins")
-  endif()
-  if(ARG_OUTPUT_DIRECTORY)
-    set(KF_PLUGIN_DIR "${ARG_OUTPUT_DIRECTORY}")
-  endif()
-  set_target_properties(${target} PROPERTIES
-    PREFIX "lib" OUTPUT_NAME "kernforge_${name}"
-    LIBRARY_OUTPUT_DIRECTORY "${KF_PLUGIN_DIR}"
-    C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
-  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
-    set(map "${CMAKE_CURRENT_BINARY_DIR}/${target}.map")
-    file(WRITE "${map}" "{ global: kf_plugin_get; local: *; };\n")
-    target_link_options(${target} PRIVATE "-Wl,--version-script=${map}"
-                        $<$<NOT:$<BOOL:${KF_FUZZ}>>:-Wl,--no-undefined>)  # as libkernforge
-    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
-  elseif(WIN32 AND NOT MSVC)
-    target_link_options(${target} PRIVATE "-Wl,--exclude-all-symbols")
-  endif()
-  set(KF_PLUGIN_NAME "${name}")
-  set(KF_PLUGIN_LIBRARY "libkernforge_${name}${CMAKE_SHARED_MODULE_SUFFIX}")  # PREFIX above
-  if(WIN32)
-    set(KF_PLUGIN_OS windows)
-  elseif(APPLE)
-    set(KF_PLUGIN_OS macos)
-  else()
-    string(TOLOWER "${CMAKE_SYSTEM_NAME}" KF_PLUGIN_OS)
-  endif()
-  kernforge_plugin_arch(KF_PLUGIN_ARCH "${CMAKE_SYSTEM_PROCESSOR}")
-  configure_file("${ARG_MANIFEST}" "${KF_PLUGIN_DIR}/${name}.json" @ONLY)
-  if(NOT ARG_OUTPUT_DIRECTORY)
-    set_property(GLOBAL APPEND PROPERTY KF_PLUGINS ${target})
-  endif()
+  foreach(header IN LISTS candidates)
+    if(EXISTS "${header}")
+      file(STRINGS "${header}" lines REGEX "#define KF_PLUGIN_ABI_(MAJOR|MINOR) ")
+      string(REGEX MATCH "MAJOR ([0-9]+)" _ "${lines}")
+      set(major "${CMAKE_MATCH_1}")
+      string(REGEX MATCH "MINOR ([0-9]+)" _ "${lines}")
+      set(${out_major} "${major}" PARENT_SCOPE)
+      set(${out_minor} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  message(FATAL_ERROR "kernforge_add_plugin: kernforge/plugin.h was not found (looked for "
+                      "${candidates}); the kernforge SDK is incomplete")
 endfunction()
 
 # kernforge_plugin_arch(<out-var> <processor>)
@@ -97,4 +86,243 @@ function(kernforge_plugin_arch out processor)
     endif()
   endif()
   set(${out} "${arch}" PARENT_SCOPE)
+endfunction()
+
+# The manifest's spelling of the target operating system.
+function(_kernforge_plugin_os out)
+  if(WIN32)
+    set(os windows)
+  elseif(APPLE)
+    set(os macos)
+  else()
+    string(TOLOWER "${CMAKE_SYSTEM_NAME}" os)
+  endif()
+  set(${out} "${os}" PARENT_SCOPE)
+endfunction()
+
+# A JSON array of strings from a CMake list.
+function(_kernforge_json_strings out)
+  set(json "[]")
+  set(i 0)
+  foreach(item IN LISTS ARGN)
+    string(JSON json SET "${json}" ${i} "\"${item}\"")
+    math(EXPR i "${i} + 1")
+  endforeach()
+  set(${out} "${json}" PARENT_SCOPE)
+endfunction()
+
+# The manifest's "preload" array from PRELOAD items "<soname>[ folders=a,b][ optional]".
+function(_kernforge_json_preload out plugin)
+  set(json "[]")
+  set(i 0)
+  foreach(item IN LISTS ARGN)
+    string(REPLACE " " ";" words "${item}")
+    list(POP_FRONT words soname)
+    set(entry "{}")
+    string(JSON entry SET "${entry}" soname "\"${soname}\"")
+    foreach(word IN LISTS words)
+      if(word MATCHES "^folders=(.+)$")
+        string(REPLACE "," ";" folders "${CMAKE_MATCH_1}")
+        _kernforge_json_strings(folders_json ${folders})
+        string(JSON entry SET "${entry}" folders "${folders_json}")
+      elseif(word STREQUAL "optional")
+        string(JSON entry SET "${entry}" required false)
+      elseif(NOT word STREQUAL "")
+        message(FATAL_ERROR "kernforge_add_plugin(${plugin}): PRELOAD item '${item}' has "
+                            "'${word}'; an item is \"<soname>[ folders=<a>,<b>][ optional]\"")
+      endif()
+    endforeach()
+    string(JSON json SET "${json}" ${i} "${entry}")
+    math(EXPR i "${i} + 1")
+  endforeach()
+  set(${out} "${json}" PARENT_SCOPE)
+endfunction()
+
+# The manifest's "requires" object from REQUIRES items <key>=<value>.
+function(_kernforge_json_requires out plugin)
+  _kernforge_plugin_os(os)
+  kernforge_plugin_arch(arch "${CMAKE_SYSTEM_PROCESSOR}")
+  set(features "")
+  foreach(item IN LISTS ARGN)
+    if(item MATCHES "^os=(.*)$")
+      set(os "${CMAKE_MATCH_1}")
+    elseif(item MATCHES "^arch=(.*)$")
+      set(arch "${CMAKE_MATCH_1}")
+    elseif(item MATCHES "^cpu_features=(.*)$")
+      string(REPLACE "," ";" features "${CMAKE_MATCH_1}")
+    else()
+      message(FATAL_ERROR "kernforge_add_plugin(${plugin}): REQUIRES item '${item}' is not "
+                          "os=<os>, arch=<arch> or cpu_features=<a>,<b>")
+    endif()
+  endforeach()
+  _kernforge_json_strings(features_json ${features})
+  set(json "{}")
+  string(JSON json SET "${json}" os "\"${os}\"")
+  string(JSON json SET "${json}" arch "\"${arch}\"")
+  string(JSON json SET "${json}" cpu_features "${features_json}")
+  set(${out} "${json}" PARENT_SCOPE)
+endfunction()
+
+# The plugin ABI a plugin declares: ABI <major>.<minor> checked against the SDK's (the same
+# major, a minor no newer than the SDK's: an older minor is what plugin.h promises to load).
+function(_kernforge_plugin_abi out_major out_minor plugin requested)
+  _kernforge_sdk_abi(sdk_major sdk_minor)
+  if(requested STREQUAL "")
+    set(requested "${sdk_major}.${sdk_minor}")
+  endif()
+  if(NOT requested MATCHES "^([0-9]+)\\.([0-9]+)$")
+    message(FATAL_ERROR "kernforge_add_plugin(${plugin}): ABI '${requested}' is not "
+                        "<major>.<minor>, e.g. ${sdk_major}.${sdk_minor}")
+  endif()
+  set(major "${CMAKE_MATCH_1}")
+  set(minor "${CMAKE_MATCH_2}")
+  if(NOT major EQUAL sdk_major OR minor GREATER sdk_minor)
+    message(FATAL_ERROR "kernforge_add_plugin(${plugin}): ABI ${requested} is not served by "
+                        "this kernforge SDK, whose plugin ABI is ${sdk_major}.${sdk_minor} "
+                        "(it builds plugins for ABI ${sdk_major}.0 to ${sdk_major}.${sdk_minor}): "
+                        "use a newer kernforge SDK or ask for an older ABI")
+  endif()
+  set(${out_major} "${major}" PARENT_SCOPE)
+  set(${out_minor} "${minor}" PARENT_SCOPE)
+endfunction()
+
+# Writes the manifest <dir>/<name>.json from the arguments (ARG_* of kernforge_add_plugin).
+function(_kernforge_write_manifest file name library version)
+  cmake_parse_arguments(M "" "DEVICE_TYPE;ABI;PRIORITY;ACTIVATION"
+                        "PRELOAD;GLOBAL_DEPS;REQUIRES;SEARCH" ${ARGN})
+  _kernforge_plugin_abi(abi_major abi_minor "${name}" "${M_ABI}")
+  if(NOT M_ACTIVATION MATCHES "^(startup|first_use)$")
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): ACTIVATION is '${M_ACTIVATION}'; it "
+                        "must be startup or first_use")
+  endif()
+  if(NOT M_PRIORITY MATCHES "^-?[0-9]+$")
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): PRIORITY '${M_PRIORITY}' is not an "
+                        "integer")
+  endif()
+  _kernforge_json_requires(requires "${name}" ${M_REQUIRES})
+  _kernforge_json_preload(preload "${name}" ${M_PRELOAD})
+  _kernforge_json_strings(global_deps ${M_GLOBAL_DEPS})
+  _kernforge_json_strings(search ${M_SEARCH})
+  set(j "{}")
+  string(JSON j SET "${j}" manifest_version 1)
+  string(JSON j SET "${j}" name "\"${name}\"")
+  string(JSON j SET "${j}" library "\"${library}\"")
+  string(JSON j SET "${j}" version "\"${version}\"")
+  string(JSON j SET "${j}" abi "[${abi_major}, ${abi_minor}]")
+  string(JSON j SET "${j}" device_type "\"${M_DEVICE_TYPE}\"")
+  string(JSON j SET "${j}" priority ${M_PRIORITY})
+  string(JSON j SET "${j}" activation "\"${M_ACTIVATION}\"")
+  string(JSON j SET "${j}" requires "${requires}")
+  string(JSON j SET "${j}" global_deps "${global_deps}")
+  string(JSON j SET "${j}" preload "${preload}")
+  string(JSON j SET "${j}" search "${search}")
+  file(CONFIGURE OUTPUT "${file}" CONTENT "${j}\n" @ONLY)
+endfunction()
+
+# The link options that leave kf_plugin_get the only exported symbol.
+function(_kernforge_plugin_exports target)
+  if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
+    set(map "${CMAKE_CURRENT_BINARY_DIR}/${target}.map")
+    file(WRITE "${map}" "{ global: kf_plugin_get; local: *; };\n")
+    target_link_options(${target} PRIVATE "-Wl,--version-script=${map}"
+                        $<$<NOT:$<BOOL:${KF_FUZZ}>>:-Wl,--no-undefined>)  # as libkernforge
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
+  elseif(WIN32 AND NOT MSVC)
+    target_link_options(${target} PRIVATE "-Wl,--exclude-all-symbols")
+  endif()
+endfunction()
+
+function(kernforge_add_plugin name)
+  cmake_parse_arguments(ARG "NO_INSTALL"
+    "MANIFEST;OUTPUT_DIRECTORY;DEVICE_TYPE;VERSION;ABI;PRIORITY;ACTIVATION;COMPONENT;INSTALL_DESTINATION"
+    "SOURCES;LINK;PRELOAD;GLOBAL_DEPS;REQUIRES;SEARCH" ${ARGN})
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): SOURCES is required")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): unknown arguments "
+                        "'${ARG_UNPARSED_ARGUMENTS}' (see the comment at the top of "
+                        "KernforgePlugin.cmake)")
+  endif()
+  if(NOT name MATCHES "^[A-Za-z0-9_]+$")
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): a plugin name is letters, digits and _")
+  endif()
+  set(target kernforge_${name})
+  add_library(${target} MODULE ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE kernforge::plugin_sdk ${ARG_LINK})
+  # Provenance (plugin.hpp records __FILE__) relative to the plugin's project, not the build host.
+  if(NOT MSVC)
+    target_compile_options(${target} PRIVATE "-fmacro-prefix-map=${CMAKE_SOURCE_DIR}/=")
+  endif()
+  if(COMMAND kernforge_warnings)
+    kernforge_warnings(${target})
+  endif()
+  _kernforge_plugin_exports(${target})
+
+  set(dir "${KF_PLUGIN_DIR}")
+  if(NOT dir AND WIN32)
+    set(dir "${CMAKE_BINARY_DIR}/bin/kernforge/plugins")  # DLLs live in bin/
+  elseif(NOT dir)
+    set(dir "${CMAKE_BINARY_DIR}/lib/kernforge/plugins")
+  endif()
+  if(ARG_OUTPUT_DIRECTORY)
+    set(dir "${ARG_OUTPUT_DIRECTORY}")
+  endif()
+  set_target_properties(${target} PROPERTIES
+    PREFIX "lib" OUTPUT_NAME "kernforge_${name}"
+    LIBRARY_OUTPUT_DIRECTORY "${dir}" RUNTIME_OUTPUT_DIRECTORY "${dir}"
+    C_VISIBILITY_PRESET hidden CXX_VISIBILITY_PRESET hidden VISIBILITY_INLINES_HIDDEN ON)
+
+  # The manifest: generated from the arguments, or from a template.
+  set(library "libkernforge_${name}${CMAKE_SHARED_MODULE_SUFFIX}")  # PREFIX above
+  set(version "${ARG_VERSION}")
+  if(version STREQUAL "" AND DEFINED KF_VERSION)
+    set(version "${KF_VERSION}")  # the backends of this repository
+  elseif(version STREQUAL "")
+    set(version "${PROJECT_VERSION}")
+  endif()
+  if(version STREQUAL "")
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): the plugin has no version: give "
+                        "VERSION <version>, or project(<name> VERSION <version>)")
+  endif()
+  set(manifest "${dir}/${name}.json")
+  if(ARG_MANIFEST)
+    set(KF_PLUGIN_NAME "${name}")
+    set(KF_PLUGIN_LIBRARY "${library}")
+    set(KF_VERSION "${version}")
+    _kernforge_plugin_os(KF_PLUGIN_OS)
+    kernforge_plugin_arch(KF_PLUGIN_ARCH "${CMAKE_SYSTEM_PROCESSOR}")
+    configure_file("${ARG_MANIFEST}" "${manifest}" @ONLY)
+  else()
+    foreach(default IN ITEMS "DEVICE_TYPE;${name}" "PRIORITY;100" "ACTIVATION;startup"
+                             "SEARCH;$ORIGIN")
+      list(GET default 0 key)
+      list(GET default 1 value)
+      if(NOT ARG_${key})
+        set(ARG_${key} "${value}")
+      endif()
+    endforeach()
+    _kernforge_write_manifest("${manifest}" "${name}" "${library}" "${version}"
+      DEVICE_TYPE "${ARG_DEVICE_TYPE}" ABI "${ARG_ABI}" PRIORITY "${ARG_PRIORITY}"
+      ACTIVATION "${ARG_ACTIVATION}" PRELOAD ${ARG_PRELOAD} GLOBAL_DEPS ${ARG_GLOBAL_DEPS}
+      REQUIRES ${ARG_REQUIRES} SEARCH ${ARG_SEARCH})
+  endif()
+
+  if(ARG_OUTPUT_DIRECTORY OR ARG_NO_INSTALL)
+    return()
+  endif()
+  set_property(GLOBAL APPEND PROPERTY KF_PLUGINS ${target})
+  if(NOT ARG_COMPONENT)
+    set(ARG_COMPONENT "${name}")
+  endif()
+  if(NOT ARG_INSTALL_DESTINATION AND WIN32)
+    set(ARG_INSTALL_DESTINATION "${CMAKE_INSTALL_BINDIR}/kernforge/plugins")
+  elseif(NOT ARG_INSTALL_DESTINATION)
+    set(ARG_INSTALL_DESTINATION "${CMAKE_INSTALL_LIBDIR}/kernforge/plugins")
+  endif()
+  install(TARGETS ${target} LIBRARY DESTINATION "${ARG_INSTALL_DESTINATION}"
+          COMPONENT "${ARG_COMPONENT}")
+  install(FILES "${manifest}" DESTINATION "${ARG_INSTALL_DESTINATION}"
+          COMPONENT "${ARG_COMPONENT}")
+  set_property(GLOBAL APPEND PROPERTY KF_PLUGIN_COMPONENTS "${ARG_COMPONENT}")
 endfunction()
