@@ -81,7 +81,9 @@ kf_status_t copy(void* state, int32_t device, void* dst, const void* src, size_t
   }
   kf_status_t s = KF_OK;
   if (dst_on_device) s = check_device_range(*arena, device, dst, bytes, "copy's destination");
-  if (s == KF_OK && src_on_device) s = check_device_range(*arena, device, src, bytes, "copy's source");
+  if (s == KF_OK && src_on_device) {
+    s = check_device_range(*arena, device, src, bytes, "copy's source");
+  }
   if (s != KF_OK) return s;
   // The toy device's memory is host memory, so every kind is one memmove. A real device calls
   // its driver here (cuMemcpyHtoD, zeCommandListAppendMemoryCopy, ...).

@@ -33,7 +33,9 @@ int32_t toy_score(void) { return 1; }  // the toy device runs wherever the host 
 // Fills the State: the settings, then one arena per device. Throws std::bad_alloc.
 kf_status_t make_state(State* s) {
   std::string error;
-  if (read_config(&s->config, &error) != KF_OK) return fail(KF_INVALID_ARGUMENT, "%s", error.c_str());
+  if (read_config(&s->config, &error) != KF_OK) {
+    return fail(KF_INVALID_ARGUMENT, "%s", error.c_str());
+  }
   const size_t bytes = static_cast<size_t>(s->config.memory_mb) << 20;
   for (int32_t d = 0; d < s->config.devices; ++d) {
     s->arenas.push_back(std::make_unique<Arena>(bytes));
@@ -51,8 +53,8 @@ kf_status_t toy_init(const kf_host_api_t* host, void** out_state) {
     if (const kf_status_t s = make_state(state.get()); s != KF_OK) return s;
   } catch (const std::bad_alloc&) {  // no exception may cross the plugin ABI
     return fail(KF_OUT_OF_MEMORY,
-                "init: the host has not %llu MiB for the arena of each of %d devices; set "
-                "KERNFORGE_TOY_MEMORY_MB or KERNFORGE_TOY_DEVICES lower",
+                "init: cannot reserve %llu MiB of host memory for each of %d device arenas; "
+                "set KERNFORGE_TOY_MEMORY_MB or KERNFORGE_TOY_DEVICES lower",
                 static_cast<unsigned long long>(state->config.memory_mb), state->config.devices);
   }
   *out_state = state.release();  // the core hands it to every slot, and to shutdown at the end

@@ -25,12 +25,12 @@ kf_status_t fail(kf_status_t status, const char* format, ...) TOY_PRINTF_LIKE(2,
 
 /// The settings, read once from the environment when the plugin starts (config.cpp).
 struct Config {
-  int32_t devices = 1;          // KERNFORGE_TOY_DEVICES, 1..16
-  uint64_t memory_mb = 256;     // KERNFORGE_TOY_MEMORY_MB, 1..65536, per device
+  int32_t devices = 1;       // KERNFORGE_TOY_DEVICES, 1..16
+  uint64_t memory_mb = 256;  // KERNFORGE_TOY_MEMORY_MB, 1..65536, per device
 };
 
-/// Reads the settings over the defaults already in *out; KF_INVALID_ARGUMENT with a message naming the variable when one of them
-/// is not a number in its range.
+/// Reads the settings over the defaults already in *out. KF_INVALID_ARGUMENT, with *error naming
+/// the variable, when one of them is not a whole number in its range.
 kf_status_t read_config(Config* out, std::string* error);
 
 /// What init() builds and hands back to every slot as `state`: one arena per device. Created in

@@ -2,8 +2,8 @@
 // would, and checks what comes back; then fills the toy device's memory to check that running
 // out of it is a clear error, not a crash, and that freed memory can be used again.
 //
-// Run it with KERNFORGE_PLUGIN_PATH=<the folder of the toy plugin> and
-// KERNFORGE_TOY_MEMORY_MB=4 (CMakeLists.txt does). Exit status 0 when every check passes.
+// Run it with KERNFORGE_PLUGIN_PATH=<the folder of the toy plugin>, KERNFORGE_TOY_MEMORY_MB=4
+// and KERNFORGE_TOY_DEVICES=2 (CMakeLists.txt does). Exit status 0 when every check passes.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -117,6 +117,26 @@ void out_of_memory_and_reuse(kf_device_t toy) {
   }
 }
 
+// A tensor moved from toy:0 to toy:1 (through host memory: each copy is checked against the
+// arena of its own device) keeps its values.
+void between_devices(kf_device_t toy) {
+  kf_device_t toy1{};
+  if (!ok(kf_device_parse("toy:1", &toy1), "kf_device_parse(\"toy:1\")")) return;
+  const float data[4] = {4, 3, -2, 1};
+  const int64_t shape[1] = {4};
+  kf_tensor_t x = nullptr, y = nullptr;
+  if (!ok(kf_tensor_from_data(data, shape, 1, KF_FLOAT32, toy, &x), "kf_tensor_from_data")) return;
+  if (ok(kf_tensor_to(x, toy1, KF_DTYPE_UNDEFINED, &y), "kf_tensor_to toy:1")) {
+    kf_device_t where{};
+    kf_tensor_device(y, &where);
+    check(where.type == toy1.type && where.index == 1, "the copy lives on toy:1");
+    const std::vector<float> got = to_host(y, 4);
+    check(std::memcmp(got.data(), data, sizeof data) == 0, "toy:0 -> toy:1 keeps the values");
+  }
+  kf_tensor_release(y);
+  kf_tensor_release(x);
+}
+
 }  // namespace
 
 int main() {
@@ -128,6 +148,7 @@ int main() {
   scale_values(toy);
   scale_refuses_integers(toy);
   out_of_memory_and_reuse(toy);
+  between_devices(toy);
   std::printf("%s: %d failure(s)\n", failures == 0 ? "PASSED" : "FAILED", failures);
   return failures == 0 ? 0 : 1;
 }
