@@ -14,6 +14,7 @@
 //   register_kernels -> the kernels and toy::scale
 //   ...allocate, copy, kernels, from any thread...
 //   shutdown       -> frees the State (the arenas)
+#include <cstdint>
 #include <cstdio>
 #include <new>
 #include <string>
@@ -35,6 +36,10 @@ kf_status_t make_state(State* s) {
   std::string error;
   if (read_config(&s->config, &error) != KF_OK) {
     return fail(KF_INVALID_ARGUMENT, "%s", error.c_str());
+  }
+  if (s->config.memory_mb > (SIZE_MAX >> 20)) {
+    return fail(KF_INVALID_ARGUMENT, "KERNFORGE_TOY_MEMORY_MB=%llu is beyond this machine's "
+                "address space", static_cast<unsigned long long>(s->config.memory_mb));
   }
   const size_t bytes = static_cast<size_t>(s->config.memory_mb) << 20;
   for (int32_t d = 0; d < s->config.devices; ++d) {
@@ -70,6 +75,7 @@ int32_t toy_device_count(void* state) {
 kf_status_t toy_device_properties(void* state, int32_t device, kf_device_properties_t* out) {
   const Arena* arena = arena_of(state, device, "device_properties");
   if (arena == nullptr) return KF_INVALID_ARGUMENT;
+  if (out == nullptr) return fail(KF_INVALID_ARGUMENT, "device_properties: out is NULL");
   std::snprintf(out->name, sizeof out->name, "toy device %d (host memory arena)", device);
   out->total_memory = arena->capacity();
   out->compute_units = 1;
