@@ -46,7 +46,7 @@ done
 step "examples/c with find_package(kernforge CONFIG)"
 cmake -S "$src/examples/c" -B "$work/c" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$work/c"
-"$work/c/example_c"
+ctest --test-dir "$work/c" --output-on-failure
 
 step "examples/c with pkg-config"
 # shellcheck disable=SC2046  # pkg-config's flags are words
@@ -60,6 +60,10 @@ bash "$src/examples/rust/build.sh" "$libdir" "$work/example_rust"
 
 step "examples/python_ctypes"
 KERNFORGE_LIBRARY="$libdir/libkernforge.so.1" python3 "$src/examples/python_ctypes/matmul.py"
+if [[ "$prefix" == /usr ]]; then
+  # Found the way a user's script finds it: ctypes.util.find_library, through ld.so's cache.
+  env -u KERNFORGE_LIBRARY python3 "$src/examples/python_ctypes/matmul.py"
+fi
 
 step "the out-of-tree toy plugin"
 toy="$work/toy"
