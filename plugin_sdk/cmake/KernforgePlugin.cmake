@@ -21,8 +21,9 @@
 #     [OUTPUT_DIRECTORY <dir>]        build it there instead of the plugin folder: not
 #                                     autoloaded, not installed (test and skeleton plugins)
 #     [COMPONENT <component>]         install component (default <name>)
-#     [INSTALL_DESTINATION <dir>]     (default: the plugin folder of this install prefix,
-#                                     <libdir>/kernforge/plugins; Windows: bin/kernforge/plugins)
+#     [INSTALL_DESTINATION <dir>]     (default: the plugin folder under the install prefix,
+#                                     the installed kernforge's own (KERNFORGE_PLUGIN_INSTALL_SUBDIR)
+#                                     or <libdir>/kernforge/plugins; Windows: bin/kernforge/plugins)
 #     [NO_INSTALL])
 #
 # The result is the MODULE library libkernforge_<name> (target kernforge_<name>) exporting only
@@ -315,7 +316,10 @@ function(kernforge_add_plugin name)
   if(NOT ARG_COMPONENT)
     set(ARG_COMPONENT "${name}")
   endif()
-  if(NOT ARG_INSTALL_DESTINATION AND WIN32)
+  if(NOT ARG_INSTALL_DESTINATION AND KERNFORGE_PLUGIN_INSTALL_SUBDIR)
+    # Built against an installed kernforge: where that install's core looks, under this prefix.
+    set(ARG_INSTALL_DESTINATION "${KERNFORGE_PLUGIN_INSTALL_SUBDIR}")
+  elseif(NOT ARG_INSTALL_DESTINATION AND WIN32)
     set(ARG_INSTALL_DESTINATION "${CMAKE_INSTALL_BINDIR}/kernforge/plugins")
   elseif(NOT ARG_INSTALL_DESTINATION)
     set(ARG_INSTALL_DESTINATION "${CMAKE_INSTALL_LIBDIR}/kernforge/plugins")

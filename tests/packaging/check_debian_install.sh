@@ -3,8 +3,9 @@
 #
 # Installs kernforge-core, kernforge-backend-cpu and kernforge-dev with dpkg -i, checks what a
 # third party does with them (check_sdk.sh with the prefix /usr: doctor, the C, Rust and ctypes
-# examples, the toy plugin built from kernforge-dev alone with the conformance suite on it), then
-# purges the three and checks that none of their files, and none of kernforge's folders, is left.
+# examples, the toy plugin built from kernforge-dev alone with the conformance suite on it, and its
+# own package kernforge-backend-toy, which is installed too and must show in doctor), then purges
+# all four and checks that none of their files, and none of kernforge's folders, is left.
 # It changes /usr: run it on a CI machine, not a workstation. It refuses to start when a kernforge
 # package is installed already.
 set -euo pipefail
@@ -26,6 +27,14 @@ echo "== dpkg -i ${files[*]}"
 dpkg -i "${files[@]}"
 trap 'dpkg -P "${packages[@]}" >/dev/null 2>&1 || true' EXIT
 bash "$src/tests/packaging/check_sdk.sh" /usr "$src" "$work"
+
+# The third party's package, made by check_sdk.sh from the toy plugin: installed, the core finds
+# it in its own plugin folder with no variable set.
+echo "== dpkg -i kernforge-backend-toy"
+dpkg -i "$work"/toy/packages/kernforge-backend-toy_*.deb
+packages+=(kernforge-backend-toy)
+env -u KERNFORGE_PLUGIN_PATH kernforge doctor | tee "$work/doctor-toy-package.txt"
+grep -Eq "^ +toy +loaded" "$work/doctor-toy-package.txt"
 
 echo "== dpkg -P ${packages[*]}"
 listed=()

@@ -46,7 +46,7 @@ done
 step "examples/c with find_package(kernforge CONFIG)"
 cmake -S "$src/examples/c" -B "$work/c" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release
 cmake --build "$work/c"
-"$work/c/example_c"
+ctest --test-dir "$work/c" --output-on-failure
 
 step "examples/c with pkg-config"
 # shellcheck disable=SC2046  # pkg-config's flags are words
@@ -60,6 +60,10 @@ bash "$src/examples/rust/build.sh" "$libdir" "$work/example_rust"
 
 step "examples/python_ctypes"
 KERNFORGE_LIBRARY="$libdir/libkernforge.so.1" python3 "$src/examples/python_ctypes/matmul.py"
+if [[ "$prefix" == /usr ]]; then
+  # Found the way a user's script finds it: ctypes.util.find_library, through ld.so's cache.
+  env -u KERNFORGE_LIBRARY python3 "$src/examples/python_ctypes/matmul.py"
+fi
 
 step "the out-of-tree toy plugin"
 toy="$work/toy"
@@ -67,6 +71,16 @@ cmake -S "$src/plugin_sdk/examples/toy_device" -B "$toy" -DCMAKE_PREFIX_PATH="$p
   -DCMAKE_BUILD_TYPE=Release
 cmake --build "$toy"
 ctest --test-dir "$toy" --output-on-failure
+# The conformance suite on toy ran (the toy project leaves it out when the SDK has no kernforge-cts).
+ctest --test-dir "$toy" -N | grep -q "toy.cts"
+step "the toy plugin's Debian package"
+cpack --config "$toy/CPackConfig.cmake" -B "$toy/packages"
+toy_deb="$(ls "$toy"/packages/kernforge-backend-toy_*.deb)"
+dpkg-deb -f "$toy_deb" Depends | grep -q "kernforge-core (>= $version)"
+plugin_subdir="$(realpath --relative-to="$prefix" "$libdir")/kernforge/plugins"
+[[ "$(dpkg-deb -c "$toy_deb" | awk '$1 !~ /^d/ {print $6}' | sort | tr '\n' ' ')" == \
+   "./usr/$plugin_subdir/libkernforge_toy.so ./usr/$plugin_subdir/toy.json " ]]
+
 export KERNFORGE_PLUGIN_PATH="$toy/lib/kernforge/plugins"
 "$kernforge" doctor | tee "$work/doctor-toy.txt"
 grep -Eq "^ +toy +loaded" "$work/doctor-toy.txt"

@@ -1,0 +1,91 @@
+// convert.hpp — reading one element of any dtype, and converting numbers the way the core's
+// CPU backend does (PyTorch's rules): float to int truncates toward zero, a nonzero number to
+// bool is true, integers wrap when they are narrowed.
+//
+// The toy kernels compute in float32 and int32 only. copy_ and to_dtype still read every dtype:
+// the core converts the inputs of most ops to the computation dtype before the kernel runs, but
+// copy_'s source and to_dtype's input arrive in their own dtype, since converting them is the
+// op's whole work.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "kernforge/plugin.h"
+
+namespace toy {
+
+/// One number of any dtype: floating-point dtypes as a double, the others as an int64.
+struct Number {
+  bool is_float;
+  double f;
+  int64_t i;
+};
+
+/// IEEE half precision (1 sign, 5 exponent, 10 mantissa bits) to float.
+inline double half_to_double(uint16_t h) {
+  const double sign = (h & 0x8000u) != 0 ? -1.0 : 1.0;
+  const int exponent = (h >> 10) & 0x1f;
+  const int mantissa = h & 0x3ff;
+  if (exponent == 0) return sign * std::ldexp(mantissa, -24);  // zero and subnormals
+  if (exponent == 31) return mantissa != 0 ? std::nan("") : sign * INFINITY;
+  return sign * std::ldexp(mantissa | 0x400, exponent - 25);
+}
+
+/// bfloat16 is the upper half of a float32.
+inline double bfloat16_to_double(uint16_t b) {
+  const uint32_t bits = static_cast<uint32_t>(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/// The element at `p`, of dtype `dtype` (any of KF_DTYPE_LIST).
+inline Number read_number(const void* p, int32_t dtype) {
+  const auto as = [p](auto zero) {
+    decltype(zero) v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  };
+  switch (dtype) {
+    case KF_FLOAT32: return {true, as(float{}), 0};
+    case KF_FLOAT64: return {true, as(double{}), 0};
+    case KF_FLOAT16: return {true, half_to_double(as(uint16_t{})), 0};
+    case KF_BFLOAT16: return {true, bfloat16_to_double(as(uint16_t{})), 0};
+    case KF_INT8: return {false, 0, as(int8_t{})};
+    case KF_UINT8: return {false, 0, as(uint8_t{})};
+    case KF_INT16: return {false, 0, as(int16_t{})};
+    case KF_INT32: return {false, 0, as(int32_t{})};
+    case KF_INT64: return {false, 0, as(int64_t{})};
+    default: return {false, 0, as(uint8_t{}) != 0 ? 1 : 0};  // KF_BOOL
+  }
+}
+
+/// `n` as a T (float or int32_t).
+template <class T>
+T convert(const Number& n) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return n.is_float ? static_cast<T>(n.f) : static_cast<T>(n.i);
+  } else {
+    if (!n.is_float) return static_cast<T>(n.i);  // wraps
+    // Truncates; NaN and values beyond int64 give int64's minimum first (x86's "integer
+    // indefinite"), as the CPU backend does.
+    const bool fits = n.f > -9223372036854775808.0 && n.f < 9223372036854775808.0;
+    return static_cast<T>(fits ? static_cast<int64_t>(n.f) : std::numeric_limits<int64_t>::min());
+  }
+}
+
+/// A scalar argument (fill_value, alpha) as a T.
+template <class T>
+T convert(const kf_scalar_t& s) {
+  switch (s.tag) {
+    case KF_SCALAR_FLOAT64: return convert<T>(Number{true, s.v.f64, 0});
+    case KF_SCALAR_INT64: return convert<T>(Number{false, 0, s.v.i64});
+    default: return convert<T>(Number{false, 0, s.v.b ? 1 : 0});
+  }
+}
+
+}  // namespace toy
