@@ -33,8 +33,8 @@ struct State {
 
 // Reports "null: <slot> is not implemented: <todo> (backends/null/README.md[, step <n>])" to
 // the caller (kf_last_error_message) and returns KF_UNIMPLEMENTED. step 0: an optional slot.
-// No allocation: safe in any slot.
-kf_status_t unimplemented(const char* slot, const char* todo, int step) {
+// No allocation: safe in any slot. [[maybe_unused]]: nothing calls it once every slot is done.
+[[maybe_unused]] kf_status_t unimplemented(const char* slot, const char* todo, int step) {
   char where[48] = "";
   if (step > 0) std::snprintf(where, sizeof(where), ", step %d", step);
   char message[384];
@@ -47,7 +47,7 @@ kf_status_t unimplemented(const char* slot, const char* todo, int step) {
 
 // The slots returning nothing are only given what this plugin handed out, which it never does
 // yet; a call anyway is logged, not ignored silently.
-void unexpected(const char* slot) {
+[[maybe_unused]] void unexpected(const char* slot) {
   char message[160];
   std::snprintf(message, sizeof(message), "%s was called, but nothing was allocated", slot);
   if (kf::plugin::host() != nullptr) kf::plugin::host()->log(KF_LOG_WARN, kName, message);
@@ -81,7 +81,7 @@ kf_status_t null_device_properties(void* state, int32_t device, kf_device_proper
     return KF_INVALID_ARGUMENT;
   }
   std::memset(out->name, 0, sizeof(out->name));
-  std::snprintf(out->name, sizeof(out->name), "null device %d (a skeleton, nothing runs)", device);
+  std::snprintf(out->name, sizeof(out->name), "%s device %d", kName, device);
   out->total_memory = 0;   // the device's memory in bytes
   out->compute_units = 1;  // its cores, SMs, EUs...
   return KF_OK;
@@ -151,8 +151,9 @@ void null_host_deallocate(void*, void*, size_t) { unexpected("host_deallocate");
 
 // ------------------------------------------------------------------ streams and events
 
-// A queued device sets all of these (README step 2); a synchronous one leaves them NULL, and
-// the host treats its streams as one queue and its events as host timestamps.
+// A queued device implements all of these (README step 2). A synchronous one deletes this
+// section, down to add_stream_and_event_slots, and its call in make_plugin(): the host then
+// treats its streams as one queue and its events as host timestamps.
 
 // synchronize (optional): waits for all work on the device.
 kf_status_t null_synchronize(void*, int32_t) {
