@@ -98,9 +98,10 @@ kf_status_t null_describe(void* /*state*/, char* buf, size_t cap) {
 // (see the README). Ops with no kernel here run on the CPU through the fallback. For example:
 //
 //   void add_f32(const kf::plugin::ops::add::Args& a) {
-//     // a.self, a.other: inputs (contiguous with the flag below), a.alpha: kf_scalar_t,
-//     // a.out: the output the host allocated with this backend's allocate(); launch the
-//     // device's add on a.out.data, on the queue a.call.stream (NULL: the default queue).
+//     // a.self, a.other: the inputs, broadcast to the output's shape (contiguous with the
+//     // flag below); a.alpha: a kf_scalar_t; a.out: the output, which may be a strided view
+//     // (in-place ops, out=). Launch the device's add on the queue a.call.stream (NULL: the
+//     // default queue). README step 4 has a complete one.
 //   }
 //   KF_REGISTER_KERNEL_FLAGS(reg, add, add_f32, kf::plugin::dtypes({KF_FLOAT32}),
 //                            KF_KERNEL_NEEDS_CONTIGUOUS);

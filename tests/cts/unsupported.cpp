@@ -128,9 +128,11 @@ UnsupportedFile parse_unsupported(const std::string& path, const std::string& te
 }
 
 UnsupportedFile read_unsupported(const std::string& path) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    bad(path, std::string("cannot be read (") + std::strerror(errno) +
+    const char* why = errno != 0 ? std::strerror(errno) : "the file could not be opened";
+    bad(path, std::string("cannot be read (") + why +
                   "); KERNFORGE_CTS_UNSUPPORTED names existing files, separated by '" +
                   kPathSeparator + "'");
   }
