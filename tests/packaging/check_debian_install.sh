@@ -14,7 +14,7 @@ src="$(realpath "$2")"
 work="$3"
 packages=(kernforge-core kernforge-backend-cpu kernforge-dev)
 
-if dpkg-query -W -f='${Package}\n' 'kernforge-*' 2>/dev/null | grep -q .; then
+if [[ -n "$(dpkg-query -W -f='${Package}\n' 'kernforge-*' 2>/dev/null || true)" ]]; then
   echo "check_debian_install: kernforge packages are installed already; purge them first" >&2
   exit 1
 fi
@@ -45,7 +45,7 @@ dpkg -P "${packages[@]}"
 trap - EXIT
 left=0
 for p in "${packages[@]}"; do
-  if dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q .; then
+  if [[ -n "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)" ]]; then
     echo "check_debian_install: $p is still known to dpkg after the purge" >&2
     left=1
   fi

@@ -72,11 +72,11 @@ cmake -S "$src/plugin_sdk/examples/toy_device" -B "$toy" -DCMAKE_PREFIX_PATH="$p
 cmake --build "$toy"
 ctest --test-dir "$toy" --output-on-failure
 # The conformance suite on toy ran (the toy project leaves it out when the SDK has no kernforge-cts).
-ctest --test-dir "$toy" -N | grep -q "toy.cts"
+grep -q "toy.cts" <<<"$(ctest --test-dir "$toy" -N)"  # (a pipe into grep -q: SIGPIPE, pipefail)
 step "the toy plugin's Debian package"
 cpack --config "$toy/CPackConfig.cmake" -B "$toy/packages"
 toy_deb="$(ls "$toy"/packages/kernforge-backend-toy_*.deb)"
-dpkg-deb -f "$toy_deb" Depends | grep -q "kernforge-core (>= $version)"
+grep -q "kernforge-core (>= $version)" <<<"$(dpkg-deb -f "$toy_deb" Depends)"
 plugin_subdir="$(realpath --relative-to="$prefix" "$libdir")/kernforge/plugins"
 [[ "$(dpkg-deb -c "$toy_deb" | awk '$1 !~ /^d/ {print $6}' | sort | tr '\n' ' ')" == \
    "./usr/$plugin_subdir/libkernforge_toy.so ./usr/$plugin_subdir/toy.json " ]]

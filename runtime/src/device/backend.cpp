@@ -68,8 +68,12 @@ void Backend::fail_allocation(const PluginCall& call, kf_status_t status, size_t
          "KF_OK but no memory; free memory or call kf_empty_cache()", bytes, where, name);
   }
   const PluginFailure f = call.failure(status);
-  fail(f.status, "cannot allocate {} bytes on {} (backend '{}'): {}: {}; free memory or call "
-       "kf_empty_cache()", bytes, where, name, status_name(f.status), f.message);
+  // The advice fits a full device only: an allocate the plugin does not implement, or one it
+  // refuses for another reason, is not helped by freeing memory.
+  const char* advice =
+      f.status == KF_OUT_OF_MEMORY ? "; free memory or call kf_empty_cache()" : "";
+  fail(f.status, "cannot allocate {} bytes on {} (backend '{}'): {}: {}{}", bytes, where, name,
+       status_name(f.status), f.message, advice);
 }
 
 void Backend::check_device(kf_device_t device) const {
