@@ -7,8 +7,7 @@
 # dpkg-shlibdeps. The core package carries the shlibs file of libkernforge.so.1 and runs ldconfig
 # when installed and removed.
 
-# A Debian version sorts "0.2.0~rc1" before "0.2.0"; the upstream "0.2.0-rc1" would sort after.
-string(REPLACE "-" "~" KF_DEB_VERSION "${KF_VERSION}")
+# KF_DEB_VERSION: the version as Debian spells it (cmake/KernforgeVersion.cmake).
 string(REGEX MATCH "^([0-9]+)\\.([0-9]+)" _ "${KF_VERSION_NUMERIC}")
 if(CMAKE_MATCH_1 EQUAL 0)
   math(EXPR kf_next_minor "${CMAKE_MATCH_2} + 1")
