@@ -16,7 +16,8 @@ else()
   math(EXPR kf_next_major "${CMAKE_MATCH_1} + 1")
   set(KF_DEB_NEXT_INCOMPATIBLE "${kf_next_major}")
 endif()
-set(kf_core_range "kernforge-core (>= ${KF_DEB_VERSION}), kernforge-core (<< ${KF_DEB_NEXT_INCOMPATIBLE}~)")
+set(KF_DEB_CORE_DEPENDS
+    "kernforge-core (>= ${KF_DEB_VERSION}), kernforge-core (<< ${KF_DEB_NEXT_INCOMPATIBLE}~)")
 
 set(CPACK_PACKAGE_NAME kernforge)
 set(CPACK_PACKAGE_VENDOR "kernforge")
@@ -54,7 +55,7 @@ list(REMOVE_DUPLICATES kf_backend_components)
 foreach(component IN LISTS kf_backend_components)
   string(TOUPPER "${component}" upper)
   set(CPACK_DEBIAN_${upper}_PACKAGE_NAME "kernforge-backend-${component}")
-  set(CPACK_DEBIAN_${upper}_PACKAGE_DEPENDS "${kf_core_range}")
+  set(CPACK_DEBIAN_${upper}_PACKAGE_DEPENDS "${KF_DEB_CORE_DEPENDS}")
   set(CPACK_COMPONENT_${upper}_DESCRIPTION
       "kernforge tensor runtime: the ${component} backend\n The ${component} plugin and its manifest, which the kernforge core loads at start-up.")
   list(APPEND components "${component}")
