@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "bench_command.hpp"
 #include "cli_error.hpp"
 #include "doctor_command.hpp"
 #include "info_command.hpp"
@@ -22,9 +23,11 @@ int run(CLI::App& app, int argc, char** argv) {
   InfoOptions info_options;
   DoctorOptions doctor_options;
   OpsOptions ops_options;
+  BenchOptions bench_options;
   CLI::App* info = add_info_command(app, info_options);
   CLI::App* doctor = add_doctor_command(app, doctor_options);
   CLI::App* ops = add_ops_command(app, ops_options);
+  CLI::App* bench = add_bench_command(app, bench_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -34,6 +37,7 @@ int run(CLI::App& app, int argc, char** argv) {
     if (info->parsed()) return run_info(info_options);
     if (doctor->parsed()) return run_doctor(doctor_options);
     if (ops->parsed()) return run_ops(ops_options);
+    if (bench->parsed()) return run_bench(bench_options);
   } catch (const CliError& e) {
     std::cerr << "kernforge: " << e.what() << "\n";
     return e.exit_code();
