@@ -463,6 +463,24 @@ inline std::vector<Param> params_numeric() {
 }
 inline std::vector<Param> params_float() { return params({KF_FLOAT32, KF_FLOAT64}); }
 inline std::vector<Param> params_int() { return params({KF_INT32, KF_INT64}); }
+/** Every floating dtype, the 16-bit ones included. */
+inline std::vector<Param> params_all_float() {
+  return params({KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16});
+}
+/** Every integer dtype. */
+inline std::vector<Param> params_all_int() {
+  return params({KF_INT8, KF_UINT8, KF_INT16, KF_INT32, KF_INT64});
+}
+/** Every dtype but bool. */
+inline std::vector<Param> params_all_numeric() {
+  return params({KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16, KF_INT8, KF_UINT8, KF_INT16,
+                 KF_INT32, KF_INT64});
+}
+/** Every dtype. */
+inline std::vector<Param> params_all() {
+  return params({KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16, KF_INT8, KF_UINT8, KF_INT16,
+                 KF_INT32, KF_INT64, KF_BOOL});
+}
 
 struct ParamName {
   std::string operator()(const ::testing::TestParamInfo<Param>& info) const {
