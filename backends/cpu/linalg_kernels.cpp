@@ -1,24 +1,20 @@
-// linalg_kernels.cpp — mm and bmm. float32/float64 go to OpenBLAS (cblas_sgemm/dgemm,
-// row-major): an operand that is row-major with unit column stride is passed as is, one that is
-// a transposed contiguous matrix (strides (1, rows)) is passed with CblasTrans, anything else
-// (expanded, sliced with steps) is first copied into a contiguous temporary. An output that
-// BLAS cannot write directly is computed into a temporary and copied back. Built without
-// OpenBLAS (KF_CPU_HAVE_OPENBLAS unset: KF_CPU_BLAS=OFF, or the Windows build), they go to
-// plain_gemm (plain_gemm.hpp), which takes every operand with its strides as it is.
-// float16/bfloat16 are computed in float32 through temporaries; integer dtypes use a wrapping
-// triple loop.
-#if KF_CPU_HAVE_OPENBLAS
-#include <cblas.h>
-#endif
-
+// linalg_kernels.cpp — mm and bmm. float32/float64 go to the GEMM engine chosen for the dtype
+// (gemm_engine.hpp, Note [GEMM engines]: OpenBLAS or oneDNN, row-major): an operand that is
+// row-major with unit column stride is passed as is, one that is a transposed contiguous matrix
+// (strides (1, rows)) is passed transposed, anything else (expanded, sliced with steps) is first
+// copied into a contiguous temporary. An output the engine cannot write directly is computed
+// into a temporary and copied back. float16/bfloat16 go to oneDNN's matmul where it has kernels
+// for them (one call for a whole bmm), else they are computed in float32 through temporaries;
+// integer dtypes use a wrapping triple loop.
+#include <algorithm>
 #include <climits>
 #include <memory>
 #include <vector>
 
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
+#include "gemm_engine.hpp"
 #include "kernels.hpp"
-#include "plain_gemm.hpp"
 #include "strided.hpp"
 
 namespace kf::cpu {
@@ -60,16 +56,16 @@ std::unique_ptr<To[]> contiguous_copy(const Mat& m, int32_t dtype) {
   return buf;
 }
 
-#if KF_CPU_HAVE_OPENBLAS
-/// How BLAS can read m directly: NoTrans with lda = rs, Trans with lda = cs, or not at all.
-bool blas_layout(const Mat& m, CBLAS_TRANSPOSE& trans, int64_t& ld) {
+/// How a row-major GEMM can read m directly: as is with ld = rs, transposed with ld = cs, or
+/// not at all.
+bool gemm_layout(const Mat& m, bool& trans, int64_t& ld) {
   if (m.cs == 1 && m.rs >= std::max<int64_t>(1, m.cols)) {
-    trans = CblasNoTrans;
+    trans = false;
     ld = m.rs;
     return true;
   }
   if (m.rs == 1 && m.cs >= std::max<int64_t>(1, m.rows)) {
-    trans = CblasTrans;
+    trans = true;
     ld = m.cs;
     return true;
   }
@@ -77,20 +73,16 @@ bool blas_layout(const Mat& m, CBLAS_TRANSPOSE& trans, int64_t& ld) {
 }
 
 template <class T>
-void gemm_call(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int64_t k,
-               const T* a, int64_t lda, const T* b, int64_t ldb, T* c, int64_t ldc) {
+void gemm_call(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda,
+               const T* b, int64_t ldb, T* c, int64_t ldc) {
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, ta, tb, static_cast<blasint>(m), static_cast<blasint>(n),
-                static_cast<blasint>(k), 1.0f, a, static_cast<blasint>(lda), b,
-                static_cast<blasint>(ldb), 0.0f, c, static_cast<blasint>(ldc));
+    gemm_f32(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
   } else {
-    cblas_dgemm(CblasRowMajor, ta, tb, static_cast<blasint>(m), static_cast<blasint>(n),
-                static_cast<blasint>(k), 1.0, a, static_cast<blasint>(lda), b,
-                static_cast<blasint>(ldb), 0.0, c, static_cast<blasint>(ldc));
+    gemm_f64(ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
   }
 }
 
-/// c = a @ b through BLAS (T = float or double); c is [a.rows, b.cols], a.cols == b.rows.
+/// c = a @ b on the dtype's engine (T = float or double); c is [a.rows, b.cols].
 template <class T>
 void gemm_float(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
   const int64_t limit = INT_MAX;
@@ -98,18 +90,18 @@ void gemm_float(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
       b.rs > limit || b.cs > limit || c.rs > limit) {
     throw kf::plugin::KernelError(KF_UNIMPLEMENTED, "cpu mm: a dimension or stride exceeds 2^31-1");
   }
-  CBLAS_TRANSPOSE ta, tb;
+  bool ta, tb;
   int64_t lda, ldb;
   std::unique_ptr<T[]> a_tmp, b_tmp;
   const T* ap = static_cast<const T*>(a.data);
   const T* bp = static_cast<const T*>(b.data);
-  if (!blas_layout(a, ta, lda)) {
+  if (!gemm_layout(a, ta, lda)) {
     a_tmp = contiguous_copy<T, T>(a, dtype);
-    ap = a_tmp.get(), ta = CblasNoTrans, lda = std::max<int64_t>(1, a.cols);
+    ap = a_tmp.get(), ta = false, lda = std::max<int64_t>(1, a.cols);
   }
-  if (!blas_layout(b, tb, ldb)) {
+  if (!gemm_layout(b, tb, ldb)) {
     b_tmp = contiguous_copy<T, T>(b, dtype);
-    bp = b_tmp.get(), tb = CblasNoTrans, ldb = std::max<int64_t>(1, b.cols);
+    bp = b_tmp.get(), tb = false, ldb = std::max<int64_t>(1, b.cols);
   }
   if (c.cs == 1 && c.rs >= std::max<int64_t>(1, c.cols)) {
     gemm_call<T>(ta, tb, a.rows, b.cols, a.cols, ap, lda, bp, ldb, static_cast<T*>(c.data), c.rs);
@@ -122,20 +114,18 @@ void gemm_float(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
   map1<T, T>(out.view, in.view, [](T v) { return v; });
 }
 
-#else  // no BLAS library
-
-/// c = a @ b with the plain blocked GEMM (T = float or double), strides as they are.
-template <class T>
-void gemm_float(const Mat& a, const Mat& b, const Mat& c, int32_t /*dtype*/) {
-  plain_gemm(a.rows, b.cols, a.cols, static_cast<const T*>(a.data), a.rs, a.cs,
-             static_cast<const T*>(b.data), b.rs, b.cs, static_cast<T*>(c.data), c.rs, c.cs);
+/// The operand m as one matrix of a oneDNN batch.
+MatrixBatch batch_of_one(const Mat& m) {
+  return MatrixBatch{m.data, m.rows, m.cols, m.rows * m.cols, m.rs, m.cs};
 }
 
-#endif  // KF_CPU_HAVE_OPENBLAS
-
-/// c = a @ b for 16-bit floats: in float32 through temporaries.
+/// c = a @ b for 16-bit floats: oneDNN's matmul, or in float32 through temporaries.
 template <class T>
 void gemm_half(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
+  if (matmul_16bit(dtype, 1, batch_of_one(a), batch_of_one(b), c.data, c.rows * c.cols, c.rs,
+                   c.cs)) {
+    return;
+  }
   auto af = contiguous_copy<float, T>(a, dtype);
   auto bf = contiguous_copy<float, T>(b, dtype);
   std::unique_ptr<float[]> cf(new float[static_cast<size_t>(c.rows * c.cols)]);
@@ -188,6 +178,8 @@ void gemm(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
   }
 }
 
+bool is_half_dtype(int32_t d) { return d == KF_FLOAT16 || d == KF_BFLOAT16; }
+
 /// The matrix of dims (first, first + 1) of v.
 Mat mat_of(const kf_tensor_view_t& v, int first) {
   return Mat{v.data, v.shape[first], v.shape[first + 1], v.strides[first], v.strides[first + 1]};
@@ -224,8 +216,20 @@ Mat batch_of(const kf_tensor_view_t& v, int64_t i) {
   return m;
 }
 
+/// A 3-D view as a oneDNN batch.
+MatrixBatch batch_view(const kf_tensor_view_t& v) {
+  return MatrixBatch{v.data, v.shape[1], v.shape[2], v.strides[0], v.strides[1], v.strides[2]};
+}
+
 void bmm_kernel(const ops::bmm::Args& a) {
   check_linalg(a.self, a.mat2, a.out, 3, "bmm");
+  const bool empty = a.out.shape[0] == 0 || a.out.shape[1] == 0 || a.out.shape[2] == 0 ||
+                     a.self.shape[2] == 0;
+  if (!empty && is_half_dtype(a.out.dtype) &&
+      matmul_16bit(a.out.dtype, a.out.shape[0], batch_view(a.self), batch_view(a.mat2),
+                   a.out.data, a.out.strides[0], a.out.strides[1], a.out.strides[2])) {
+    return;
+  }
   dispatch<kMatmulMask>(a.out.dtype, "bmm", [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (int64_t i = 0; i < a.out.shape[0]; ++i) {

@@ -25,6 +25,8 @@
 #include <string>
 #include <thread>
 
+#include "cpu_isa.hpp"
+#include "gemm_engine.hpp"
 #include "kernels.hpp"
 #include "kernforge/plugin.hpp"
 #include "parallel.hpp"
@@ -154,40 +156,19 @@ kf_status_t cpu_set_num_threads(void* /*state*/, int32_t n) {
   return KF_OK;
 }
 
-/// The instruction sets the kernels may use here, e.g. "AVX2 FMA" (the CPU's and the OS's).
-std::string cpu_features() {
-  std::string out;
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-  __builtin_cpu_init();
-  const auto add = [&out](bool has, const char* name) {
-    if (has) out += (out.empty() ? "" : " ") + std::string(name);
-  };
-  add(__builtin_cpu_supports("avx512f"), "AVX512F");
-  add(__builtin_cpu_supports("avx2"), "AVX2");
-  add(__builtin_cpu_supports("fma"), "FMA");
-  if (out.empty()) add(__builtin_cpu_supports("avx"), "AVX");
-  if (out.empty()) add(__builtin_cpu_supports("sse4.2"), "SSE4.2");
-#endif
-  return out.empty() ? "no AVX" : out;
-}
-
-// describe (ABI 1.1): the GEMM library, the thread count and the instruction sets, e.g.
-// "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64, 2 threads, AVX2 FMA".
+// describe (ABI 1.1): the GEMM engine of each dtype with its instruction set, the thread count
+// and the CPU's level, e.g. "GEMM float32 OpenBLAS 0.3.21 Cooperlake (AVX-512), float64 ...,
+// bfloat16 oneDNN 2.6.3 brg:avx512_core_bf16 (AVX-512 BF16), float16 via float32; 2 threads;
+// CPU AVX-512 BF16" (Note [GEMM engines]); a warning when an engine runs below the CPU.
 void describe_into(char* buf, size_t cap) {
-#if KF_CPU_HAVE_OPENBLAS
-  const char* config = openblas_get_config();
-  const std::string gemm = config != nullptr ? config : "OpenBLAS";
-#else
-  const std::string gemm = "plain GEMM (no OpenBLAS)";
-#endif
   const int threads = num_threads();
 #if defined(_OPENMP)
   const char* openmp = "";
 #else
   const char* openmp = " (no OpenMP)";
 #endif
-  std::snprintf(buf, cap, "%s, %d thread%s%s, %s", gemm.c_str(), threads, threads == 1 ? "" : "s",
-                openmp, cpu_features().c_str());
+  std::snprintf(buf, cap, "%s; %d thread%s%s; CPU %s", describe_gemm().c_str(), threads,
+                threads == 1 ? "" : "s", openmp, isa_name(cpu_isa()));
 }
 
 kf_status_t cpu_describe(void* /*state*/, char* buf, size_t cap) noexcept {

@@ -112,6 +112,28 @@ class Doctor(unittest.TestCase):
             self.assertIsInstance(rep.get(key), list, key)
         self.assertNotIn("kernforge doctor:", proc.stdout)
 
+    def test_cpu_names_its_gemm_engines(self) -> None:
+        # Per dtype: the library (OpenBLAS, oneDNN, the plugin's own, or via float32) and, for a
+        # library, the instruction set of its kernels; then the thread count and the CPU's level.
+        proc = doctor("--json")
+        self.check_exit(proc, 0)
+        cpu = next(b for b in report(proc)["backends"] if b.get("name") == "cpu")
+        details = cpu.get("details", "")
+        engine = r"(OpenBLAS \S+ \S+|oneDNN \S+|the plugin's blocked GEMM \(no BLAS library\))"
+        isa = r"\((generic|SSE3|AVX|AVX2|AVX-512|AVX-512 BF16|AMX)\)"
+        self.assertRegex(details, rf"^GEMM float32 {engine} {isa}, float64 {engine} {isa}, ")
+        self.assertRegex(details, r"bfloat16 (oneDNN \S+ \S+ \(.+?\)|via float32), float16 ")
+        self.assertRegex(details, r"; \d+ threads?(; | \(no OpenMP\); )CPU ")
+
+    def test_thread_count_from_the_environment(self) -> None:
+        proc = doctor("--json", KERNFORGE_NUM_THREADS="1")
+        self.check_exit(proc, 0)
+        cpu = next(b for b in report(proc)["backends"] if b.get("name") == "cpu")
+        self.assertIn("; 1 thread;", cpu.get("details", ""))
+        bad = doctor(KERNFORGE_NUM_THREADS="many")
+        self.check_exit(bad, 0)
+        self.assertIn("KERNFORGE_NUM_THREADS='many' is not a thread count", bad.stderr)
+
     def test_verbose_lists_the_steps(self) -> None:
         proc = doctor("--verbose")
         self.check_exit(proc, 0)

@@ -307,7 +307,7 @@ KF_API kf_status_t kf_load_plugin(const char* path);
 KF_API kf_status_t kf_synchronize(kf_device_t device);
 /** Seeds the random number generators of every backend. */
 KF_API kf_status_t kf_manual_seed(uint64_t seed);
-/** Number of threads the CPU kernels use (n >= 1). */
+/** Number of threads the CPU kernels use (n >= 1); KERNFORGE_NUM_THREADS=n sets it at start-up. */
 KF_API kf_status_t kf_set_num_threads(int32_t n);
 KF_API kf_status_t kf_get_num_threads(int32_t* out);
 

@@ -8,6 +8,7 @@
 
 #include "c_api/struct_out.hpp"
 #include "core/device_types.hpp"
+#include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/first_use.hpp"
 #include "device/backend_registry.hpp"
@@ -154,7 +155,8 @@ KF_API kf_status_t kf_set_num_threads(int32_t n) {
 KF_API kf_status_t kf_get_num_threads(int32_t* out) {
   return kf::guard([&] {
     if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_get_num_threads: out is NULL");
-    const int32_t n = g_num_threads.load(std::memory_order_relaxed);
+    int32_t n = g_num_threads.load(std::memory_order_relaxed);
+    if (n <= 0) n = kf::env::num_threads().value_or(0);  // what start-up applied
     *out = n > 0 ? n : static_cast<int32_t>(std::thread::hardware_concurrency());
   });
 }

@@ -82,11 +82,29 @@ const std::vector<const char*>& runtime_variables() {
   static const std::vector<const char*> names{
       "KERNFORGE_PLUGIN_PATH", "KERNFORGE_AUTOLOAD", "KERNFORGE_DISABLE_PLUGINS",
       "KERNFORGE_ALLOW_INSECURE_PLUGINS", "KERNFORGE_PREFER_PLUGINS", "KERNFORGE_LOG_LEVEL",
-      "KERNFORGE_CPU_FALLBACK", "LD_LIBRARY_PATH"};
+      "KERNFORGE_CPU_FALLBACK", "KERNFORGE_NUM_THREADS", "LD_LIBRARY_PATH"};
   return names;
 }
 
 std::optional<std::string> plugin_path() { return read("KERNFORGE_PLUGIN_PATH"); }
+
+std::optional<int32_t> num_threads(std::string* bad_value) {
+  const std::optional<std::string> v = read("KERNFORGE_NUM_THREADS");
+  if (!v || v->empty()) return std::nullopt;
+  int64_t n = 0;
+  for (const char c : *v) {
+    if (c < '0' || c > '9' || n > 100000) {
+      if (bad_value != nullptr) *bad_value = *v;
+      return std::nullopt;
+    }
+    n = n * 10 + (c - '0');
+  }
+  if (n < 1 || n > 100000) {
+    if (bad_value != nullptr) *bad_value = *v;
+    return std::nullopt;
+  }
+  return static_cast<int32_t>(n);
+}
 
 bool autoload_disabled() { return equals("KERNFORGE_AUTOLOAD", "0"); }
 

@@ -9,9 +9,11 @@
 //   KERNFORGE_PREFER_PLUGINS=cpu=mine  the plugin that serves a device type, over the shipped one
 //   KERNFORGE_LOG_LEVEL               trace, debug, info, warn (default), error, off
 //   KERNFORGE_CPU_FALLBACK=0          no CPU fallback: ops a backend lacks fail instead
+//   KERNFORGE_NUM_THREADS=n           intra-op threads of every backend (kf_set_num_threads(n))
 // plus any variable a plugin manifest's "search" list names ($NAME or ${NAME}).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +28,9 @@ std::optional<std::string> read(const char* name);
 const std::vector<const char*>& runtime_variables();
 
 std::optional<std::string> plugin_path();
+/// KERNFORGE_NUM_THREADS as a count in [1, 100000]; nullopt when unset, or when it is not such a
+/// count (then *bad_value, when given, gets the text).
+std::optional<int32_t> num_threads(std::string* bad_value = nullptr);
 bool autoload_disabled();
 /// `plugin` is listed in KERNFORGE_DISABLE_PLUGINS.
 bool plugin_disabled(const std::string& plugin);

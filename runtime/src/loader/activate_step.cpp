@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include "core/device_types.hpp"
+#include "core/environment.hpp"
+#include "core/logging.hpp"
 #include "core/error.hpp"
 #include "core/plugin_call.hpp"
 #include "device/backend_registry.hpp"
@@ -134,6 +136,26 @@ bool register_backend(PluginRecord& r, std::unique_ptr<Backend> backend,
   return true;
 }
 
+// KERNFORGE_NUM_THREADS, as kf_set_num_threads would apply it, before the backend describes
+// itself (so doctor shows the count in use). A bad value or a refusal is a warning, not a
+// failure of the plugin.
+void apply_thread_setting(const PluginRecord& r, const Backend& backend) noexcept {
+  try {
+    std::string bad;
+    const std::optional<int32_t> n = env::num_threads(&bad);
+    if (!bad.empty()) {
+      log().warn("KERNFORGE_NUM_THREADS='{}' is not a thread count (1 to 100000); ignored", bad);
+    }
+    if (n) backend.set_num_threads(*n);
+  } catch (...) {
+    report_current_exception();  // the slot's message, for the warning
+    try {
+      log().warn("{}: KERNFORGE_NUM_THREADS not applied: {}", r.name, last_error());
+    } catch (...) {
+    }
+  }
+}
+
 }  // namespace
 
 bool activate(PluginRecord& r) {
@@ -159,6 +181,7 @@ bool activate(PluginRecord& r) {
     return fail_step(r, "init", r.library_path, KF_BACKEND_REJECTED, status,
                      fmt::format("{}: {}", r.library_path, last_error()), t);
   }
+  apply_thread_setting(r, *backend);
   r.details = describe(r, state);
   step(r, "init", r.library_path, "ok",
        fmt::format("{} device(s){}{}", backend->device_count, r.details.empty() ? "" : "; ",

@@ -1,0 +1,227 @@
+// gemm_engine.cpp — the per-dtype GEMM choice of Note [GEMM engines] (gemm_engine.hpp), the
+// describe() text, and the float32/float64 calls. The 16-bit matmul is in onednn_matmul.cpp.
+#include "gemm_engine.hpp"
+
+#if KF_CPU_HAVE_OPENBLAS
+#include <cblas.h>
+#endif
+#if KF_CPU_HAVE_ONEDNN
+#include <oneapi/dnnl/dnnl.h>
+#endif
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "kernforge/plugin.hpp"
+#include "parallel.hpp"
+#include "plain_gemm.hpp"
+
+namespace kf::cpu {
+
+// Defined in onednn_matmul.cpp: the engine of bfloat16 or float16 (oneDNN's matmul when it
+// has kernels for the dtype here, else through float32).
+GemmChoice choose_16bit(int32_t dtype, const GemmChoice& f32);
+
+namespace {
+
+/// Float GEMMs use FMA on vectors: nothing past AVX-512 adds to them.
+Isa fp_level(Isa isa) { return std::min(isa, Isa::kAvx512); }
+
+GemmCandidate openblas_candidate() {
+#if KF_CPU_HAVE_OPENBLAS
+  return GemmCandidate{true, openblas_core_isa(openblas_get_corename())};
+#else
+  return GemmCandidate{};
+#endif
+}
+
+#if KF_CPU_HAVE_ONEDNN
+Isa onednn_isa() {
+  const unsigned isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
+  const auto has = [isa](dnnl_cpu_isa_t level) {
+    return (isa & static_cast<unsigned>(level)) == static_cast<unsigned>(level);
+  };
+  if (has(dnnl_cpu_isa_avx512_core_amx)) return Isa::kAmx;
+  if (has(dnnl_cpu_isa_avx512_core_bf16)) return Isa::kAvx512Bf16;
+  if (has(dnnl_cpu_isa_avx512_core)) return Isa::kAvx512;
+  if (has(dnnl_cpu_isa_avx2)) return Isa::kAvx2;
+  if (has(dnnl_cpu_isa_avx)) return Isa::kAvx;
+  if (has(dnnl_cpu_isa_sse41)) return Isa::kSse3;
+  return Isa::kGeneric;
+}
+
+std::string onednn_version() {
+  const dnnl_version_t* v = dnnl_version();
+  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
+         std::to_string(v->patch);
+}
+#endif
+
+GemmCandidate onednn_candidate() {
+#if KF_CPU_HAVE_ONEDNN
+  return GemmCandidate{true, onednn_isa()};
+#else
+  return GemmCandidate{};
+#endif
+}
+
+std::string openblas_detail() {
+#if KF_CPU_HAVE_OPENBLAS
+  const char* config = openblas_get_config();  // "OpenBLAS 0.3.21 DYNAMIC_ARCH ... Haswell ..."
+  std::string version = config != nullptr ? config : "OpenBLAS";
+  const size_t space = version.find(' ', version.find(' ') + 1);  // "OpenBLAS 0.3.21"
+  if (space != std::string::npos) version.resize(space);
+  return version + " " + openblas_get_corename();
+#else
+  return "";
+#endif
+}
+
+GemmChoice choice_of(GemmLibrary lib, Isa cpu) {
+  GemmChoice c;
+  c.library = lib;
+  switch (lib) {
+    case GemmLibrary::kOpenBlas:
+      c.isa = fp_level(openblas_candidate().isa);
+      c.detail = openblas_detail();
+      break;
+    case GemmLibrary::kOneDnn:
+#if KF_CPU_HAVE_ONEDNN
+      c.isa = fp_level(onednn_isa());
+      c.detail = onednn_version();
+#endif
+      break;
+    default:
+      c.isa = Isa::kGeneric;
+      c.detail = "the plugin's blocked GEMM (no BLAS library)";
+      break;
+  }
+  c.below_cpu = c.isa < fp_level(cpu);
+  return c;
+}
+
+GemmEngines choose_all() {
+  const Isa cpu = cpu_isa();
+  GemmEngines e;
+  e.f32 = choice_of(choose_f32_library(cpu, openblas_candidate(), onednn_candidate()), cpu);
+  e.f64 = choice_of(openblas_candidate().available ? GemmLibrary::kOpenBlas : GemmLibrary::kPlain,
+                    cpu);
+  e.bf16 = choose_16bit(KF_BFLOAT16, e.f32);
+  e.f16 = choose_16bit(KF_FLOAT16, e.f32);
+  return e;
+}
+
+std::string describe_one(const char* dtype, const GemmChoice& c) {
+  std::string s = std::string(dtype) + " " + c.detail;
+  if (c.library != GemmLibrary::kViaFloat32) s += std::string(" (") + isa_name(c.isa) + ")";
+  return s;
+}
+
+std::string warning_of(const char* dtype, const GemmChoice& c) {
+  if (!c.below_cpu) return "";
+  return std::string("; warning: ") + dtype + " GEMM runs " + isa_name(c.isa) +
+         " kernels below this CPU's " + isa_name(fp_level(cpu_isa())) +
+         " (install oneDNN, Debian: libdnnl2, or a newer OpenBLAS; OPENBLAS_CORETYPE is the "
+         "user's to set)";
+}
+
+/// The plugin's thread count for a library that reads the calling thread's OpenMP setting.
+void set_calling_thread_count() { omp_set_num_threads(std::max(1, num_threads())); }
+
+/// Row-major alpha * op(A) @ op(B) + beta * C on the plain GEMM, which computes C = A @ B for
+/// strided operands: op(X) is X's strides swapped; alpha and beta go through a temporary.
+template <class T>
+void plain_gemm_rowmajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, T alpha,
+                         const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                         int64_t ldc) {
+  const int64_t a_rs = trans_a ? 1 : lda, a_cs = trans_a ? lda : 1;
+  const int64_t b_rs = trans_b ? 1 : ldb, b_cs = trans_b ? ldb : 1;
+  if (alpha == T(1) && beta == T(0)) {
+    plain_gemm(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, c, ldc, 1);
+    return;
+  }
+  std::vector<T> tmp(static_cast<size_t>(std::max<int64_t>(m * n, 1)));
+  plain_gemm(m, n, k, a, a_rs, a_cs, b, b_rs, b_cs, tmp.data(), n, 1);
+  for (int64_t i = 0; i < m; ++i) {
+    for (int64_t j = 0; j < n; ++j) {
+      T& out = c[i * ldc + j];
+      out = alpha * tmp[static_cast<size_t>(i * n + j)] + (beta == T(0) ? T(0) : beta * out);
+    }
+  }
+}
+
+[[noreturn]] void library_failed(const char* what, int status) {
+  throw kf::plugin::KernelError(KF_INTERNAL, std::string("cpu: ") + what + " failed with status " +
+                                                 std::to_string(status));
+}
+
+}  // namespace
+
+GemmLibrary choose_f32_library(Isa cpu, GemmCandidate openblas, GemmCandidate onednn) {
+  (void)cpu;  // both candidates run on this CPU; their levels already reflect it
+  if (!openblas.available && !onednn.available) return GemmLibrary::kPlain;
+  if (!onednn.available) return GemmLibrary::kOpenBlas;
+  if (!openblas.available) return GemmLibrary::kOneDnn;
+  return fp_level(onednn.isa) > fp_level(openblas.isa) ? GemmLibrary::kOneDnn
+                                                       : GemmLibrary::kOpenBlas;
+}
+
+const GemmEngines& gemm_engines() {
+  static const GemmEngines engines = choose_all();
+  return engines;
+}
+
+std::string describe_gemm() {
+  const GemmEngines& e = gemm_engines();
+  std::string s = "GEMM " + describe_one("float32", e.f32) + ", " + describe_one("float64", e.f64) +
+                  ", " + describe_one("bfloat16", e.bf16) + ", " +
+                  describe_one("float16", e.f16);
+  s += warning_of("float32", e.f32);
+  if (e.f64.below_cpu && !e.f32.below_cpu) s += warning_of("float64", e.f64);
+  return s;
+}
+
+void gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+              const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+              int64_t ldc) {
+  switch (gemm_engines().f32.library) {
+#if KF_CPU_HAVE_ONEDNN
+    case GemmLibrary::kOneDnn: {
+      set_calling_thread_count();
+      const dnnl_status_t s = dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha,
+                                         a, lda, b, ldb, beta, c, ldc);
+      if (s != dnnl_success) library_failed("dnnl_sgemm", static_cast<int>(s));
+      return;
+    }
+#endif
+#if KF_CPU_HAVE_OPENBLAS
+    case GemmLibrary::kOpenBlas:
+      cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+                  trans_b ? CblasTrans : CblasNoTrans, static_cast<blasint>(m),
+                  static_cast<blasint>(n), static_cast<blasint>(k), alpha, a,
+                  static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c,
+                  static_cast<blasint>(ldc));
+      return;
+#endif
+    default:
+      plain_gemm_rowmajor(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+      return;
+  }
+}
+
+void gemm_f64(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, double alpha,
+              const double* a, int64_t lda, const double* b, int64_t ldb, double beta, double* c,
+              int64_t ldc) {
+#if KF_CPU_HAVE_OPENBLAS
+  cblas_dgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans,
+              trans_b ? CblasTrans : CblasNoTrans, static_cast<blasint>(m),
+              static_cast<blasint>(n), static_cast<blasint>(k), alpha, a,
+              static_cast<blasint>(lda), b, static_cast<blasint>(ldb), beta, c,
+              static_cast<blasint>(ldc));
+#else
+  plain_gemm_rowmajor(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+#endif
+}
+
+}  // namespace kf::cpu
