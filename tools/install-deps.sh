@@ -11,7 +11,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3 python3-yaml
   libspdlog-dev libcli11-dev nlohmann-json3-dev libboost-dev libopenblas-dev
-  libdnnl-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libdnnl-dev libhwy-dev libgtest-dev libgmock-dev libbenchmark-dev
   clang lld
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo
   libze-dev clang-15 llvm-spirv-15 spirv-tools

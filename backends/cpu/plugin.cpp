@@ -30,6 +30,7 @@
 #include "kernels.hpp"
 #include "kernforge/plugin.hpp"
 #include "parallel.hpp"
+#include "simd_math.hpp"
 
 #ifndef KF_CPU_VERSION
 #define KF_CPU_VERSION "0.0.0"
@@ -159,7 +160,8 @@ kf_status_t cpu_set_num_threads(void* /*state*/, int32_t n) {
 // describe (ABI 1.1): the GEMM engine of each dtype with its instruction set, the thread count
 // and the CPU's level, e.g. "GEMM float32 OpenBLAS 0.3.21 Cooperlake (AVX-512), float64 ...,
 // bfloat16 oneDNN 2.6.3 brg:avx512_core_bf16 (AVX-512 BF16), float16 via float32; 2 threads;
-// CPU AVX-512 BF16" (Note [GEMM engines]); a warning when an engine runs below the CPU.
+// CPU AVX-512 BF16; SIMD math AVX3" (Note [GEMM engines], Note [SIMD math]); a warning when a
+// GEMM engine runs below the CPU.
 void describe_into(char* buf, size_t cap) {
   const int threads = num_threads();
 #if defined(_OPENMP)
@@ -167,8 +169,9 @@ void describe_into(char* buf, size_t cap) {
 #else
   const char* openmp = " (no OpenMP)";
 #endif
-  std::snprintf(buf, cap, "%s; %d thread%s%s; CPU %s", describe_gemm().c_str(), threads,
-                threads == 1 ? "" : "s", openmp, isa_name(cpu_isa()));
+  std::snprintf(buf, cap, "%s; %d thread%s%s; CPU %s; SIMD math %s", describe_gemm().c_str(),
+                threads, threads == 1 ? "" : "s", openmp, isa_name(cpu_isa()),
+                simd::target_name());
 }
 
 kf_status_t cpu_describe(void* /*state*/, char* buf, size_t cap) noexcept {

@@ -7,6 +7,7 @@
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
+#include "simd_rows.hpp"
 #include "strided.hpp"
 
 namespace kf::cpu {
@@ -26,6 +27,17 @@ void unary(const kf_tensor_view_t& self, const kf_tensor_view_t& out, const char
     using T = typename decltype(tag)::type;
     unary_same<T>(out, self, [fn](OpMath<T> x) { return static_cast<OpMath<T>>(fn(x)); });
   });
+}
+
+/// unary() whose float32 rows use the vectorised math of simd_math.hpp (simd_rows.hpp).
+template <uint32_t Mask, class Fn>
+void unary_simd(const kf_tensor_view_t& self, const kf_tensor_view_t& out, const char* op,
+                simd::UnaryFn simd_fn, Fn fn) {
+  if (out.dtype == KF_FLOAT32 && self.dtype == KF_FLOAT32) {
+    simd_unary_f32(out, self, simd_fn, [fn](float x) { return static_cast<float>(fn(x)); });
+    return;
+  }
+  unary<Mask>(self, out, op, fn);
 }
 
 template <class M>
@@ -72,19 +84,23 @@ void relu_kernel(const ops::relu::Args& a) {
   unary<kReluMask>(a.self, a.out, "relu", [](auto x) { return relu_of(x); });
 }
 void exp_kernel(const ops::exp::Args& a) {
-  unary<kFloatOpMask>(a.self, a.out, "exp", [](auto x) { return std::exp(x); });
+  unary_simd<kFloatOpMask>(a.self, a.out, "exp", simd::UnaryFn::kExp,
+                           [](auto x) { return std::exp(x); });
 }
 void log_kernel(const ops::log::Args& a) {
-  unary<kFloatOpMask>(a.self, a.out, "log", [](auto x) { return std::log(x); });
+  unary_simd<kFloatOpMask>(a.self, a.out, "log", simd::UnaryFn::kLog,
+                           [](auto x) { return std::log(x); });
 }
 void sqrt_kernel(const ops::sqrt::Args& a) {
   unary<kFloatOpMask>(a.self, a.out, "sqrt", [](auto x) { return std::sqrt(x); });
 }
 void sigmoid_kernel(const ops::sigmoid::Args& a) {
-  unary<kFloatOpMask>(a.self, a.out, "sigmoid", [](auto x) { return sigmoid_of(x); });
+  unary_simd<kFloatOpMask>(a.self, a.out, "sigmoid", simd::UnaryFn::kSigmoid,
+                           [](auto x) { return sigmoid_of(x); });
 }
 void tanh_kernel(const ops::tanh::Args& a) {
-  unary<kFloatOpMask>(a.self, a.out, "tanh", [](auto x) { return std::tanh(x); });
+  unary_simd<kFloatOpMask>(a.self, a.out, "tanh", simd::UnaryFn::kTanh,
+                           [](auto x) { return std::tanh(x); });
 }
 
 }  // namespace

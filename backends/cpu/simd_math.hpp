@@ -1,0 +1,25 @@
+// simd_math.hpp — vectorised elementwise math over contiguous float32 arrays.
+//
+// Compiled with Highway (Debian: libhwy-dev) for every x86 instruction set it targets (SSE4,
+// AVX2, AVX-512, ...) and dispatched at run time to the best this CPU runs (Note [SIMD math] in
+// simd_math.cpp). Results are within 4 ULP of the C library's (exp: 1 ULP), with the C
+// library's special values: a block of lanes holding an input outside a function's valid range
+// (NaN, infinities, huge arguments of sin/cos, non-positive or subnormal arguments of log) is
+// computed with the scalar std:: function instead. Built without Highway (the MinGW build),
+// every function is the scalar loop. `x` and `y` may be the same array; otherwise they must not
+// overlap. Thread-safe; no allocation.
+#pragma once
+
+#include <cstdint>
+
+namespace kf::cpu::simd {
+
+enum class UnaryFn : int32_t { kExp, kLog, kTanh, kSigmoid, kSin, kCos };
+
+/// y[i] = fn(x[i]) for i < n.
+void unary_f32(UnaryFn fn, const float* x, float* y, int64_t n);
+
+/// The instruction set the dispatch chose ("AVX3", "AVX2", ..., "scalar").
+const char* target_name();
+
+}  // namespace kf::cpu::simd
