@@ -24,6 +24,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include "bench_util.hpp"
 #include "kernforge/kernforge.h"
 
 #ifdef KF_BENCH_HAVE_TORCH
@@ -32,34 +33,10 @@
 
 namespace {
 
-// A failing call ends the benchmark with the runtime's message.
-void check(benchmark::State& state, kf_status_t status, const char* what) {
-  if (status != KF_OK) {
-    std::fprintf(stderr, "%s failed: %s: %s\n", what, kf_status_name(status),
-                 kf_last_error_message());
-    state.SkipWithError(what);
-  }
-}
-
-std::vector<float> filled(int64_t n, float seed) {
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (std::size_t i = 0; i < v.size(); ++i) v[i] = seed + static_cast<float>(i % 17) * 0.01f;
-  return v;
-}
-
-kf_tensor_t make_tensor(benchmark::State& state, const std::vector<float>& data,
-                        std::vector<int64_t> shape) {
-  kf_tensor_t t = nullptr;
-  check(state, kf_tensor_from_data(data.data(), shape.data(), static_cast<int32_t>(shape.size()),
-                                   KF_FLOAT32, kf_device_cpu(), &t),
-        "kf_tensor_from_data");
-  return t;
-}
-
-void set_gflops(benchmark::State& state, int64_t n) {
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * static_cast<double>(n * n) * n * 1e-9,
-                                                 benchmark::Counter::kIsIterationInvariantRate);
-}
+using kf_bench::check;
+using kf_bench::filled;
+using kf_bench::make_tensor;
+using kf_bench::set_gflops;
 
 void BM_TinyAdd(benchmark::State& state) {
   const std::vector<float> one{1.5f};

@@ -46,5 +46,6 @@ startup_json="${KF_STARTUP_JSON:-build/release/startup.json}"
 
 python3 benchmarks/write_report.py "$json" docs/benchmarks.md --build-type Release \
   --kernforge-info "$(./build/release/bin/kernforge info --json)" --startup "$startup_json" \
+  --doctor "$(./build/release/bin/kernforge doctor --json || true)" \
   --note "${KF_BENCH_NOTE:-}" --load-before "$load_before"
 echo "wrote docs/benchmarks.md from $json and $startup_json"

@@ -25,6 +25,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import cpu_budgets
+
 TINY_ADD_VS_TORCH_BUDGET = 10.0  # kf_add through the C ABI at least this many times faster
 MATMUL_BUDGET_PCT = 95.0
 OPENCL_ADD_VS_DIRECT = 0.9  # kf_add on opencl at least this fraction of the same kernel direct
@@ -188,7 +190,8 @@ def startup_budget_row(startup: dict | None) -> list[str]:
             f"{verdict} |"]
 
 
-def budget_rows(picked: dict[str, dict], report: dict, startup: dict | None = None) -> list[str]:
+def budget_rows(picked: dict[str, dict], report: dict, startup: dict | None = None,
+                doctor: dict | None = None) -> list[str]:
     lines = ["| budget | measured | target | ratio | verdict |", "|---|---:|---:|---:|---|"]
     lines += tiny_vs_torch_rows(picked, report)
     for n in (1024, 2048):
@@ -196,11 +199,12 @@ def budget_rows(picked: dict[str, dict], report: dict, startup: dict | None = No
         if not (ours and ref and ours.get("GFLOP/s") and ref.get("GFLOP/s")):
             continue
         pct = 100.0 * ours["GFLOP/s"] / ref["GFLOP/s"]
-        binding = " (the budget)" if n == 2048 else " (informative)"
+        binding = " (informative)"
         verdict = "within budget" if pct >= MATMUL_BUDGET_PCT else "below budget"
         lines.append(f"| CPU `matmul` {n}² f32 vs `cblas_sgemm`{binding} | "
                      f"{ours['GFLOP/s']:.1f} vs {ref['GFLOP/s']:.1f} GFLOP/s | "
                      f"≥ {MATMUL_BUDGET_PCT:.0f}% | {pct:.1f}% | {verdict} |")
+    lines += cpu_budgets.cpu_budget_rows(picked, doctor, real_ns)
     return lines + opencl_budget_row(picked) + startup_budget_row(startup)
 
 
@@ -359,7 +363,7 @@ def machine_lines(report: dict, info: dict | None, build_type: str,
 
 def render(report: dict, info: dict | None, build_type: str,
            startup: dict | None = None, note: str | None = None,
-           load_before: float | None = None) -> str:
+           load_before: float | None = None, doctor: dict | None = None) -> str:
     picked = figures(report)
     out = ["# Benchmarks", "",
            f"Written by `benchmarks/write_report.py` on {dt.date.today().isoformat()} from a run "
@@ -373,7 +377,7 @@ def render(report: dict, info: dict | None, build_type: str,
     if note:
         out += ["", f"Note on this run: {note}"]
     out += busy_note(load_before)
-    out += ["", "## Budgets", ""] + budget_rows(picked, report, startup)
+    out += ["", "## Budgets", ""] + budget_rows(picked, report, startup, doctor)
     if startup:
         out += [""] + startup_section(startup)
     opencl = opencl_section(picked)
@@ -406,18 +410,21 @@ def main() -> None:
     parser.add_argument("--startup", type=Path,
                         help="the JSON written by kernforge_bench_startup --json")
     parser.add_argument("--note", help="a line about the run's conditions, printed as given")
+    parser.add_argument("--doctor", help="the output of `kernforge doctor --json` (the cpu "
+                        "backend's GEMM engines and CPU level)")
     parser.add_argument("--load-before", type=float,
                         help="the 1-minute load average before the benchmarks started")
     args = parser.parse_args()
     report = json.loads(args.json.read_text())
     info = json.loads(args.kernforge_info) if args.kernforge_info else None
     startup = json.loads(args.startup.read_text()) if args.startup else None
+    doctor = json.loads(args.doctor) if args.doctor else None
     failed = errors(report)
     if failed:
         raise SystemExit("benchmarks failed, docs not written:\n  " + "\n  ".join(failed))
     args.markdown.parent.mkdir(parents=True, exist_ok=True)
     args.markdown.write_text(render(report, info, args.build_type, startup, args.note or None,
-                                        args.load_before))
+                                        args.load_before, doctor))
 
 
 if __name__ == "__main__":

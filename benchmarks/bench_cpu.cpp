@@ -1,0 +1,193 @@
+// bench_cpu.cpp — the CPU backend next to the machine's limits, in the same run:
+//
+// BM_StreamCopy/n, BM_StreamAdd/n, BM_StreamSum/n   STREAM-style loops compiled here (OpenMP,
+//     the threads kernforge uses): b = a, c = a + b, sum(a) over n float32. They measure the
+//     memory bandwidth the kernels are held to (budgets: add and sum >= 90% of their loop, exp
+//     >= 80% of the copy loop, softmax within 2x of the copy loop's time for the same bytes).
+// BM_KfAddOut/n, BM_KfAdd/n   kf_add_out into an existing tensor, kf_add into a new one.
+// BM_KfExpOut/n, BM_KfSumAll/n   kf_exp_out, kf_sum over everything.
+// BM_KfSoftmax/4096   kf_softmax of 4096 x 4096 float32 along the last dim (new output).
+// BM_DnnlSgemm/n   oneDNN's dnnl_sgemm called directly (with BM_CblasSgemm of
+//     bench_dispatch.cpp, the engines kf_matmul float32 is held to: >= 95% of the best).
+// BM_MatmulKernforgeBf16/n, BM_DnnlMatmulBf16/n   kf_matmul of bfloat16 n x n, and oneDNN's
+//     matmul primitive on the same sizes created once (budget: bfloat16 >= 2x float32 on CPUs
+//     with AVX512-BF16 or AMX).
+// Bytes per iteration are the counters' GB/s (reads plus writes).
+#include <cstdint>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+#include <omp.h>
+#include <oneapi/dnnl/dnnl.h>
+#include <oneapi/dnnl/dnnl.hpp>
+
+#include "bench_util.hpp"
+#include "kernforge/kernforge.h"
+
+namespace {
+
+using kf_bench::check;
+using kf_bench::filled;
+using kf_bench::make_tensor;
+using kf_bench::set_bandwidth;
+using kf_bench::set_gflops;
+
+constexpr int64_t k16M = int64_t{1} << 24;
+constexpr double kF32 = sizeof(float);
+
+void BM_StreamCopy(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  std::vector<float> a = filled(n, 1.0f), b(static_cast<size_t>(n));
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) b[i] = a[i];
+    benchmark::DoNotOptimize(b.data());
+    benchmark::ClobberMemory();
+  }
+  set_bandwidth(state, 2 * kF32 * n);
+}
+BENCHMARK(BM_StreamCopy)->Arg(k16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_StreamAdd(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  std::vector<float> a = filled(n, 1.0f), b = filled(n, 2.0f), c(static_cast<size_t>(n));
+  for (auto _ : state) {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; ++i) c[i] = a[i] + b[i];
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_bandwidth(state, 3 * kF32 * n);
+}
+BENCHMARK(BM_StreamAdd)->Arg(k16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_StreamSum(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  std::vector<float> a = filled(n, 1.0f);
+  for (auto _ : state) {
+    float s = 0;
+#pragma omp parallel for simd schedule(static) reduction(+ : s)
+    for (int64_t i = 0; i < n; ++i) s += a[i];
+    benchmark::DoNotOptimize(s);
+  }
+  set_bandwidth(state, kF32 * n);
+}
+BENCHMARK(BM_StreamSum)->Arg(k16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_KfAddOut(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = make_tensor(state, filled(n, 1.0f), {n});
+  kf_tensor_t b = make_tensor(state, filled(n, 2.0f), {n});
+  kf_tensor_t out = make_tensor(state, filled(n, 0.0f), {n});
+  for (auto _ : state) check(state, kf_add_out(a, b, kf_scalar_i64(1), out), "kf_add_out");
+  set_bandwidth(state, 3 * kF32 * n);
+  for (kf_tensor_t t : {a, b, out}) kf_tensor_release(t);
+}
+BENCHMARK(BM_KfAddOut)->Arg(k16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_KfAdd(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = make_tensor(state, filled(n, 1.0f), {n});
+  kf_tensor_t b = make_tensor(state, filled(n, 2.0f), {n});
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    check(state, kf_add(a, b, kf_scalar_i64(1), &out), "kf_add");
+    kf_tensor_release(out);
+  }
+  set_bandwidth(state, 3 * kF32 * n);
+  kf_tensor_release(a);
+  kf_tensor_release(b);
+}
+BENCHMARK(BM_KfAdd)->Arg(k16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_KfExpOut(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = make_tensor(state, filled(n, -1.0f), {n});
+  kf_tensor_t out = make_tensor(state, filled(n, 0.0f), {n});
+  for (auto _ : state) check(state, kf_exp_out(a, out), "kf_exp_out");
+  set_bandwidth(state, 2 * kF32 * n);
+  kf_tensor_release(a);
+  kf_tensor_release(out);
+}
+BENCHMARK(BM_KfExpOut)->Arg(k16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_KfSumAll(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = make_tensor(state, filled(n, 1.0f), {n});
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    check(state, kf_sum(a, nullptr, 0, false, KF_DTYPE_UNDEFINED, &out), "kf_sum");
+    kf_tensor_release(out);
+  }
+  set_bandwidth(state, kF32 * n);
+  kf_tensor_release(a);
+}
+BENCHMARK(BM_KfSumAll)->Arg(k16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_KfSoftmax(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = make_tensor(state, filled(n * n, -1.0f), {n, n});
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    check(state, kf_softmax(a, -1, KF_DTYPE_UNDEFINED, &out), "kf_softmax");
+    kf_tensor_release(out);
+  }
+  set_bandwidth(state, 2 * kF32 * n * n);  // the bytes of a copy: the budget's reference
+  kf_tensor_release(a);
+}
+BENCHMARK(BM_KfSoftmax)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_DnnlSgemm(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const std::vector<float> a = filled(n * n, 0.5f), b = filled(n * n, -0.25f);
+  std::vector<float> c(static_cast<size_t>(n * n));
+  for (auto _ : state) {
+    if (dnnl_sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n) !=
+        dnnl_success) {
+      state.SkipWithError("dnnl_sgemm");
+      break;
+    }
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_gflops(state, n);
+}
+BENCHMARK(BM_DnnlSgemm)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_MatmulKernforgeBf16(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = make_tensor(state, filled(n * n, 0.5f), {n, n}, KF_BFLOAT16);
+  kf_tensor_t b = make_tensor(state, filled(n * n, -0.25f), {n, n}, KF_BFLOAT16);
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    check(state, kf_matmul(a, b, &out), "kf_matmul bfloat16");
+    kf_tensor_release(out);
+  }
+  set_gflops(state, n);
+  kf_tensor_release(a);
+  kf_tensor_release(b);
+}
+BENCHMARK(BM_MatmulKernforgeBf16)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_DnnlMatmulBf16(benchmark::State& state) {
+  using dt = dnnl::memory::data_type;
+  using tag = dnnl::memory::format_tag;
+  const int64_t n = state.range(0);
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const dnnl::memory::desc md({n, n}, dt::bf16, tag::ab);
+  const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(md, md, md), engine);
+  const dnnl::matmul matmul(pd);
+  dnnl::memory a(md, engine), b(md, engine), c(md, engine);
+  std::vector<uint16_t> ones(static_cast<size_t>(n * n), 0x3f80);  // bfloat16 1.0
+  for (dnnl::memory* m : {&a, &b}) std::copy(ones.begin(), ones.end(), static_cast<uint16_t*>(m->get_data_handle()));
+  for (auto _ : state) {
+    matmul.execute(stream, {{DNNL_ARG_SRC, a}, {DNNL_ARG_WEIGHTS, b}, {DNNL_ARG_DST, c}});
+    stream.wait();
+  }
+  state.SetLabel(pd.impl_info_str());
+  set_gflops(state, n);
+}
+BENCHMARK(BM_DnnlMatmulBf16)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
