@@ -72,12 +72,13 @@ KF_PHILOX_FN double uniform_f64(uint32_t lo, uint32_t hi) {
   return static_cast<double>(x >> 11) * 1.1102230246251565e-16;  // 2^-53
 }
 
-/// Box-Muller in double: the cosine (which == 0) or sine (which == 1) normal of the uniform
-/// pair (u1, u2), u1 in [0, 1) (1 - u1 is in (0, 1], so the log is finite).
-KF_PHILOX_FN double box_muller(double u1, double u2, int which) {
+/// Box-Muller in double: the normals (r cos t, r sin t) of the uniform pair (u1, u2), with
+/// r = sqrt(-2 ln(1 - u1)) and t = 2 pi u2; u1 is in [0, 1), so the log is finite.
+KF_PHILOX_FN void box_muller(double u1, double u2, double& z0, double& z1) {
   const double r = std::sqrt(-2.0 * std::log(1.0 - u1));
   const double theta = 6.283185307179586 * u2;  // 2 pi
-  return which == 0 ? r * std::cos(theta) : r * std::sin(theta);
+  z0 = r * std::cos(theta);
+  z1 = r * std::sin(theta);
 }
 
 // Elements per block: four for float32, float16 and bfloat16 (one word each, or one word of
@@ -99,17 +100,20 @@ KF_PHILOX_FN double rand64(const Block& b, int j) {
   return uniform_f64(b.w[2 * j], b.w[2 * j + 1]);
 }
 
-/// randn for a 32-bit-or-narrower dtype: element j (0..3) of a block; elements 2p and 2p+1
-/// share the pair of words (2p, 2p+1). Computed in double, rounded once to float32.
-KF_PHILOX_FN float randn32(const Block& b, int j) {
-  const int p = j >> 1;
-  return static_cast<float>(box_muller(uniform_f32(b.w[2 * p]), uniform_f32(b.w[2 * p + 1]),
-                                       j & 1));
+/// randn for a 32-bit-or-narrower dtype: the block's four elements; elements 2p and 2p+1 are
+/// the pair of words (2p, 2p+1). Computed in double, rounded once to float32.
+KF_PHILOX_FN void randn32(const Block& b, float out[4]) {
+  for (int p = 0; p < 2; ++p) {
+    double z0, z1;
+    box_muller(uniform_f32(b.w[2 * p]), uniform_f32(b.w[2 * p + 1]), z0, z1);
+    out[2 * p] = static_cast<float>(z0);
+    out[2 * p + 1] = static_cast<float>(z1);
+  }
 }
 
-/// randn for float64: element j (0..1) of a block, from the doubles of words (0, 1), (2, 3).
-KF_PHILOX_FN double randn64(const Block& b, int j) {
-  return box_muller(uniform_f64(b.w[0], b.w[1]), uniform_f64(b.w[2], b.w[3]), j);
+/// randn for float64: the block's two elements, from the doubles of words (0, 1) and (2, 3).
+KF_PHILOX_FN void randn64(const Block& b, double out[2]) {
+  box_muller(uniform_f64(b.w[0], b.w[1]), uniform_f64(b.w[2], b.w[3]), out[0], out[1]);
 }
 
 }  // namespace kf::philox

@@ -46,15 +46,22 @@ T uniform_as(float u) {
   }
 }
 
-/// Element j of block b for rand (Normal = false) or randn (Normal = true).
+/// The values of block b (kPerBlock64 for double, else kPerBlock32) for rand (Normal = false)
+/// or randn (Normal = true).
 template <class T, bool Normal>
-T element(const philox::Block& b, int j) {
+void block_values(const philox::Block& b, T* v) {
   if constexpr (std::is_same_v<T, double>) {
-    return Normal ? philox::randn64(b, j) : philox::rand64(b, j);
+    if constexpr (Normal) {
+      philox::randn64(b, v);
+    } else {
+      for (int j = 0; j < 2; ++j) v[j] = philox::rand64(b, j);
+    }
   } else if constexpr (Normal) {
-    return convert<T>(philox::randn32(b, j));
+    float z[4];
+    philox::randn32(b, z);
+    for (int j = 0; j < 4; ++j) v[j] = convert<T>(z[j]);
   } else {
-    return uniform_as<T>(philox::rand32(b, j));
+    for (int j = 0; j < 4; ++j) v[j] = uniform_as<T>(philox::rand32(b, j));
   }
 }
 
@@ -89,12 +96,13 @@ void generate(const kf_tensor_view_t& out, uint64_t seed, uint64_t offset) {
   const int nt = threads_for(n * 8);  // a Philox block is a few dozen operations per element
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int64_t blk = 0; blk < nblocks; ++blk) {
-    const philox::Block b = philox::block(seed, offset, static_cast<uint64_t>(blk));
+    T v[per];
+    block_values<T, Normal>(philox::block(seed, offset, static_cast<uint64_t>(blk)), v);
     const int64_t first = blk * per;
     const int m = static_cast<int>(n - first < per ? n - first : per);
     for (int j = 0; j < m; ++j) {
       const int64_t i = first + j;
-      o[dense ? i : position(out, i)] = element<T, Normal>(b, j);
+      o[dense ? i : position(out, i)] = v[j];
     }
   }
 }
