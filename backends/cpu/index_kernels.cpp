@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "dense.hpp"
 #include "dtype_dispatch.hpp"
 #include "kernels.hpp"
 #include "parallel.hpp"
@@ -49,15 +50,6 @@ std::vector<int64_t> read_indices(const kf_tensor_view_t& index, int32_t dim, in
     read(static_cast<const int64_t*>(index.data));
   }
   return out;
-}
-
-bool is_dense(const kf_tensor_view_t& v) {
-  int64_t expected = 1;
-  for (int32_t d = v.ndim - 1; d >= 0; --d) {
-    if (v.shape[d] != 1 && v.strides[d] != expected) return false;
-    expected *= v.shape[d];
-  }
-  return true;
 }
 
 /// `v` without dim `dim`, starting `at` elements of size `esize` into it.
@@ -172,14 +164,15 @@ void gather_rows(const ops::gather::Args& a, const GatherGeom& g) {
       op += c * g.os[d];
       if (d != g.dim) sp += c * g.ss[d];
     }
+    // Along the row the self position moves with j (last != dim) or only with the index.
+    const int64_t step = last == g.dim ? 0 : g.ss[last], scale = g.ss[g.dim];
     for (int64_t j = 0; j < len; ++j) {
       const int64_t v = index[ip + j * g.is[last]];
       if (v < 0 || v >= g.size) {
         bad.store(true, std::memory_order_relaxed);
         break;
       }
-      const int64_t at = last == g.dim ? sp + v * g.ss[last] : sp + j * g.ss[last] + v * g.ss[g.dim];
-      out[op + j * g.os[last]] = self[at];
+      out[op + j * g.os[last]] = self[sp + j * step + v * scale];
     }
   }
   if (!bad.load()) return;

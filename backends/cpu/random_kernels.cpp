@@ -9,6 +9,7 @@
 // float16 and bfloat16 are rounded from the float32 value, and rand keeps them below 1.0.
 #include <atomic>
 
+#include "dense.hpp"
 #include "dtype_dispatch.hpp"
 #include "kernels.hpp"
 #include "parallel.hpp"
@@ -73,15 +74,6 @@ int64_t position(const kf_tensor_view_t& v, int64_t i) {
     i /= v.shape[d];
   }
   return pos;
-}
-
-bool is_dense(const kf_tensor_view_t& v) {
-  int64_t expected = 1;
-  for (int32_t d = v.ndim - 1; d >= 0; --d) {
-    if (v.shape[d] != 1 && v.strides[d] != expected) return false;
-    expected *= v.shape[d];
-  }
-  return true;
 }
 
 // Blocks [0, nblocks) split over threads by contiguous ranges; each block writes its

@@ -171,6 +171,14 @@ TEST_P(CatStackAny, RefusedArguments) {
   expect_error(cat({a.get(), released}, 0, r), {"cat", "tensor 1"});
 }
 
+TEST_P(CatStackAny, InputsOnTwoDevicesRefused) {
+  if (dev().type == KF_DEVICE_CPU) GTEST_SKIP() << "needs a device besides the CPU";
+  Tensor here = make(Values{1, 2}, {2}, KF_FLOAT32);
+  Tensor cpu = make_tensor(Values{3, 4}, {2}, KF_FLOAT32, kf_device_t{KF_DEVICE_CPU, 0}), r;
+  expect_error(cat({here.get(), cpu.get()}, 0, r), {"cat", "tensor 1", "one device"});
+  expect_error(stack({here.get(), cpu.get()}, 0, r), {"stack", "tensor 1", "one device"});
+}
+
 CTS_INSTANTIATE(CatStack, params_all());
 CTS_INSTANTIATE(CatStackAny, params_any());
 
