@@ -1,5 +1,6 @@
-// factory_kernels.cpp — full, zeros, ones, arange. The core allocates the output (possibly a
-// strided view for out= calls); these kernels only fill it. The compute dtype is the output's.
+// factory_kernels.cpp — full, zeros, ones, arange, linspace, eye. The core allocates the
+// output (possibly a strided view for out= calls); these kernels only fill it. The compute
+// dtype is the output's.
 #include <cstring>
 
 #include "dtype_dispatch.hpp"
@@ -13,6 +14,8 @@ namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kFillMask = kAllMask;
 constexpr uint32_t kArangeMask = kNumericMask;
+constexpr uint32_t kLinspaceMask = kNumericMask;
+constexpr uint32_t kEyeMask = kAllMask;
 
 template <class T>
 void fill(const kf_tensor_view_t& out, T value) {
@@ -61,6 +64,55 @@ void arange_kernel(const ops::arange::Args& a) {
   });
 }
 
+// Note [linspace]: PyTorch's formula. step = (end - start) / (steps - 1) in double; the first
+// half counts up from start (start + i * step), the second half down from end
+// (end - (steps - 1 - i) * step), so both ends are exact. Integer dtypes first convert start
+// and end to the dtype (truncating), then truncate each double value toward zero.
+template <class T>
+void linspace_fill(const ops::linspace::Args& a) {
+  const int64_t n = a.out.numel;
+  if (n == 0) return;
+  const int64_t stride = a.out.strides[0];
+  T* o = static_cast<T*>(a.out.data);
+  double start = scalar_to<double>(a.start), end = scalar_to<double>(a.end);
+  if constexpr (std::is_integral_v<T>) {
+    start = static_cast<double>(scalar_to<T>(a.start));
+    end = static_cast<double>(scalar_to<T>(a.end));
+  }
+  if (n == 1) {
+    o[0] = convert<T>(start);
+    return;
+  }
+  const double step = (end - start) / static_cast<double>(n - 1);
+  const int64_t half = n / 2;
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = i < half ? start + step * static_cast<double>(i)
+                              : end - step * static_cast<double>(n - 1 - i);
+    o[i * stride] = convert<T>(v);
+  }
+}
+
+void linspace_kernel(const ops::linspace::Args& a) {
+  dispatch<kLinspaceMask>(a.out.dtype, "linspace", [&](auto tag) {
+    linspace_fill<typename decltype(tag)::type>(a);
+  });
+}
+
+template <class T>
+void eye_fill(const kf_tensor_view_t& out) {
+  map0<T>(out, [] { return convert<T>(0); });
+  const int64_t rows = out.shape[0], cols = out.shape[1];
+  const int64_t diag = rows < cols ? rows : cols;
+  T* o = static_cast<T*>(out.data);
+  for (int64_t i = 0; i < diag; ++i) o[i * out.strides[0] + i * out.strides[1]] = convert<T>(1);
+}
+
+void eye_kernel(const ops::eye::Args& a) {
+  dispatch<kEyeMask>(a.out.dtype, "eye", [&](auto tag) {
+    eye_fill<typename decltype(tag)::type>(a.out);
+  });
+}
+
 }  // namespace
 
 kf_status_t register_factory_kernels(const kf_registrar_t* reg) {
@@ -68,6 +120,8 @@ kf_status_t register_factory_kernels(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, zeros, zeros_kernel, kFillMask);
   KF_REGISTER_KERNEL(reg, ones, ones_kernel, kFillMask);
   KF_REGISTER_KERNEL(reg, arange, arange_kernel, kArangeMask);
+  KF_REGISTER_KERNEL(reg, linspace, linspace_kernel, kLinspaceMask);
+  KF_REGISTER_KERNEL(reg, eye, eye_kernel, kEyeMask);
   return KF_OK;
 }
 

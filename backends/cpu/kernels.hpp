@@ -3,16 +3,23 @@
 // the first failing status.
 #pragma once
 
+#include <cstdint>
+
 #include "kernforge/plugin.h"
 
 namespace kf::cpu {
 
-kf_status_t register_factory_kernels(const kf_registrar_t* reg);  // full zeros ones arange
+kf_status_t register_factory_kernels(const kf_registrar_t* reg);  // full ... linspace eye
 kf_status_t register_binary_kernels(const kf_registrar_t* reg);   // add sub mul div eq lt gt where
 kf_status_t register_unary_kernels(const kf_registrar_t* reg);    // neg abs exp log sqrt relu ...
 kf_status_t register_reduce_kernels(const kf_registrar_t* reg);   // sum mean amax argmax
 kf_status_t register_softmax_kernels(const kf_registrar_t* reg);  // softmax
 kf_status_t register_linalg_kernels(const kf_registrar_t* reg);   // mm bmm
 kf_status_t register_copy_kernels(const kf_registrar_t* reg);     // copy_ to_dtype
+kf_status_t register_random_kernels(const kf_registrar_t* reg);   // rand randn
+kf_status_t register_index_kernels(const kf_registrar_t* reg);    // index_select gather fill_
+
+/// Seeds the random generator of random_kernels.cpp and resets its offset (kf_manual_seed).
+void seed_random(uint64_t seed);
 
 }  // namespace kf::cpu

@@ -41,11 +41,6 @@ namespace {
 
 constexpr size_t kAlignment = 64;
 
-std::atomic<uint64_t>& seed_state() {
-  static std::atomic<uint64_t> seed{0};
-  return seed;
-}
-
 int32_t cpu_score(void) { return 1; }
 
 kf_status_t cpu_init(const kf_host_api_t* host, void** out_state) {
@@ -139,7 +134,7 @@ kf_status_t cpu_memset(void* /*state*/, int32_t /*device*/, void* dst, int32_t v
 kf_status_t cpu_synchronize(void* /*state*/, int32_t /*device*/) { return KF_OK; }
 
 kf_status_t cpu_manual_seed(void* /*state*/, uint64_t seed) {
-  seed_state().store(seed, std::memory_order_relaxed);
+  seed_random(seed);
   return KF_OK;
 }
 
@@ -189,7 +184,7 @@ kf_status_t cpu_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
   kf_status_t (*const families[])(const kf_registrar_t*) = {
       register_factory_kernels, register_binary_kernels, register_unary_kernels,
       register_reduce_kernels,  register_softmax_kernels, register_linalg_kernels,
-      register_copy_kernels};
+      register_copy_kernels,    register_random_kernels,  register_index_kernels};
   for (auto family : families) {
     const kf_status_t s = family(reg);
     if (s != KF_OK) return s;

@@ -1,4 +1,7 @@
-// Composite creation ops: empty (core allocation, no kernel) and the *_like family.
+// Composite creation ops: empty (core allocation, no kernel) and the *_like family (rand_like
+// and randn_like draw from the device's generator like rand and randn).
+#include "core/dtype.hpp"
+#include "core/error.hpp"
 #include "core_ops.hpp"
 #include "dispatch/call_args.hpp"
 #include "tensor/tensor_impl.hpp"
@@ -30,6 +33,29 @@ void full_like(const CallArgs& a, TensorRef* outs) {
   const TensorImpl& t = a.tensor(0);
   outs[0] = ops::full(IntListView(t.shape, t.ndim), a.scalar(1), a.dtype_or(2, t.dtype),
                       t.device);
+}
+
+namespace {
+
+kf_dtype_t random_dtype(const CallArgs& a) {
+  const kf_dtype_t d = a.dtype_or(1, a.tensor(0).dtype);
+  if (!is_floating(d)) {
+    fail(KF_INVALID_ARGUMENT, "{}: dtype {} is not supported: random numbers need a floating "
+         "dtype (pass dtype= for an integer or bool self)", a.name(), dtype_name(d));
+  }
+  return d;
+}
+
+}  // namespace
+
+void rand_like(const CallArgs& a, TensorRef* outs) {
+  const TensorImpl& t = a.tensor(0);
+  outs[0] = ops::rand(IntListView(t.shape, t.ndim), random_dtype(a), t.device);
+}
+
+void randn_like(const CallArgs& a, TensorRef* outs) {
+  const TensorImpl& t = a.tensor(0);
+  outs[0] = ops::randn(IntListView(t.shape, t.ndim), random_dtype(a), t.device);
 }
 
 }  // namespace kf::composite

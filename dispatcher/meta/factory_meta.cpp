@@ -1,4 +1,5 @@
-// Meta functions of the factories: sizes, dtype inference from scalars, arange's length.
+// Meta functions of the factories: sizes, dtype inference from scalars, arange's length,
+// linspace's and eye's sizes, and the floating dtypes rand and randn accept.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -68,6 +69,17 @@ int64_t arange_length(const CallArgs& a, bool integral) {
   return static_cast<int64_t>(n);
 }
 
+void matrix(MetaResult& m, int64_t rows, int64_t cols, kf_dtype_t dtype, kf_device_t device) {
+  const int64_t shape[2] = {rows, cols};
+  checked_numel(shape, 2, "eye");
+  m.out[0].ndim = 2;
+  m.out[0].shape[0] = rows;
+  m.out[0].shape[1] = cols;
+  m.out[0].dtype = dtype;
+  m.compute_dtype = dtype;
+  m.device = device;
+}
+
 }  // namespace
 
 void factory(const CallArgs& a, MetaResult& m) {
@@ -88,6 +100,49 @@ void factory_arange(const CallArgs& a, MetaResult& m) {
   m.out[0].dtype = d;
   m.compute_dtype = d;
   m.device = a.device_or(4, kf_device_cpu());
+}
+
+// linspace(start, end, steps, dtype, device): steps >= 0 values; bool is refused (PyTorch has
+// no bool linspace).
+void factory_linspace(const CallArgs& a, MetaResult& m) {
+  const int64_t steps = a.int_arg(2);
+  if (steps < 0) {
+    fail(KF_INVALID_ARGUMENT, "linspace: steps must be non-negative, got {}", steps);
+  }
+  const kf_dtype_t d = a.dtype_or(3, KF_FLOAT32);
+  if (d == KF_BOOL) {
+    fail(KF_INVALID_ARGUMENT, "linspace: dtype bool is not supported; use a numeric dtype");
+  }
+  const double s = as_double(a.scalar(0)), e = as_double(a.scalar(1));
+  if (!is_floating(d) && (!std::isfinite(s) || !std::isfinite(e))) {
+    fail(KF_INVALID_ARGUMENT, "linspace: start {} and end {} must be finite for dtype {}", s, e,
+         dtype_name(d));
+  }
+  checked_numel(&steps, 1, "linspace");
+  m.out[0].ndim = 1;
+  m.out[0].shape[0] = steps;
+  m.out[0].dtype = d;
+  m.compute_dtype = d;
+  m.device = a.device_or(4, kf_device_cpu());
+}
+
+// eye(n, m, dtype, device): an n x m matrix, m = n when None; every dtype.
+void factory_eye(const CallArgs& a, MetaResult& m) {
+  const int64_t n = a.int_arg(0);
+  const int64_t cols = a.none(1) ? n : a.int_arg(1);
+  if (n < 0) fail(KF_INVALID_ARGUMENT, "eye: n must be non-negative, got {}", n);
+  if (cols < 0) fail(KF_INVALID_ARGUMENT, "eye: m must be non-negative, got {}", cols);
+  matrix(m, n, cols, a.dtype_or(2, KF_FLOAT32), a.device_or(3, kf_device_cpu()));
+}
+
+// rand/randn(size, dtype, device): floating dtypes only.
+void factory_random(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.dtype_or(1, KF_FLOAT32);
+  if (!is_floating(d)) {
+    fail(KF_INVALID_ARGUMENT, "{}: dtype {} is not supported: random numbers need a floating "
+         "dtype (float32, float64, float16 or bfloat16)", a.name(), dtype_name(d));
+  }
+  sized(a, m, d, 2);
 }
 
 }  // namespace kf::meta

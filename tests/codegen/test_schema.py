@@ -23,6 +23,7 @@ if CODEGEN not in sys.path:
 
 import gen_c  # noqa: E402
 import gen_docs  # noqa: E402
+import main as codegen_main  # noqa: E402
 import schema  # noqa: E402
 from schema import SchemaError  # noqa: E402
 
@@ -247,6 +248,13 @@ class BadEntries(SchemaTestCase):
               doc: Concatenation.
             """)
         self.assertEqual(ops[1].kind, "composite")
+        # Every generator takes it; a kernel call carries no tensor list, so the plugin header
+        # has no Args struct for it.
+        files = codegen_main.outputs(ops)
+        self.assertNotIn("struct concat", files["include/kernforge/plugin_ops.hpp"])
+        self.assertIn("struct neg", files["include/kernforge/plugin_ops.hpp"])
+        self.assertIn("kf_concat(const kf_tensor_t* tensors, int32_t tensors_len",
+                      files["include/kernforge/kernforge_ops.h"])
 
     def test_view_with_out_variant(self):
         self.assert_rejected("""\

@@ -74,7 +74,9 @@ def header(ops: list[Op]) -> str:
              "  int32_t size() const { return len; }", "};", "",
              "namespace ops {", ""]
     for op in ops:
-        if op.kind == "view":
+        # Views never reach a plugin; a kernel call carries no tensor list, so an op that takes
+        # Tensor[] (always a composite) has no kernel Args either.
+        if op.kind == "view" or any(a.base == "Tensor" and a.is_list for a in op.args):
             continue
         lines += _op_struct(op)
         lines.append("")

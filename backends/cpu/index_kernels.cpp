@@ -1,0 +1,214 @@
+// index_kernels.cpp — index_select, gather and fill_.
+//
+// Contract: every index is read once and checked against the size of self along dim before
+// self is read at it; an index outside 0..size-1 is KF_INVALID_ARGUMENT naming the value, its
+// position and the valid range (PyTorch takes no negative indices in these ops). Self, index
+// and out may be any strided views (0-dim ones count as one element of one dim). The meta
+// rules (dispatcher/meta/index_meta.cpp) checked dtypes and shapes; the kernel is picked for
+// self's dtype, and the index keeps its own (int64, or int32 for index_select).
+#include <atomic>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "dense.hpp"
+#include "dtype_dispatch.hpp"
+#include "kernels.hpp"
+#include "parallel.hpp"
+#include "strided.hpp"
+
+namespace kf::cpu {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+constexpr uint32_t kIndexMask = kAllMask;
+
+[[noreturn]] void bad_index(int64_t value, int64_t position, int32_t dim, int64_t size) {
+  std::string msg = "index " + std::to_string(value) + " (at position " +
+                    std::to_string(position) + " of index) is out of range for dim " +
+                    std::to_string(dim) + " of size " + std::to_string(size);
+  msg += size > 0 ? " (valid: 0.." + std::to_string(size - 1) + ")" : " (the dim is empty)";
+  throw kf::plugin::KernelError(KF_INVALID_ARGUMENT, msg);
+}
+
+/// The values of a 0-dim or 1-D int32/int64 index, each checked against `size`.
+std::vector<int64_t> read_indices(const kf_tensor_view_t& index, int32_t dim, int64_t size) {
+  const int64_t n = index.numel;
+  const int64_t stride = index.ndim == 1 ? index.strides[0] : 0;
+  std::vector<int64_t> out(static_cast<size_t>(n));
+  auto read = [&](const auto* p) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t v = static_cast<int64_t>(p[i * stride]);
+      if (v < 0 || v >= size) bad_index(v, i, dim, size);
+      out[static_cast<size_t>(i)] = v;
+    }
+  };
+  if (index.dtype == KF_INT32) {
+    read(static_cast<const int32_t*>(index.data));
+  } else {
+    read(static_cast<const int64_t*>(index.data));
+  }
+  return out;
+}
+
+/// `v` without dim `dim`, starting `at` elements of size `esize` into it.
+kf_tensor_view_t drop_dim(const kf_tensor_view_t& v, int32_t dim, int64_t at, int64_t esize,
+                          int64_t* shape, int64_t* strides) {
+  kf_tensor_view_t r = v;
+  r.data = static_cast<char*>(v.data) + at * v.strides[dim] * esize;
+  r.ndim = v.ndim - 1;
+  r.numel = 1;
+  for (int32_t d = 0, k = 0; d < v.ndim; ++d) {
+    if (d == dim) continue;
+    shape[k] = v.shape[d];
+    strides[k++] = v.strides[d];
+    r.numel *= v.shape[d];
+  }
+  r.shape = shape;
+  r.strides = strides;
+  return r;
+}
+
+// Dense self and out: out is outer x k x inner, self outer x size x inner; one memcpy a row.
+template <class T>
+void select_dense(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int32_t dim,
+                  const std::vector<int64_t>& idx) {
+  int64_t outer = 1, inner = 1;
+  for (int32_t d = 0; d < dim; ++d) outer *= self.shape[d];
+  for (int32_t d = dim + 1; d < self.ndim; ++d) inner *= self.shape[d];
+  const int64_t k = static_cast<int64_t>(idx.size()), size = self.shape[dim];
+  const T* src = static_cast<const T*>(self.data);
+  T* dst = static_cast<T*>(out.data);
+  const int64_t rows = outer * k;
+  const int nt = threads_for(rows * inner);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    const int64_t o = r / k, j = r % k;
+    std::memcpy(dst + r * inner, src + (o * size + idx[static_cast<size_t>(j)]) * inner,
+                static_cast<size_t>(inner) * sizeof(T));
+  }
+}
+
+template <class T>
+void select_into(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int32_t dim,
+                 const std::vector<int64_t>& idx) {
+  if (self.ndim == 0) {
+    *static_cast<T*>(out.data) = *static_cast<const T*>(self.data);
+    return;
+  }
+  if (is_dense(out) && is_dense(self)) return select_dense<T>(out, self, dim, idx);
+  int64_t s_shape[KF_MAX_NDIM], s_strides[KF_MAX_NDIM], o_shape[KF_MAX_NDIM],
+      o_strides[KF_MAX_NDIM];
+  for (size_t j = 0; j < idx.size(); ++j) {
+    const kf_tensor_view_t src = drop_dim(self, dim, idx[j], sizeof(T), s_shape, s_strides);
+    const kf_tensor_view_t dst =
+        drop_dim(out, dim, static_cast<int64_t>(j), sizeof(T), o_shape, o_strides);
+    map1<T, T>(dst, src, [](T v) { return v; });
+  }
+}
+
+void index_select_kernel(const ops::index_select::Args& a) {
+  const int32_t nd = a.self.ndim;
+  const int32_t dim = static_cast<int32_t>(a.dim < 0 ? a.dim + (nd > 0 ? nd : 1) : a.dim);
+  const int64_t size = nd > 0 ? a.self.shape[dim] : 1;
+  const std::vector<int64_t> idx = read_indices(a.index, dim, size);
+  if (a.out.numel == 0) return;
+  dispatch<kIndexMask>(a.out.dtype, "index_select", [&](auto tag) {
+    select_into<typename decltype(tag)::type>(a.out, a.self, dim, idx);
+  });
+}
+
+// Note [gather's loop]: over the rows of index's last dim (out has index's shape). Each row
+// finds its coordinates once; along the row the positions advance by the last dim's strides.
+// An index is checked before self is read at it; a bad one stops its row and raises a flag,
+// and the first bad one (in row-major order) is reported after the loop.
+struct GatherGeom {
+  int32_t nd, dim;
+  int64_t shape[KF_MAX_NDIM], is[KF_MAX_NDIM], ss[KF_MAX_NDIM], os[KF_MAX_NDIM];
+  int64_t size;  // self's size along dim
+};
+
+GatherGeom gather_geom(const ops::gather::Args& a) {
+  GatherGeom g{};
+  g.nd = a.index.ndim > 0 ? a.index.ndim : 1;
+  const int32_t snd = a.self.ndim;
+  g.dim = static_cast<int32_t>(a.dim < 0 ? a.dim + g.nd : a.dim);
+  for (int32_t d = 0; d < g.nd; ++d) {
+    g.shape[d] = a.index.ndim > 0 ? a.index.shape[d] : 1;
+    g.is[d] = a.index.ndim > 0 ? a.index.strides[d] : 0;
+    g.os[d] = a.out.ndim > 0 ? a.out.strides[d] : 0;
+    g.ss[d] = snd > 0 ? a.self.strides[d] : 0;
+  }
+  g.size = snd > 0 ? a.self.shape[g.dim] : 1;
+  return g;
+}
+
+template <class T>
+void gather_rows(const ops::gather::Args& a, const GatherGeom& g) {
+  const int32_t last = g.nd - 1;
+  const int64_t len = g.shape[last];
+  const int64_t rows = a.out.numel / len;
+  const int64_t* index = static_cast<const int64_t*>(a.index.data);
+  const T* self = static_cast<const T*>(a.self.data);
+  T* out = static_cast<T*>(a.out.data);
+  std::atomic<bool> bad{false};
+  const int nt = threads_for(a.out.numel);
+#pragma omp parallel for num_threads(nt) schedule(static)
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t rem = r, ip = 0, sp = 0, op = 0;
+    for (int32_t d = last - 1; d >= 0; --d) {
+      const int64_t c = rem % g.shape[d];
+      rem /= g.shape[d];
+      ip += c * g.is[d];
+      op += c * g.os[d];
+      if (d != g.dim) sp += c * g.ss[d];
+    }
+    // Along the row the self position moves with j (last != dim) or only with the index.
+    const int64_t step = last == g.dim ? 0 : g.ss[last], scale = g.ss[g.dim];
+    for (int64_t j = 0; j < len; ++j) {
+      const int64_t v = index[ip + j * g.is[last]];
+      if (v < 0 || v >= g.size) {
+        bad.store(true, std::memory_order_relaxed);
+        break;
+      }
+      out[op + j * g.os[last]] = self[sp + j * step + v * scale];
+    }
+  }
+  if (!bad.load()) return;
+  for (int64_t i = 0; i < a.index.numel; ++i) {  // the first bad index, for the message
+    int64_t rem = i, ip = 0;
+    for (int32_t d = last; d >= 0; --d) {
+      ip += (rem % g.shape[d]) * g.is[d];
+      rem /= g.shape[d];
+    }
+    if (index[ip] < 0 || index[ip] >= g.size) bad_index(index[ip], i, g.dim, g.size);
+  }
+}
+
+void gather_kernel(const ops::gather::Args& a) {
+  if (a.out.numel == 0) return;
+  const GatherGeom g = gather_geom(a);
+  dispatch<kIndexMask>(a.out.dtype, "gather", [&](auto tag) {
+    gather_rows<typename decltype(tag)::type>(a, g);
+  });
+}
+
+void fill__kernel(const ops::fill_::Args& a) {
+  dispatch<kIndexMask>(a.out.dtype, "fill_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T value = scalar_to<T>(a.value);
+    map0<T>(a.out, [value] { return value; });
+  });
+}
+
+}  // namespace
+
+kf_status_t register_index_kernels(const kf_registrar_t* reg) {
+  KF_REGISTER_KERNEL(reg, index_select, index_select_kernel, kIndexMask);
+  KF_REGISTER_KERNEL(reg, gather, gather_kernel, kIndexMask);
+  KF_REGISTER_KERNEL(reg, fill_, fill__kernel, kIndexMask);
+  return KF_OK;
+}
+
+}  // namespace kf::cpu

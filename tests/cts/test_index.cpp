@@ -1,0 +1,172 @@
+// CTS: index_select and gather: values against a reference computed here, every dtype, int32
+// and int64 indices, 0-dim and empty indices, negative dims, strided self and index, out= and
+// the refused arguments (an out-of-range index names its value and the valid range).
+#include "cts_util.hpp"
+
+namespace cts {
+namespace {
+
+class Index : public CtsTest {};     // backend x every dtype
+class IndexAny : public CtsTest {};  // backend only
+
+Values data(size_t n, kf_dtype_t d) {
+  Values v = iota(n, 1);
+  if (d == KF_BOOL) for (double& x : v) x = std::fmod(x, 3.0) == 0 ? 0.0 : 1.0;
+  return v;
+}
+
+/// index_select of a row-major [rows, cols] matrix along dim 0 or 1.
+Values ref_select2(const Values& m, int64_t rows, int64_t cols, int dim,
+                   const std::vector<int64_t>& idx) {
+  Values out;
+  if (dim == 0) {
+    for (int64_t i : idx) out.insert(out.end(), m.begin() + i * cols, m.begin() + (i + 1) * cols);
+  } else {
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t i : idx) out.push_back(m[static_cast<size_t>(r * cols + i)]);
+  }
+  return out;
+}
+
+Values as_values(const std::vector<int64_t>& v) { return Values(v.begin(), v.end()); }
+
+TEST_P(Index, IndexSelectBothDims) {
+  const Values m = data(12, dt());
+  Tensor self = make(m, {3, 4});
+  const std::vector<int64_t> i0{2, 0, 2}, i1{3, 1};
+  Tensor idx0 = make(as_values(i0), {3}, KF_INT64), idx1 = make(as_values(i1), {2}, KF_INT32);
+  Tensor r0, r1, rn;
+  CTS_ASSERT_OK(kf_index_select(self.get(), 0, idx0.get(), r0.put()));
+  EXPECT_TRUE(matches(r0, ref_select2(m, 3, 4, 0, i0), {3, 4}, dt()));
+  CTS_ASSERT_OK(kf_index_select(self.get(), 1, idx1.get(), r1.put()));
+  EXPECT_TRUE(matches(r1, ref_select2(m, 3, 4, 1, i1), {3, 2}, dt()));
+  CTS_ASSERT_OK(kf_index_select(self.get(), -1, idx1.get(), rn.put()));
+  EXPECT_TRUE(matches(rn, ref_select2(m, 3, 4, 1, i1), {3, 2}, dt()));
+}
+
+TEST_P(Index, IndexSelectZeroDimAndEmpty) {
+  const Values m = data(6, dt());
+  Tensor self = make(m, {2, 3}), scalar_idx = make(Values{1}, {}, KF_INT64);
+  Tensor empty_idx = make(Values{}, {0}, KF_INT64), r, e, s;
+  CTS_ASSERT_OK(kf_index_select(self.get(), 1, scalar_idx.get(), r.put()));
+  EXPECT_TRUE(matches(r, Values{m[1], m[4]}, {2, 1}, dt()));
+  CTS_ASSERT_OK(kf_index_select(self.get(), 0, empty_idx.get(), e.put()));
+  EXPECT_EQ(e.shape(), (Shape{0, 3}));
+  Tensor zero_dim = make(Values{m[2]}, {}), zero = make(Values{0}, {1}, KF_INT32);
+  CTS_ASSERT_OK(kf_index_select(zero_dim.get(), 0, zero.get(), s.put()));
+  EXPECT_TRUE(matches(s, Values{m[2]}, {}, dt()));
+}
+
+TEST_P(Index, IndexSelectStridedAndOut) {
+  const Values m = data(12, dt());
+  Tensor base = make(m, {3, 4}), t;
+  CTS_ASSERT_OK(kf_transpose(base.get(), 0, 1, t.put()));  // [4, 3]
+  const Values mt = gather_strided(m, 0, {4, 3}, {1, 4});
+  Tensor idx_storage = make(Values{3, 9, 0, 9, 2}, {5}, KF_INT64), idx;
+  CTS_ASSERT_OK(kf_slice(idx_storage.get(), 0, nullptr, nullptr, 2, idx.put()));  // {3, 0, 2}
+  Tensor r;
+  CTS_ASSERT_OK(kf_index_select(t.get(), 0, idx.get(), r.put()));
+  EXPECT_TRUE(matches(r, ref_select2(mt, 4, 3, 0, {3, 0, 2}), {3, 3}, dt()));
+  Tensor r1;  // the same index along dim 1 (size 3): its 3 is out of range there
+  EXPECT_EQ(kf_index_select(t.get(), 1, idx.get(), r1.put()), KF_INVALID_ARGUMENT);
+  Tensor out_storage = make(Values(9, 0.0), {3, 3}), out;
+  CTS_ASSERT_OK(kf_transpose(out_storage.get(), 0, 1, out.put()));
+  CTS_ASSERT_OK(kf_index_select_out(t.get(), 0, idx.get(), out.get()));
+  EXPECT_TRUE(matches(out, ref_select2(mt, 4, 3, 0, {3, 0, 2}), {3, 3}, dt()));
+}
+
+TEST_P(Index, GatherBothDims) {
+  const Values m = data(12, dt());
+  Tensor self = make(m, {3, 4});
+  // dim 1: out[i][j] = self[i][idx[i][j]]
+  const Values i1{0, 3, 1, 1, 2, 0};
+  Tensor idx1 = make(i1, {3, 2}, KF_INT64), r1, rn;
+  CTS_ASSERT_OK(kf_gather(self.get(), 1, idx1.get(), r1.put()));
+  Values w1;
+  for (int r = 0; r < 3; ++r)
+    for (int j = 0; j < 2; ++j) w1.push_back(m[static_cast<size_t>(r * 4 + i1[r * 2 + j])]);
+  EXPECT_TRUE(matches(r1, w1, {3, 2}, dt()));
+  CTS_ASSERT_OK(kf_gather(self.get(), -1, idx1.get(), rn.put()));
+  EXPECT_TRUE(matches(rn, w1, {3, 2}, dt()));
+  // dim 0 with an index smaller than self in dim 1: out[i][j] = self[idx[i][j]][j]
+  const Values i0{2, 0, 1, 1, 1, 0, 2, 2};
+  Tensor idx0 = make(i0, {4, 2}, KF_INT64), r0;
+  CTS_ASSERT_OK(kf_gather(self.get(), 0, idx0.get(), r0.put()));
+  Values w0;
+  for (int r = 0; r < 4; ++r)
+    for (int j = 0; j < 2; ++j) w0.push_back(m[static_cast<size_t>(i0[r * 2 + j] * 4 + j)]);
+  EXPECT_TRUE(matches(r0, w0, {4, 2}, dt()));
+}
+
+TEST_P(Index, GatherStridedZeroDimEmptyAndOut) {
+  const Values m = data(12, dt());
+  Tensor base = make(m, {3, 4}), t;
+  CTS_ASSERT_OK(kf_transpose(base.get(), 0, 1, t.put()));  // [4, 3]: t[i][j] = m[j * 4 + i]
+  Tensor ib = make(Values{2, 0, 1, 0, 2, 2}, {2, 3}, KF_INT64), it;
+  CTS_ASSERT_OK(kf_transpose(ib.get(), 0, 1, it.put()));  // [3, 2]: it[i][j] = ib[j][i]
+  Tensor r;
+  CTS_ASSERT_OK(kf_gather(t.get(), 1, it.get(), r.put()));
+  const Values ibv{2, 0, 1, 0, 2, 2};
+  Values w;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) {
+      const int64_t k = static_cast<int64_t>(ibv[static_cast<size_t>(j * 3 + i)]);
+      w.push_back(m[static_cast<size_t>(k * 4 + i)]);
+    }
+  EXPECT_TRUE(matches(r, w, {3, 2}, dt()));
+  Tensor out_storage = make(Values(6, 0.0), {2, 3}), out;
+  CTS_ASSERT_OK(kf_transpose(out_storage.get(), 0, 1, out.put()));
+  CTS_ASSERT_OK(kf_gather_out(t.get(), 1, it.get(), out.get()));
+  EXPECT_TRUE(matches(out, w, {3, 2}, dt()));
+  Tensor s = make(Values{m[5]}, {}), zi = make(Values{0}, {}, KF_INT64), rs;
+  CTS_ASSERT_OK(kf_gather(s.get(), 0, zi.get(), rs.put()));
+  EXPECT_TRUE(matches(rs, Values{m[5]}, {}, dt()));
+  Tensor ei = make(Values{}, {3, 0}, KF_INT64), re;
+  CTS_ASSERT_OK(kf_gather(base.get(), 1, ei.get(), re.put()));
+  EXPECT_EQ(re.shape(), (Shape{3, 0}));
+  EXPECT_EQ(re.dtype(), dt());
+}
+
+void expect_error(kf_status_t s, const std::vector<std::string>& parts) {
+  EXPECT_EQ(s, KF_INVALID_ARGUMENT);
+  const std::string msg = kf_last_error_message();
+  for (const std::string& p : parts) EXPECT_NE(msg.find(p), std::string::npos) << p << " in: " << msg;
+}
+
+TEST_P(IndexAny, IndexSelectRefused) {
+  Tensor self = make(iota(12), {3, 4}, KF_FLOAT32), r;
+  Tensor big = make(Values{0, 4}, {2}, KF_INT64), neg = make(Values{-1}, {1}, KF_INT32);
+  expect_error(kf_index_select(self.get(), 1, big.get(), r.put()),
+               {"index_select", "index 4", "0..3"});
+  expect_error(kf_index_select(self.get(), 0, neg.get(), r.put()),
+               {"index_select", "index -1", "0..2"});
+  Tensor fl = make(Values{0}, {1}, KF_FLOAT32), twod = make(Values{0, 1}, {1, 2}, KF_INT64);
+  expect_error(kf_index_select(self.get(), 0, fl.get(), r.put()), {"index_select", "float32"});
+  expect_error(kf_index_select(self.get(), 0, twod.get(), r.put()), {"index_select", "1-D"});
+  Tensor ok = make(Values{0}, {1}, KF_INT64);
+  expect_error(kf_index_select(self.get(), 2, ok.get(), r.put()), {"index_select", "dim 2"});
+  Tensor empty_dim = make(Values{}, {0, 2}, KF_FLOAT32);
+  expect_error(kf_index_select(empty_dim.get(), 0, ok.get(), r.put()), {"index 0", "empty"});
+}
+
+TEST_P(IndexAny, GatherRefused) {
+  Tensor self = make(iota(12), {3, 4}, KF_FLOAT32), r;
+  Tensor big = make(Values{0, 1, 2, 7}, {2, 2}, KF_INT64);
+  expect_error(kf_gather(self.get(), 1, big.get(), r.put()), {"gather", "index 7", "0..3"});
+  Tensor neg = make(Values{0, -2}, {1, 2}, KF_INT64);
+  expect_error(kf_gather(self.get(), 0, neg.get(), r.put()), {"gather", "index -2", "0..2"});
+  Tensor i32 = make(Values{0, 1}, {1, 2}, KF_INT32);
+  expect_error(kf_gather(self.get(), 0, i32.get(), r.put()), {"gather", "int64", "int32"});
+  Tensor one_d = make(Values{0, 1}, {2}, KF_INT64);
+  expect_error(kf_gather(self.get(), 0, one_d.get(), r.put()), {"gather", "dims"});
+  Tensor wide = make(Values(10, 0.0), {2, 5}, KF_INT64);
+  expect_error(kf_gather(self.get(), 0, wide.get(), r.put()), {"gather", "size 5", "dim 1"});
+  Tensor ok = make(Values{0}, {1, 1}, KF_INT64);
+  expect_error(kf_gather(self.get(), -3, ok.get(), r.put()), {"gather", "dim -3"});
+}
+
+CTS_INSTANTIATE(Index, params_all());
+CTS_INSTANTIATE(IndexAny, params_any());
+
+}  // namespace
+}  // namespace cts
