@@ -82,16 +82,48 @@ inline T int_pow(T base, T exp) {
   return static_cast<T>(result);
 }
 
+// Whether every element of v reads one location (a 0-dim or expanded exponent).
+bool uniform(const kf_tensor_view_t& v) {
+  for (int32_t d = 0; d < v.ndim; ++d) {
+    if (v.shape[d] > 1 && v.strides[d] != 0) return false;
+  }
+  return v.numel > 0;
+}
+
+// x ** y for one exponent y (read before anything is written): x * x for y = 2, the common
+// square, which is what pow rounds to anyway; otherwise pow with the exponent hoisted.
+template <class T>
+void pow_uniform(const kf_tensor_view_t& out, const kf_tensor_view_t& self, T exponent) {
+  using M = OpMath<T>;
+  if constexpr (std::is_integral_v<T>) {
+    if (exponent == 2) {
+      unary_same<T>(out, self, [](T x) { return wrap_mul(x, x); });
+    } else {
+      unary_same<T>(out, self, [exponent](T x) { return int_pow(x, exponent); });
+    }
+  } else {
+    const M y = load(exponent);
+    if (y == M(2)) {
+      unary_same<T>(out, self, [](M x) { return x * x; });
+    } else {
+      // std::pow's IEEE rules: x^0 = 1 (NaN^0 too), 1^y = 1, negative^fraction = NaN.
+      unary_same<T>(out, self, [y](M x) { return static_cast<M>(std::pow(x, y)); });
+    }
+  }
+}
+
 void pow_kernel(const ops::pow::Args& a) {
   check_inputs(a.self, a.exponent, a.out, "pow");
   dispatch<kPowMask>(a.out.dtype, "pow", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_integral_v<T>) {
+    if (uniform(a.exponent)) {
+      pow_uniform<T>(a.out, a.self, *static_cast<const T*>(a.exponent.data));
+    } else if constexpr (std::is_integral_v<T>) {
       map2<T, T, T>(a.out, a.self, a.exponent, [](T x, T y) { return int_pow(x, y); });
     } else {
-      // std::pow's IEEE rules: x^0 = 1 (NaN^0 too), 1^y = 1, negative^fraction = NaN.
+      using M = OpMath<T>;
       binary_same<T>(a.out, a.self, a.exponent,
-                     [](OpMath<T> x, OpMath<T> y) { return std::pow(x, y); });
+                     [](M x, M y) { return static_cast<M>(std::pow(x, y)); });
     }
   });
 }

@@ -39,9 +39,17 @@ TEST_P(PowMinMax, PowBroadcastAndZeroDim) {
   EXPECT_TRUE(matches(r2, Values{1, 4, 9}, {3, 1}, dt(), 4));
   CTS_ASSERT_OK(kf_pow(e.get(), b.get(), r3.put()));
   EXPECT_TRUE(matches(r3, Values{4, 8}, {1, 2}, dt(), 4));
-  Tensor s = make(Values{3}, {}), r4;
+  Tensor s = make(Values{3}, {}), r4, r5, r6;
   CTS_ASSERT_OK(kf_pow(s.get(), e.get(), r4.put()));
   EXPECT_TRUE(matches(r4, Values{9}, {}, dt(), 4));
+  // One exponent for all (0-dim, or expanded): 3 and 0.
+  CTS_ASSERT_OK(kf_pow(a.get(), s.get(), r5.put()));
+  EXPECT_TRUE(matches(r5, Values{1, 8, 27}, {3, 1}, dt(), 4));
+  Tensor zero = make(Values{0}, {1}), ez;
+  const Shape es{3, 1};
+  CTS_ASSERT_OK(kf_expand(zero.get(), es.data(), 2, ez.put()));
+  CTS_ASSERT_OK(kf_pow(a.get(), ez.get(), r6.put()));
+  EXPECT_TRUE(matches(r6, Values{1, 1, 1}, {3, 1}, dt()));
 }
 
 TEST_P(PowMinMax, Empty) {
@@ -158,6 +166,13 @@ TEST_P(PowInt, NegativeExponent) {
   Tensor r;
   CTS_ASSERT_OK(kf_pow(a.get(), b.get(), r.put()));
   EXPECT_TRUE(matches(r, Values{1, -1, 1, 0, 0, 0}, {6}, dt()));
+  // A single (0-dim) negative exponent; a 0-dim 2 squares with wrapping (int8 100^2 = 16).
+  Tensor m1 = make(Values{-1}, {}), two = make(Values{2}, {}), r3, r4;
+  CTS_ASSERT_OK(kf_pow(a.get(), m1.get(), r3.put()));
+  EXPECT_TRUE(matches(r3, Values{1, -1, -1, 0, 0, 0}, {6}, dt()));
+  Tensor h = make(Values{100, -3, 0}, {3});
+  CTS_ASSERT_OK(kf_pow(h.get(), two.get(), r4.put()));
+  EXPECT_TRUE(matches(r4, Values{wrap_pow(dt(), 100, 2), 9, 0}, {3}, dt()));
   // Negative bases with positive exponents.
   Tensor c = make(Values{-2, -3, -1}, {3}), e = make(Values{3, 2, 5}, {3}), r2;
   CTS_ASSERT_OK(kf_pow(c.get(), e.get(), r2.put()));
@@ -186,6 +201,20 @@ TEST_P(PowFloat, FractionsAndSpecialValues) {
   EXPECT_EQ(got[5], INFINITY);
   EXPECT_EQ(got[10], -INFINITY);
   EXPECT_EQ(got[11], INFINITY);
+}
+
+TEST_P(PowFloat, SingleExponent) {
+  // A 0-dim exponent: 2 (squaring), 0.5 and -1, over NaN, inf and negative bases.
+  const double nan = std::nan("");
+  const Values a{nan, INFINITY, -INFINITY, -3, 4, 0};
+  Tensor t = make(a, {6});
+  for (double y : {2.0, 0.5, -1.0}) {
+    SCOPED_TRACE("exponent " + std::to_string(y));
+    Tensor e = make(Values{y}, {}), r;
+    CTS_ASSERT_OK(kf_pow(t.get(), e.get(), r.put()));
+    EXPECT_TRUE(matches(r, map_values(a, [y](double x) { return std::pow(x, y); }), {6}, dt(),
+                        4));
+  }
 }
 
 TEST_P(PowFloat, MaximumMinimumPropagateNan) {
