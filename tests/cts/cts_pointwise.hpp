@@ -9,12 +9,11 @@
 
 namespace cts {
 
-/** `v` as dtype `d` stores it (what the backend really sees), in double. */
+/** `v` as dtype `d` stores it (what the backend really sees), in double; integer dtypes need
+ * values they hold. */
 inline Values stored(const Values& v, kf_dtype_t d) {
   Values out(v.size());
-  for (size_t i = 0; i < v.size(); ++i) {
-    out[i] = d == KF_UINT8 && v[i] < 0 ? std::nan("") : round_to(d, v[i]);
-  }
+  for (size_t i = 0; i < v.size(); ++i) out[i] = round_to(d, v[i]);
   return out;
 }
 
@@ -37,7 +36,7 @@ inline ::testing::AssertionResult is_invalid(kf_status_t s, const char* op) {
   return ::testing::AssertionSuccess();
 }
 
-/** A [rows, cols] output that is the transpose of a zeroed [cols, rows] base (strides [1, rows]). */
+/** A [rows, cols] output: the transpose of a zeroed [cols, rows] base (strides [1, rows]). */
 inline Tensor transposed_out(int64_t rows, int64_t cols, kf_dtype_t d, kf_device_t dev,
                              Tensor& base) {
   const Shape bs{cols, rows};
