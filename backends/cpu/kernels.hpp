@@ -16,6 +16,11 @@ kf_status_t register_reduce_kernels(const kf_registrar_t* reg);   // sum mean am
 kf_status_t register_softmax_kernels(const kf_registrar_t* reg);  // softmax
 kf_status_t register_linalg_kernels(const kf_registrar_t* reg);   // mm bmm
 kf_status_t register_copy_kernels(const kf_registrar_t* reg);     // copy_ to_dtype
+kf_status_t register_compare_kernels(const kf_registrar_t* reg);  // ne le ge logical_and/or
+kf_status_t register_minmax_pow_kernels(const kf_registrar_t* reg);  // maximum minimum pow
+kf_status_t register_math_kernels(const kf_registrar_t* reg);     // rsqrt sin cos erf reciprocal
+kf_status_t register_activation_kernels(const kf_registrar_t* reg);  // gelu silu
+kf_status_t register_rounding_kernels(const kf_registrar_t* reg);    // floor ceil round sign clamp
 kf_status_t register_random_kernels(const kf_registrar_t* reg);   // rand randn
 kf_status_t register_index_kernels(const kf_registrar_t* reg);    // index_select gather fill_
 

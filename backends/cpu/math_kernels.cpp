@@ -1,0 +1,50 @@
+// math_kernels.cpp — rsqrt, sin, cos, erf, reciprocal (tag pointwise). Floating dtypes only:
+// the core converts integer and bool inputs to float32 (meta unary_float). The input has the
+// output's dtype; the output may be any strided view and may alias the input exactly. 16-bit
+// floats compute in float. IEEE results: rsqrt(0) = inf, rsqrt(-1) = NaN, 1/0 = inf.
+#include <cmath>
+
+#include "kernels.hpp"
+#include "unary_map.hpp"
+
+namespace kf::cpu {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+constexpr uint32_t kMathMask = kAllFloatMask;
+
+template <class M>
+inline M rsqrt_of(M x) {
+  return M(1) / std::sqrt(x);
+}
+
+void rsqrt_kernel(const ops::rsqrt::Args& a) {
+  unary_map<kMathMask>(a.self, a.out, "rsqrt", [](auto x) { return rsqrt_of(x); });
+}
+void sin_kernel(const ops::sin::Args& a) {
+  unary_map<kMathMask>(a.self, a.out, "sin", [](auto x) { return std::sin(x); });
+}
+void cos_kernel(const ops::cos::Args& a) {
+  unary_map<kMathMask>(a.self, a.out, "cos", [](auto x) { return std::cos(x); });
+}
+void erf_kernel(const ops::erf::Args& a) {
+  unary_map<kMathMask>(a.self, a.out, "erf", [](auto x) { return std::erf(x); });
+}
+void reciprocal_kernel(const ops::reciprocal::Args& a) {
+  unary_map<kMathMask>(a.self, a.out, "reciprocal",
+                       [](auto x) { return decltype(x)(1) / x; });
+}
+
+}  // namespace
+
+kf_status_t register_math_kernels(const kf_registrar_t* reg) {
+  KF_REGISTER_KERNEL(reg, rsqrt, rsqrt_kernel, kMathMask);
+  KF_REGISTER_KERNEL(reg, sin, sin_kernel, kMathMask);
+  KF_REGISTER_KERNEL(reg, cos, cos_kernel, kMathMask);
+  KF_REGISTER_KERNEL(reg, erf, erf_kernel, kMathMask);
+  KF_REGISTER_KERNEL(reg, reciprocal, reciprocal_kernel, kMathMask);
+  return KF_OK;
+}
+
+}  // namespace kf::cpu

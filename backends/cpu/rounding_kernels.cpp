@@ -1,0 +1,130 @@
+// rounding_kernels.cpp — floor, ceil, round, sign, clamp (tag pointwise). The input has the
+// output's dtype (for clamp the core has converted an integer self to float32 when a bound is
+// a float); the output may be any strided view and may alias the input exactly. 16-bit floats
+// compute in float.
+//
+// floor/ceil/round are the identity on integers (bool is refused by the meta); round is half
+// to even (std::nearbyint in the default rounding mode), with decimals as PyTorch computes it:
+// nearbyint(x * 10^d) / 10^d, or nearbyint(x / 10^-d) * 10^-d for negative d.
+// sign is (0 < x) - (x < 0) like PyTorch's CPU kernel: sign(NaN) = 0 and sign(-0.0) = 0; a
+// bool stays itself. clamp: see Note [clamp].
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <type_traits>
+
+#include "kernels.hpp"
+#include "unary_map.hpp"
+
+namespace kf::cpu {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+constexpr uint32_t kRoundingMask = kNumericMask;
+constexpr uint32_t kSignMask = kAllMask;
+constexpr uint32_t kClampMask = kNumericMask;
+
+template <class M>
+inline M floor_of(M x) {
+  if constexpr (std::is_floating_point_v<M>) return std::floor(x);
+  return x;
+}
+template <class M>
+inline M ceil_of(M x) {
+  if constexpr (std::is_floating_point_v<M>) return std::ceil(x);
+  return x;
+}
+template <class M>
+inline M sign_of(M x) {
+  if constexpr (std::is_same_v<M, bool>) return x;
+  return static_cast<M>(static_cast<int>(M(0) < x) - static_cast<int>(x < M(0)));
+}
+
+void floor_kernel(const ops::floor::Args& a) {
+  unary_map<kRoundingMask>(a.self, a.out, "floor", [](auto x) { return floor_of(x); });
+}
+void ceil_kernel(const ops::ceil::Args& a) {
+  unary_map<kRoundingMask>(a.self, a.out, "ceil", [](auto x) { return ceil_of(x); });
+}
+void sign_kernel(const ops::sign::Args& a) {
+  unary_map<kSignMask>(a.self, a.out, "sign", [](auto x) { return sign_of(x); });
+}
+
+template <class T>
+void round_typed(const kf_tensor_view_t& self, const kf_tensor_view_t& out, int64_t decimals) {
+  using M = OpMath<T>;
+  if (decimals == 0) {
+    unary_same<T>(out, self, [](M x) { return static_cast<M>(std::nearbyint(x)); });
+    return;
+  }
+  const bool negative = decimals < 0;
+  const M scale = static_cast<M>(std::pow(10.0, static_cast<double>(negative ? -decimals
+                                                                              : decimals)));
+  if (negative) {
+    unary_same<T>(out, self, [scale](M x) { return std::nearbyint(x / scale) * scale; });
+  } else {
+    unary_same<T>(out, self, [scale](M x) { return std::nearbyint(x * scale) / scale; });
+  }
+}
+
+void round_kernel(const ops::round::Args& a) {
+  require_dtype(a.self, a.out.dtype, "self", "round");
+  dispatch<kRoundingMask>(a.out.dtype, "round", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_integral_v<T>) {
+      if (a.decimals != 0) {
+        throw kf::plugin::KernelError(KF_INVALID_ARGUMENT,
+                                      "round: decimals != 0 needs a floating-point tensor");
+      }
+      map1<T, T>(a.out, a.self, [](T x) { return x; });
+    } else {
+      round_typed<T>(a.self, a.out, a.decimals);
+    }
+  });
+}
+
+// Note [clamp]
+// min(max(x, lo), hi) in the compute type, a missing bound being the type's extreme: where
+// lo > hi every element becomes hi (PyTorch). x = NaN stays NaN (both comparisons are false);
+// a NaN bound makes every element NaN (PyTorch fills the result with NaN). Integer bounds
+// were range-checked by the meta, so the conversions below are exact.
+template <class T>
+void clamp_typed(const kf_tensor_view_t& self, const kf_tensor_view_t& out,
+                 const std::optional<kf_scalar_t>& lo_arg,
+                 const std::optional<kf_scalar_t>& hi_arg) {
+  using M = OpMath<T>;
+  using L = std::numeric_limits<M>;
+  const M lo = lo_arg ? scalar_to<M>(*lo_arg) : (L::has_infinity ? -L::infinity() : L::lowest());
+  const M hi = hi_arg ? scalar_to<M>(*hi_arg) : (L::has_infinity ? L::infinity() : L::max());
+  if constexpr (std::is_floating_point_v<M>) {
+    if (lo != lo || hi != hi) {
+      unary_same<T>(out, self, [](M) { return L::quiet_NaN(); });
+      return;
+    }
+  }
+  unary_same<T>(out, self, [lo, hi](M x) {
+    const M v = x < lo ? lo : x;
+    return v > hi ? hi : v;
+  });
+}
+
+void clamp_kernel(const ops::clamp::Args& a) {
+  require_dtype(a.self, a.out.dtype, "self", "clamp");
+  dispatch<kClampMask>(a.out.dtype, "clamp", [&](auto tag) {
+    clamp_typed<typename decltype(tag)::type>(a.self, a.out, a.min, a.max);
+  });
+}
+
+}  // namespace
+
+kf_status_t register_rounding_kernels(const kf_registrar_t* reg) {
+  KF_REGISTER_KERNEL(reg, floor, floor_kernel, kRoundingMask);
+  KF_REGISTER_KERNEL(reg, ceil, ceil_kernel, kRoundingMask);
+  KF_REGISTER_KERNEL(reg, round, round_kernel, kRoundingMask);
+  KF_REGISTER_KERNEL(reg, sign, sign_kernel, kSignMask);
+  KF_REGISTER_KERNEL(reg, clamp, clamp_kernel, kClampMask);
+  return KF_OK;
+}
+
+}  // namespace kf::cpu
