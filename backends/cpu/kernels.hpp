@@ -14,5 +14,6 @@ kf_status_t register_reduce_kernels(const kf_registrar_t* reg);   // sum mean am
 kf_status_t register_softmax_kernels(const kf_registrar_t* reg);  // softmax
 kf_status_t register_linalg_kernels(const kf_registrar_t* reg);   // mm bmm
 kf_status_t register_copy_kernels(const kf_registrar_t* reg);     // copy_ to_dtype
+kf_status_t register_norm_kernels(const kf_registrar_t* reg);     // layer_norm rms_norm
 
 }  // namespace kf::cpu
