@@ -15,5 +15,6 @@ kf_status_t register_softmax_kernels(const kf_registrar_t* reg);  // softmax
 kf_status_t register_linalg_kernels(const kf_registrar_t* reg);   // mm bmm
 kf_status_t register_copy_kernels(const kf_registrar_t* reg);     // copy_ to_dtype
 kf_status_t register_norm_kernels(const kf_registrar_t* reg);     // layer_norm rms_norm
+kf_status_t register_attention_kernels(const kf_registrar_t* reg);  // scaled_dot_product_attention
 
 }  // namespace kf::cpu

@@ -59,7 +59,8 @@ kf_scalar_t num(kf_dtype_t d, double v) {
 constexpr double kScale = 16;  // a few rounded products per element
 
 TEST_P(Addmm, DefaultsAddSelfAndProduct) {
-  const Values s = values_for(dt(), 12, 1), a = values_for(dt(), 15, 2), b = values_for(dt(), 20, 3);
+  const Values s = values_for(dt(), 12, 1), a = values_for(dt(), 15, 2);
+  const Values b = values_for(dt(), 20, 3);
   Tensor ts = make(s, {3, 4}), ta = make(a, {3, 5}), tb = make(b, {5, 4}), r;
   CTS_ASSERT_OK(kf_addmm(ts.get(), ta.get(), tb.get(), one(), one(), r.put()));
   EXPECT_TRUE(matches(r, ref_addmm(s, {3, 4}, a, b, 3, 5, 4, 1, 1, dt()), {3, 4}, dt(), kScale));
@@ -115,7 +116,8 @@ TEST_P(Addmm, TransposedAndSlicedOperands) {
 
 TEST_P(Addmm, ExpandedSelf) {
   // self given as a stride-0 view ([5] expanded to [3,5]).
-  const Values a = values_for(dt(), 6, 13), b = values_for(dt(), 10, 14), s = values_for(dt(), 5, 15);
+  const Values a = values_for(dt(), 6, 13), b = values_for(dt(), 10, 14);
+  const Values s = values_for(dt(), 5, 15);
   Tensor ta = make(a, {3, 2}), tb = make(b, {2, 5}), ts = make(s, {5}), te, r;
   const Shape full{3, 5};
   CTS_ASSERT_OK(kf_expand(ts.get(), full.data(), 2, te.put()));
@@ -175,7 +177,8 @@ TEST_P(Addmm, LargerProduct) {
 }
 
 TEST_P(Addmm, OutVariant) {
-  const Values s = values_for(dt(), 3, 27), a = values_for(dt(), 8, 28), b = values_for(dt(), 12, 29);
+  const Values s = values_for(dt(), 3, 27), a = values_for(dt(), 8, 28);
+  const Values b = values_for(dt(), 12, 29);
   Tensor ts = make(s, {3}), ta = make(a, {2, 4}), tb = make(b, {4, 3}), out;
   const Shape os{2, 3};
   CTS_ASSERT_OK(kf_empty(os.data(), 2, dt(), dev(), out.put()));
@@ -216,7 +219,8 @@ TEST_P(AddmmAny, InvalidShapesAreRefused) {
   Tensor s = make(Values(6, 1.0), {2, 3}, KF_FLOAT32), a = make(Values(8, 1.0), {2, 4}, KF_FLOAT32);
   Tensor b = make(Values(12, 1.0), {4, 3}, KF_FLOAT32), v = make(Values(4, 1.0), {4}, KF_FLOAT32);
   Tensor b_bad = make(Values(15, 1.0), {5, 3}, KF_FLOAT32);
-  Tensor s_bad = make(Values(9, 1.0), {3, 3}, KF_FLOAT32), s_big = make(Values(12, 1.0), {2, 2, 3}, KF_FLOAT32);
+  Tensor s_bad = make(Values(9, 1.0), {3, 3}, KF_FLOAT32);
+  Tensor s_big = make(Values(12, 1.0), {2, 2, 3}, KF_FLOAT32);
   Tensor r;
   expect_refused(kf_addmm(s.get(), v.get(), b.get(), one(), one(), r.put()), "1-D mat1");
   expect_refused(kf_addmm(s.get(), a.get(), v.get(), one(), one(), r.put()), "1-D mat2");
@@ -231,7 +235,8 @@ TEST_P(AddmmAny, InvalidShapesAreRefused) {
 
 TEST_P(AddmmAny, MixedDtypesAreRefused) {
   Tensor s = make(Values(4, 1.0), {2, 2}, KF_FLOAT64), a = make(Values(4, 1.0), {2, 2}, KF_FLOAT32);
-  Tensor b = make(Values(4, 1.0), {2, 2}, KF_FLOAT32), b64 = make(Values(4, 1.0), {2, 2}, KF_FLOAT64);
+  Tensor b = make(Values(4, 1.0), {2, 2}, KF_FLOAT32);
+  Tensor b64 = make(Values(4, 1.0), {2, 2}, KF_FLOAT64);
   Tensor r;
   expect_refused(kf_addmm(s.get(), a.get(), b.get(), one(), one(), r.put()), "self float64");
   expect_refused(kf_addmm(s.get(), a.get(), b64.get(), one(), one(), r.put()), "mats differ");

@@ -31,7 +31,12 @@ Values ref_sdpa(const Values& q, const Shape& qs, const Values& k, const Shape& 
                 std::optional<double> scale, Shape* out_shape) {
   const int64_t l = qs[qs.size() - 2], e = qs.back(), s = ks[ks.size() - 2], ev = vs.back();
   const Shape batch = broadcast_shapes(broadcast_shapes(batch_of(qs), batch_of(ks)), batch_of(vs));
-  auto full = [&](int64_t a, int64_t b) { Shape f = batch; f.push_back(a); f.push_back(b); return f; };
+  auto full = [&](int64_t a, int64_t b) {
+    Shape f = batch;
+    f.push_back(a);
+    f.push_back(b);
+    return f;
+  };
   const Values eq = expand_to(q, qs, full(l, e)), ek = expand_to(k, ks, full(s, e));
   const Values evv = expand_to(v, vs, full(s, ev));
   const Values em = mask ? expand_to(mask->v, mask->s, full(l, s)) : Values{};
@@ -184,6 +189,11 @@ TEST_P(Attention, EmptySizes) {
     CTS_ASSERT_OK(sdpa(q, k, v, nullptr, false, std::nullopt, r));
     EXPECT_TRUE(matches(r, Values{}, {qs[0], qs[1], 3}, dt()));
   }
+  // S = 0: softmax over nothing, then an empty sum: zeros (PyTorch's math path).
+  Tensor q = make(Values(24, 0.5), {2, 3, 4}), k = make(Values{}, {2, 0, 4});
+  Tensor v = make(Values{}, {2, 0, 3}), r;
+  CTS_ASSERT_OK(sdpa(q, k, v, nullptr, false, std::nullopt, r));
+  EXPECT_TRUE(matches(r, Values(18, 0.0), {2, 3, 3}, dt()));
 }
 
 void expect_refused(kf_status_t s, const char* what, const char* needle) {
@@ -241,7 +251,8 @@ TEST_P(AttentionAny, BadDtypesAreRefused) {
   Tensor mi = make(Values(15, 1), {3, 5}, KF_INT64), m64 = make(Values(15, 1), {3, 5}, KF_FLOAT64);
   expect_refused(sdpa(t.q, t.k, t.v, &mi, false, std::nullopt, r), "int mask", "attn_mask");
   expect_refused(sdpa(t.q, t.k, t.v, &m64, false, std::nullopt, r), "f64 mask", "attn_mask");
-  Tensor m_big = make(Values(60, 1), {2, 2, 3, 5}, KF_BOOL), m_bad = make(Values(12, 1), {3, 4}, KF_BOOL);
+  Tensor m_big = make(Values(60, 1), {2, 2, 3, 5}, KF_BOOL);
+  Tensor m_bad = make(Values(12, 1), {3, 4}, KF_BOOL);
   expect_refused(sdpa(t.q, t.k, t.v, &m_big, false, std::nullopt, r), "mask grows", "attn_mask");
   expect_refused(sdpa(t.q, t.k, t.v, &m_bad, false, std::nullopt, r), "mask [3,4]", "attn_mask");
 }
