@@ -169,6 +169,61 @@ TEST_P(Attention, StridedInputs) {
   EXPECT_TRUE(matches(r, want, os, dt(), kScale));
 }
 
+TEST_P(Attention, ExpandedAndTransposedOperands) {
+  // key [2, 5, 4] expanded from [1, 5, 4] (stride-0 batch); value [5, 3] given as the
+  // transpose of a [3, 5] tensor; a bool mask [3, 5] as the transpose of a [5, 3] one.
+  const Values q = values_for(dt(), 24, 11), k1 = values_for(dt(), 20, 12);
+  const Values vt = values_for(dt(), 15, 13);
+  const Values mt = {1, 0, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0};
+  Tensor tq = make(q, {2, 3, 4}), tk1 = make(k1, {1, 5, 4}), tvt = make(vt, {3, 5});
+  Tensor tmt = make(mt, {5, 3}, KF_BOOL), tk, tv, tm, r;
+  const Shape ks{2, 5, 4};
+  CTS_ASSERT_OK(kf_expand(tk1.get(), ks.data(), 3, tk.put()));
+  CTS_ASSERT_OK(kf_transpose(tvt.get(), 0, 1, tv.put()));
+  CTS_ASSERT_OK(kf_transpose(tmt.get(), 0, 1, tm.put()));
+  const Values v = gather_strided(vt, 0, {5, 3}, {1, 5});
+  const Mask m{gather_strided(mt, 0, {3, 5}, {1, 3}), {3, 5}, true};
+  CTS_ASSERT_OK(sdpa(tq, tk, tv, &tm, false, std::nullopt, r));
+  Shape os;
+  const Values want = ref_sdpa(q, {2, 3, 4}, k1, {1, 5, 4}, v, {5, 3}, &m, false, std::nullopt,
+                               &os);
+  EXPECT_EQ(os, (Shape{2, 3, 3}));
+  EXPECT_TRUE(matches(r, want, os, dt(), kScale));
+}
+
+TEST_P(Attention, NanInQueryGivesNanRow) {
+  Values q = values_for(dt(), 12, 14);
+  q[4] = NAN;  // row 1
+  const Values k = values_for(dt(), 20, 15), v = values_for(dt(), 10, 16);
+  Tensor tq = make(q, {3, 4}), tk = make(k, {5, 4}), tv = make(v, {5, 2}), r;
+  CTS_ASSERT_OK(sdpa(tq, tk, tv, nullptr, false, std::nullopt, r));
+  Shape os;
+  const Values want = ref_sdpa(q, {3, 4}, k, {5, 4}, v, {5, 2}, nullptr, false, std::nullopt, &os);
+  EXPECT_TRUE(std::isnan(want[2]) && std::isnan(want[3]) && !std::isnan(want[0])) << "reference";
+  EXPECT_TRUE(matches(r, want, os, dt(), kScale));
+}
+
+TEST_P(AttentionAny, BoxedCallUsesTheDefaults) {
+  kf_op_t op = nullptr;
+  CTS_ASSERT_OK(kf_op_find("scaled_dot_product_attention", &op));
+  const Values q = {0.5, -1, 2, 0.25}, k = {1, 0, 0, 1, -1, 1}, v = {1, 2, 3, 4, 5, 6};
+  Tensor tq = make(q, {2, 2}, KF_FLOAT32), tk = make(k, {3, 2}, KF_FLOAT32);
+  Tensor tv = make(v, {3, 2}, KF_FLOAT32);
+  kf_value_t args[3] = {};
+  const kf_tensor_t ts[3] = {tq.get(), tk.get(), tv.get()};
+  for (int i = 0; i < 3; ++i) {
+    args[i].tag = KF_VALUE_TENSOR;
+    args[i].v.tensor = ts[i];
+  }
+  kf_value_t res[1] = {};
+  CTS_ASSERT_OK(kf_op_call(op, args, 3, res, 1));
+  ASSERT_EQ(res[0].tag, KF_VALUE_TENSOR);
+  Tensor r(res[0].v.tensor);
+  Shape os;
+  const Values want = ref_sdpa(q, {2, 2}, k, {3, 2}, v, {3, 2}, nullptr, false, std::nullopt, &os);
+  EXPECT_TRUE(matches(r, want, os, KF_FLOAT32, 4));
+}
+
 TEST_P(Attention, LargerHeads) {
   const Mask m{pseudo_random(33 * 40, 0, 1.9, 10, true), {33, 40}, true};
   Mask keep = m;

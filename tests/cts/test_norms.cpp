@@ -221,6 +221,48 @@ TEST_P(Norms, RmsNormNanRow) {
   EXPECT_TRUE(matches(r, want, {3, 2}, dt(), kScale));
 }
 
+TEST_P(Norms, ExpandedInput) {
+  // A stride-0 normalised dim ([4, 1] expanded to [4, 6]: constant rows) and a stride-0 leading
+  // dim ([1, 6] expanded to [3, 6]).
+  const Values c = values_for(dt(), 4, 18), r6 = values_for(dt(), 6, 19);
+  Tensor tc = make(c, {4, 1}), tr = make(r6, {1, 6}), ec, er, o1, o2, o3;
+  const Shape s1{4, 6}, s2{3, 6};
+  CTS_ASSERT_OK(kf_expand(tc.get(), s1.data(), 2, ec.put()));
+  CTS_ASSERT_OK(kf_expand(tr.get(), s2.data(), 2, er.put()));
+  CTS_ASSERT_OK(layer_norm(ec, {6}, nullptr, nullptr, kEps, o1));
+  EXPECT_TRUE(matches(o1, Values(24, 0.0), s1, dt()));
+  const Values xr = expand_to(r6, {1, 6}, s2);
+  CTS_ASSERT_OK(layer_norm(er, {6}, nullptr, nullptr, kEps, o2));
+  EXPECT_TRUE(matches(o2, ref_norm(xr, 6, nullptr, nullptr, kEps, false), s2, dt(), kScale));
+  CTS_ASSERT_OK(rms_norm(ec, {6}, nullptr, kEps, o3));
+  const Values xc = expand_to(c, {4, 1}, s1);
+  EXPECT_TRUE(matches(o3, ref_norm(xc, 6, nullptr, nullptr, kEps, true), s1, dt(), kScale));
+}
+
+TEST_P(NormsAny, BoxedCallsUseTheDefaults) {
+  const Values v = {0.5, -1, 2, 3, 1, 1.5};
+  Tensor t = make(v, {2, 3}, KF_FLOAT32);
+  const int64_t ns[1] = {3};
+  for (const char* name : {"layer_norm", "rms_norm"}) {
+    SCOPED_TRACE(name);
+    kf_op_t op = nullptr;
+    CTS_ASSERT_OK(kf_op_find(name, &op));
+    kf_value_t args[2] = {};
+    args[0].tag = KF_VALUE_TENSOR;
+    args[0].v.tensor = t.get();
+    args[1].tag = KF_VALUE_INT_LIST;
+    args[1].v.ints.data = ns;
+    args[1].v.ints.len = 1;
+    kf_value_t res[1] = {};
+    CTS_ASSERT_OK(kf_op_call(op, args, 2, res, 1));
+    ASSERT_EQ(res[0].tag, KF_VALUE_TENSOR);
+    Tensor r(res[0].v.tensor);
+    const bool rms = std::string(name) == "rms_norm";
+    const double eps = rms ? double{std::numeric_limits<float>::epsilon()} : kEps;
+    EXPECT_TRUE(matches(r, ref_norm(v, 3, nullptr, nullptr, eps, rms), {2, 3}, KF_FLOAT32, 4));
+  }
+}
+
 void expect_refused(kf_status_t s, const char* op, const char* what, const char* needle = "") {
   EXPECT_EQ(s, KF_INVALID_ARGUMENT) << op << ": " << what;
   const std::string msg = kf_last_error_message();
