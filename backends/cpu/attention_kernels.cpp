@@ -103,6 +103,13 @@ T dot(const T* a, int64_t sa, const T* b, int64_t sb, int64_t n) {
   return acc;
 }
 
+/// The key rows a block of rows [i0, i0 + w) reads: with is_causal, none beyond its last row
+/// (their scores are -inf, their weights 0, so they are neither computed nor accumulated).
+template <class T>
+int64_t causal_end(const AttentionPlan<T>& p, int64_t i0, int64_t w) {
+  return p.causal ? std::min(p.s, i0 + w) : p.s;
+}
+
 /// Steps 1 and 2 of Note [Fused attention] for rows [i0, i0 + w) into sc (w x S).
 template <class T>
 void block_scores(const AttentionPlan<T>& p, const BatchOffsets& o, int64_t i0, int64_t w,
@@ -112,7 +119,7 @@ void block_scores(const AttentionPlan<T>& p, const BatchOffsets& o, int64_t i0, 
   const int nd = p.nb + 2;
   const int64_t qr = p.q.stride[nd - 2], qc = p.q.stride[nd - 1];
   const int64_t kr = p.k.stride[nd - 2], kc = p.k.stride[nd - 1];
-  for (int64_t j = 0; j < p.s; ++j) {
+  for (int64_t j = 0; j < causal_end(p, i0, w); ++j) {
     const T* kj = k + j * kr;
     for (int64_t r = 0; r < w; ++r) {
       sc[r * p.s + j] = dot(q + (i0 + r) * qr, qc, kj, kc, p.e) * p.scale;
@@ -165,7 +172,7 @@ void attention_block(const AttentionPlan<T>& p, int64_t b, int64_t i0, int64_t w
   const int nd = p.nb + 2;
   const T* v = reinterpret_cast<const T*>(p.v.data) + o.v;
   const int64_t vr = p.v.stride[nd - 2], vc = p.v.stride[nd - 1];
-  for (int64_t j = 0; j < p.s; ++j) {
+  for (int64_t j = 0; j < causal_end(p, i0, w); ++j) {
     const T* vj = v + j * vr;
     for (int64_t r = 0; r < w; ++r) {
       const T pj = sc[r * p.s + j];
