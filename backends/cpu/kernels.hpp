@@ -23,6 +23,8 @@ kf_status_t register_activation_kernels(const kf_registrar_t* reg);  // gelu sil
 kf_status_t register_rounding_kernels(const kf_registrar_t* reg);    // floor ceil round sign clamp
 kf_status_t register_random_kernels(const kf_registrar_t* reg);   // rand randn
 kf_status_t register_index_kernels(const kf_registrar_t* reg);    // index_select gather fill_
+kf_status_t register_norm_kernels(const kf_registrar_t* reg);     // layer_norm rms_norm
+kf_status_t register_attention_kernels(const kf_registrar_t* reg);  // scaled_dot_product_attention
 
 /// Seeds the random generator of random_kernels.cpp and resets its offset (kf_manual_seed).
 void seed_random(uint64_t seed);

@@ -186,7 +186,8 @@ kf_status_t cpu_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
       register_reduce_kernels,  register_softmax_kernels, register_linalg_kernels,
       register_copy_kernels,    register_random_kernels,  register_index_kernels,
       register_compare_kernels, register_minmax_pow_kernels, register_math_kernels,
-      register_activation_kernels, register_rounding_kernels};
+      register_activation_kernels, register_rounding_kernels, register_norm_kernels,
+      register_attention_kernels};
   for (auto family : families) {
     const kf_status_t s = family(reg);
     if (s != KF_OK) return s;

@@ -1,6 +1,6 @@
-// Composite linear algebra: matmul (NumPy semantics over mm/bmm and views) and linear. Both
-// have a meta rule (meta/linalg_meta.cpp), so a backend kernel may override them; the checks
-// of shapes and dtypes happen there, before these run.
+// Composite linear algebra: matmul (NumPy semantics over mm/bmm and views), linear and addmm
+// (over mm, mul and add). All have a meta rule (meta/linalg_meta.cpp), so a backend kernel may
+// override them; the checks of shapes, dtypes and scalars happen there, before these run.
 #include <vector>
 
 #include "core_ops.hpp"
@@ -71,6 +71,14 @@ TensorRef matmul_impl(TensorImpl& a, TensorImpl& b) {
   return batched(a, b);
 }
 
+bool scalar_is(const kf_scalar_t& s, double v) {
+  switch (s.tag) {
+    case KF_SCALAR_INT64: return static_cast<double>(s.v.i64) == v;
+    case KF_SCALAR_BOOL: return (s.v.b ? 1.0 : 0.0) == v;
+    default: return s.v.f64 == v;
+  }
+}
+
 }  // namespace
 
 void matmul(const CallArgs& a, TensorRef* outs) { outs[0] = matmul_impl(a.tensor(0), a.tensor(1)); }
@@ -81,6 +89,36 @@ void linear(const CallArgs& a, TensorRef* outs) {
   TensorRef y = matmul_impl(a.tensor(0), *wt);
   if (TensorImpl* bias = a.optional_tensor(2)) y = ops::add(*y, *bias);
   outs[0] = std::move(y);
+}
+
+// Note [addmm without a kernel]
+// beta * self + alpha * (mat1 @ mat2) as add(beta * self, product, alpha): add applies alpha in
+// its compute type (float for the 16-bit floats, wrapping integers), and broadcasts self to
+// [n, m]. beta is a 0-dim tensor of self's dtype (so an integer addmm stays integer). As in
+// PyTorch, beta == 0 never reads self: its NaN and inf do not reach the result. alpha == 0
+// still multiplies the product (0 * inf is NaN).
+void addmm(const CallArgs& a, TensorRef* outs) {
+  TensorImpl &self = a.tensor(0), &mat1 = a.tensor(1), &mat2 = a.tensor(2);
+  const kf_scalar_t beta = a.scalar(3), alpha = a.scalar(4);
+  TensorRef prod = ops::mm(mat1, mat2);
+  if (scalar_is(beta, 0)) {
+    if (scalar_is(alpha, 1)) {
+      outs[0] = std::move(prod);
+      return;
+    }
+    TensorRef zero = ops::zeros_like(*prod);
+    outs[0] = ops::add(*zero, *prod, alpha);
+    return;
+  }
+  TensorRef scaled;
+  if (scalar_is(beta, 1)) {
+    retain(&self);
+    scaled = TensorRef(&self);
+  } else {
+    TensorRef b = ops::full(IntListView(), beta, self.dtype, self.device);
+    scaled = ops::mul(self, *b);
+  }
+  outs[0] = ops::add(*scaled, *prod, alpha);
 }
 
 }  // namespace kf::composite

@@ -1,5 +1,5 @@
-// Meta functions of mm, bmm, and of the composites matmul and linear (so that a backend kernel
-// can override them: the core allocates the outputs).
+// Meta functions of mm, bmm, and of the composites matmul, linear and addmm (so that a backend
+// kernel can override them: the core allocates the outputs).
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "meta/meta_util.hpp"
@@ -55,6 +55,17 @@ void matmul_shape(const char* op, const TensorImpl& a, const TensorImpl& b, Outp
   if (b.ndim >= 2) out.shape[out.ndim++] = b.shape[b.ndim - 1];
 }
 
+// PyTorch refuses a floating-point alpha or beta for an integer addmm (it could not be applied
+// exactly), naming the argument.
+void require_integral_scalar(const char* op, const char* name, const kf_scalar_t& s,
+                             kf_dtype_t d) {
+  if (is_integral(d, false) && s.tag == KF_SCALAR_FLOAT64) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: {}={} is a floating-point number but the inputs are {}; for integer inputs {} "
+         "must be an integer", op, name, s.v.f64, dtype_name(d), name);
+  }
+}
+
 }  // namespace
 
 void matmul(const CallArgs& a, MetaResult& m) {
@@ -93,6 +104,43 @@ void linear(const CallArgs& a, MetaResult& m) {
   }
   m.out[0].dtype = x.dtype;
   m.compute_dtype = x.dtype;
+}
+
+// addmm(self, mat1, mat2, beta, alpha): mat1 [n, k] @ mat2 [k, m], self broadcast to [n, m]
+// (never beyond), all three of one dtype (not bool). Self is marked for broadcasting so that a
+// kernel sees it as [n, m] (stride 0 along the broadcast dims).
+void addmm(const CallArgs& a, MetaResult& m) {
+  const TensorImpl &self = a.tensor(0), &x = a.tensor(1), &y = a.tensor(2);
+  require_dims("addmm", "mat1", x, 2);
+  require_dims("addmm", "mat2", y, 2);
+  require_same_dtype("addmm", x, y);
+  if (self.dtype != x.dtype) {
+    fail(KF_INVALID_ARGUMENT,
+         "addmm: self is {} but mat1 and mat2 are {}; all three must have one dtype (convert "
+         "self with to_dtype)", dtype_name(self.dtype), dtype_name(x.dtype));
+  }
+  if (x.dtype == KF_BOOL) {
+    fail(KF_INVALID_ARGUMENT, "addmm: bool matrices are not supported; convert them to an "
+         "integer or floating-point dtype first");
+  }
+  require_inner("addmm", x, y, 1, 0);
+  require_integral_scalar("addmm", "beta", a.scalar(3), x.dtype);
+  require_integral_scalar("addmm", "alpha", a.scalar(4), x.dtype);
+  OutputMeta& o = m.out[0];
+  o.ndim = 2;
+  o.shape[0] = x.shape[0];
+  o.shape[1] = y.shape[1];
+  OutputMeta with_self = o;
+  broadcast_into("addmm", with_self, self);
+  if (with_self.ndim != 2 || with_self.shape[0] != o.shape[0] ||
+      with_self.shape[1] != o.shape[1]) {
+    fail(KF_INVALID_ARGUMENT,
+         "addmm: self of shape {} cannot be broadcast to the product's shape {}",
+         shape_string(self.shape, self.ndim), shape_string(o.shape, 2));
+  }
+  o.dtype = x.dtype;
+  m.compute_dtype = x.dtype;
+  m.broadcast_mask = 0x1;
 }
 
 void mm(const CallArgs& a, MetaResult& m) {
