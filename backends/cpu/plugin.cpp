@@ -205,7 +205,10 @@ kf_status_t cpu_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
   kf_status_t (*const families[])(const kf_registrar_t*) = {
       register_factory_kernels, register_binary_kernels, register_unary_kernels,
       register_reduce_kernels,  register_softmax_kernels, register_linalg_kernels,
-      register_copy_kernels};
+      register_copy_kernels,
+      // reductions of issue 9
+      register_prod_minmax_kernels, register_moments_kernels, register_logical_reduce_kernels,
+      register_logsumexp_kernels, register_cumsum_kernels};
   for (auto family : families) {
     const kf_status_t s = family(reg);
     if (s != KF_OK) return s;
