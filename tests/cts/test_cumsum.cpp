@@ -90,6 +90,22 @@ TEST_P(CumsumAny, IntegerOverflowAndDtypes) {
   EXPECT_TRUE(matches(rf, Values{1, 0, 2, 1}, {2, 2}, KF_FLOAT32));
 }
 
+TEST_P(CumsumAny, OutIsSelf) {
+  // out= the input itself (exact alias): each element is read before it is written.
+  for (int64_t d : {0, 1}) {
+    SCOPED_TRACE("dim " + std::to_string(d));
+    const Values v = pseudo_random(60, -50, 50, 57, true);
+    Tensor t = make(v, {6, 10}, KF_INT64);
+    CTS_ASSERT_OK(kf_cumsum_out(t.get(), d, KF_DTYPE_UNDEFINED, t.get()));
+    EXPECT_TRUE(matches(t, red::map_lines(v, {6, 10}, d, cum_of), {6, 10}, KF_INT64));
+  }
+  Values big = pseudo_random(1 << 16, -2, 2, 59);
+  for (double& x : big) x = round_to(KF_FLOAT32, x);
+  Tensor f = make(big, {256, 256}, KF_FLOAT32);
+  CTS_ASSERT_OK(kf_cumsum_out(f.get(), 0, KF_DTYPE_UNDEFINED, f.get()));
+  EXPECT_TRUE(matches(f, red::map_lines(big, {256, 256}, 0, cum_of), {256, 256}, KF_FLOAT32, 64));
+}
+
 TEST_P(CumsumAny, NanInfAndErrors) {
   Tensor f = make(Values{1, NAN, 2, INFINITY, -INFINITY, 3}, {2, 3}, KF_FLOAT32), r;
   CTS_ASSERT_OK(kf_cumsum(f.get(), 1, KF_DTYPE_UNDEFINED, r.put()));
