@@ -10,9 +10,10 @@
 // +inf (inf) and NaN (NaN); -inf contributes nothing. The result is special when it is not 0
 // (inf or NaN, as PyTorch: +inf gives inf, NaN gives NaN), else -inf when no finite value was
 // seen (an empty or all -inf reduction), else m + log(s). A contiguous run (Reducer::row) takes
-// its finite maximum in a first vectorisable pass and then sums exp(x - max) in chunks; single
-// elements (the column schedule) update (m, s) online, rescaling s by exp(m_old - m_new)
-// when a larger value comes; partials merge the same way.
+// its maximum in a first vectorisable pass and then sums exp(x - max) in chunks; the column
+// schedule does the same two passes across a block of outputs (column_passes); single
+// elements (strided runs, runs with an infinity or no finite value) update (m, s) online,
+// rescaling s by exp(m_old - m_new) when a larger value comes; partials merge the same way.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -127,6 +128,36 @@ struct LogsumexpReducer {
     merge(acc, Lse{static_cast<double>(m), sum, 0.0});
   }
   void combine(Acc& acc, const Acc& later) const { merge(acc, later); }
+  /// The column schedule: per output the maximum m (NaN skipped), then the sum of
+  /// exp(x - shift) with shift = m when finite, else 0. A NaN or +inf makes that sum NaN or
+  /// inf (special); with m = -inf it is 0 (nothing finite: the identity).
+  static constexpr bool kColumnPasses = true;
+  template <class Walk>
+  void column_passes(Acc* acc, int64_t w, Walk&& walk) const {
+    using M = OpMath<T>;
+    M shift[kColumnBlock];
+    double sum[kColumnBlock] = {};
+    for (int64_t j = 0; j < w; ++j) shift[j] = -std::numeric_limits<M>::infinity();
+    walk([&](const T* x) {
+      for (int64_t j = 0; j < w; ++j) {
+        const M v = load(x[j]);
+        shift[j] = v > shift[j] ? v : shift[j];
+      }
+    });
+    for (int64_t j = 0; j < w; ++j) shift[j] = std::isfinite(shift[j]) ? shift[j] : M(0);
+    walk([&](const T* x) {
+      M buf[kColumnBlock];
+      for (int64_t j = 0; j < w; ++j) buf[j] = std::exp(load(x[j]) - shift[j]);
+      for (int64_t j = 0; j < w; ++j) sum[j] += static_cast<double>(buf[j]);
+    });
+    for (int64_t j = 0; j < w; ++j) {
+      if (!std::isfinite(sum[j])) {
+        acc[j] = Acc{kNegInf, 0.0, sum[j]};
+      } else if (sum[j] != 0) {
+        acc[j] = Acc{static_cast<double>(shift[j]), sum[j], 0.0};
+      }  // else: no finite value, acc[j] stays the identity
+    }
+  }
   void store(char* out, const Acc& acc) const {
     double r;
     if (acc.special != 0 || std::isnan(acc.special)) {

@@ -10,9 +10,10 @@
 // The accumulator is (count, mean, m2) in double. A contiguous run of the reduced space
 // (Reducer::row) is done in two vectorisable passes, its mean and then the sum of squared
 // deviations from it, which does not cancel the way sum(x^2) - N mean^2 does; runs, single
-// elements (the column schedule) and thread partials are merged with Chan et al.'s pairwise
+// elements and thread partials are merged with Chan et al.'s pairwise
 // update: delta = mb - ma, mean = ma + delta nb / n, m2 = m2a + m2b + delta^2 na nb / n.
-// NaN and inf propagate through the sums to a NaN result, as PyTorch.
+// The column schedule (outputs adjacent in memory) makes one pass over a block of outputs with
+// shifted sums instead (column_passes). NaN and inf propagate to a NaN result, as PyTorch.
 #include <cmath>
 
 #include "dtype_dispatch.hpp"
@@ -98,6 +99,30 @@ struct MomentsReducer {
     merge(acc, run_moments(reinterpret_cast<const T*>(p), n));
   }
   void combine(Acc& acc, const Acc& later) const { merge(acc, later); }
+  /// The column schedule, in one vectorisable pass: sums of d = x - k and of d^2 with k each
+  /// output's first element (shifted data: no cancellation while k is near the mean, which
+  /// a sample of the data is), m2 = sum(d^2) - sum(d)^2 / n, in double.
+  static constexpr bool kColumnPasses = true;
+  template <class Walk>
+  void column_passes(Acc* acc, int64_t w, Walk&& walk) const {
+    double k[kColumnBlock], s1[kColumnBlock] = {}, s2[kColumnBlock] = {};
+    double count = 0;
+    walk([&](const T* x) {
+      if (count == 0) {
+        for (int64_t j = 0; j < w; ++j) k[j] = static_cast<double>(load(x[j]));
+      }
+      for (int64_t j = 0; j < w; ++j) {
+        const double d = static_cast<double>(load(x[j])) - k[j];
+        s1[j] += d;
+        s2[j] += d * d;
+      }
+      count += 1;
+    });
+    for (int64_t j = 0; j < w; ++j) {
+      const double mean_d = s1[j] / count;
+      acc[j] = Acc{count, k[j] + mean_d, std::max(0.0, s2[j] - s1[j] * mean_d)};
+    }
+  }
   void store(char* out, const Acc& acc) const {
     const double dof = std::max(0.0, acc.n - correction);
     const double var = acc.m2 / dof;
