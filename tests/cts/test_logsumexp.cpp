@@ -60,6 +60,22 @@ TEST_P(Logsumexp, StableStridedOutAndLarge) {
   EXPECT_TRUE(matches(all, Values{lse_of(v)}, {}, dt(), 4));
 }
 
+TEST_P(Logsumexp, ExpandedInput) {
+  const Values row = red::input(dt(), 40, 47);
+  Tensor r = make(row, {1, 40}), e;
+  const Shape es{2000, 40};
+  CTS_ASSERT_OK(kf_expand(r.get(), es.data(), 2, e.put()));
+  const Values ev = expand_to(row, {1, 40}, es);
+  for (const Dims& dims : {Dims{0}, Dims{1}, Dims{}}) {
+    SCOPED_TRACE("dims " + shape_str(dims));
+    Tensor l;
+    CTS_ASSERT_OK(kf_logsumexp(e.get(), dims.empty() ? nullptr : dims.data(),
+                               static_cast<int32_t>(dims.size()), false, l.put()));
+    Shape os;
+    EXPECT_TRUE(matches(l, red::reduce(ev, es, dims, false, &os, lse_of), os, dt(), 4));
+  }
+}
+
 TEST_P(Logsumexp, SpecialValues) {
   // Rows: all -inf; -inf beside finite; +inf; NaN; +inf and NaN; -inf and +inf.
   const double ninf = -INFINITY, inf = INFINITY;

@@ -106,6 +106,24 @@ TEST_P(VarStd, DegenerateCounts) {
   EXPECT_TRUE(matches(zs, Values{0}, {}, dt()));
 }
 
+TEST_P(VarStd, ExpandedInput) {
+  // A [1, 50] row expanded (stride 0) to [1000, 50]: reduced over the stride-0 dim, the other
+  // one and both.
+  const Values row = red::input(dt(), 50, 27);
+  Tensor r = make(row, {1, 50}), e;
+  const Shape es{1000, 50};
+  CTS_ASSERT_OK(kf_expand(r.get(), es.data(), 2, e.put()));
+  const Values ev = expand_to(row, {1, 50}, es);
+  for (const Dims& dims : {Dims{0}, Dims{1}, Dims{}}) {
+    SCOPED_TRACE("dims " + shape_str(dims));
+    Tensor v;
+    CTS_ASSERT_OK(call(false, e.get(), &dims, nullptr, false, v));
+    Shape os;
+    const Values want = red::reduce(ev, es, dims, false, &os, [](const Values& g) { return var_of(g, 1); });
+    EXPECT_TRUE(matches(v, want, os, dt(), 16));
+  }
+}
+
 TEST_P(VarStd, NanAndInf) {
   Tensor t = make(Values{1, NAN, 3, 1, INFINITY, 2, 4, 5, 6}, {3, 3}), r;
   const Dims one{1};
