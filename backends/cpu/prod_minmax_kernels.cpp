@@ -132,8 +132,27 @@ struct ArgminReducer {
     const M x = load(v);
     if (acc.index < 0 || better(x, acc.value)) acc = Acc{x, pos};
   }
+  /// A contiguous run in two passes: its minimum (vectorised, MinReducer's rule), then the
+  /// first position holding it; an earlier position in acc wins ties.
   void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t pos) const {
-    for (int64_t i = 0; i < n; ++i) step(acc, row_elem<T>(p, i, s), pos + i);
+    if (s != static_cast<int64_t>(sizeof(T)) || n < 2 * kLanes) {
+      for (int64_t i = 0; i < n; ++i) step(acc, row_elem<T>(p, i, s), pos + i);
+      return;
+    }
+    M m = MinReducer<T>{}.identity();
+    MinReducer<T>{}.row(m, p, s, n, pos);
+    const T* x = reinterpret_cast<const T*>(p);
+    int64_t i = 0;
+    if constexpr (std::is_floating_point_v<M>) {
+      if (m != m) {
+        while (load(x[i]) == load(x[i])) ++i;  // the first NaN
+      } else {
+        while (load(x[i]) != m) ++i;
+      }
+    } else {
+      while (load(x[i]) != m) ++i;
+    }
+    combine(acc, Acc{m, pos + i});
   }
   void combine(Acc& acc, const Acc& later) const {
     if (later.index >= 0 && (acc.index < 0 || better(later.value, acc.value))) acc = later;
