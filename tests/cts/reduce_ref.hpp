@@ -74,7 +74,8 @@ inline Values map_lines(const Values& v, const Shape& shape, int64_t dim,
     Values line;
     for (int64_t k = 0; k < shape[d]; ++k) line.push_back(v[static_cast<size_t>(i + k * st[d])]);
     const Values r = f(line);
-    for (int64_t k = 0; k < shape[d]; ++k) out[static_cast<size_t>(i + k * st[d])] = r[static_cast<size_t>(k)];
+    for (int64_t k = 0; k < shape[d]; ++k)
+      out[static_cast<size_t>(i + k * st[d])] = r[static_cast<size_t>(k)];
   }
   return out;
 }
@@ -98,8 +99,8 @@ inline Values input(kf_dtype_t d, size_t n, uint32_t seed) {
 /** A bad status with a message naming the op. */
 inline ::testing::AssertionResult refused(kf_status_t s, const char* op) {
   if (s != KF_INVALID_ARGUMENT && s != KF_OUT_OF_RANGE)
-    return ::testing::AssertionFailure() << "status " << kf_status_name(s)
-                                         << ", expected INVALID_ARGUMENT or OUT_OF_RANGE";
+    return ::testing::AssertionFailure()
+           << "status " << kf_status_name(s) << ", expected INVALID_ARGUMENT or OUT_OF_RANGE";
   const std::string msg = kf_last_error_message();
   if (msg.find(op) == std::string::npos)
     return ::testing::AssertionFailure() << "message does not name " << op << ": " << msg;
@@ -108,8 +109,8 @@ inline ::testing::AssertionResult refused(kf_status_t s, const char* op) {
 
 /** Reduction dim cases over a [2, 3, 4] input: dims (empty: all) and keepdim. */
 inline std::vector<std::pair<Dims, bool>> dim_cases() {
-  return {{{}, false}, {{1}, false}, {{-1}, false}, {{0, 2}, false}, {{1}, true},
-          {{-3, -1}, true}, {{0, 1, 2}, false}};
+  return {{{}, false}, {{1}, false},     {{-1}, false},     {{0, 2}, false},
+          {{1}, true}, {{-3, -1}, true}, {{0, 1, 2}, false}};
 }
 
 inline std::string dims_str(const Dims& d, bool keep) {

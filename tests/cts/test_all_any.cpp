@@ -12,11 +12,13 @@ class AllAnyAny : public CtsTest {};  // backend only
 
 kf_dtype_t logical_dtype(kf_dtype_t d) { return d == KF_UINT8 ? KF_UINT8 : KF_BOOL; }
 double all_of(const Values& g) {
-  for (double x : g) if (x == 0) return 0;
+  for (double x : g)
+    if (x == 0) return 0;
   return 1;
 }
 double any_of(const Values& g) {
-  for (double x : g) if (x != 0) return 1;
+  for (double x : g)
+    if (x != 0) return 1;
   return 0;
 }
 

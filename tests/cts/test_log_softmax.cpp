@@ -58,7 +58,8 @@ TEST_P(LogSoftmax, SpecialValuesAndShapes) {
   const Values a = log_softmax_of({0, 1});
   EXPECT_TRUE(matches(r, Values{ninf, a[0], a[1], NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN},
                       {4, 3}, dt(), 4));
-  Tensor z = make(Values{3}, {}), zr, e = make(Values{}, {0, 4}), er, s1 = make(Values{5, 6}, {2, 1}), sr;
+  Tensor z = make(Values{3}, {}), zr, e = make(Values{}, {0, 4}), er,
+         s1 = make(Values{5, 6}, {2, 1}), sr;
   CTS_ASSERT_OK(kf_log_softmax(z.get(), 0, KF_DTYPE_UNDEFINED, zr.put()));
   EXPECT_TRUE(matches(zr, Values{0}, {}, dt()));
   CTS_ASSERT_OK(kf_log_softmax(e.get(), 1, KF_DTYPE_UNDEFINED, er.put()));
@@ -79,7 +80,8 @@ TEST_P(LogSoftmaxAny, IntegerInputsAndErrors) {
   CTS_ASSERT_OK(kf_log_softmax(i.get(), 1, KF_FLOAT32, r.put()));
   const Values a = log_softmax_of({1, 2});
   EXPECT_TRUE(matches(r, Values{a[0], a[1], a[0], a[1]}, {2, 2}, KF_FLOAT32));
-  EXPECT_TRUE(red::refused(kf_log_softmax(i.get(), 1, KF_DTYPE_UNDEFINED, bad.put()), "log_softmax"));
+  EXPECT_TRUE(
+      red::refused(kf_log_softmax(i.get(), 1, KF_DTYPE_UNDEFINED, bad.put()), "log_softmax"));
   EXPECT_TRUE(red::refused(kf_log_softmax(i.get(), 1, KF_INT64, bad2.put()), "log_softmax"));
   EXPECT_TRUE(red::refused(kf_log_softmax(i.get(), 2, KF_FLOAT32, bad3.put()), "log_softmax"));
 }

@@ -7,9 +7,9 @@ namespace {
 
 using red::Dims;
 
-class MinReduce : public CtsTest {};      // backend x every dtype
-class MinReduceFloat : public CtsTest {}; // backend x every floating dtype
-class MinReduceAny : public CtsTest {};   // backend only
+class MinReduce : public CtsTest {};       // backend x every dtype
+class MinReduceFloat : public CtsTest {};  // backend x every floating dtype
+class MinReduceAny : public CtsTest {};    // backend only
 
 double min_of(const Values& g) {
   double m = INFINITY;
@@ -90,7 +90,8 @@ TEST_P(MinReduce, StridedAndOut) {
 TEST_P(MinReduce, LargeAcrossThreads) {
   const int64_t n = 1 << 20;
   Values v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = dt() == KF_BOOL ? 1 : static_cast<double>(i % 7 + 1);
+  for (int64_t i = 0; i < n; ++i)
+    v[static_cast<size_t>(i)] = dt() == KF_BOOL ? 1 : static_cast<double>(i % 7 + 1);
   v[70001] = 0;
   v[900001] = 0;
   Tensor t = make(v, {n}), m, a, mm, c0, c1, a0;

@@ -71,8 +71,9 @@ TEST_P(Prod, StridedOutAndDtype) {
   CTS_ASSERT_OK(kf_prod_out(p.get(), &d, 1, false, KF_DTYPE_UNDEFINED, out.get()));
   EXPECT_TRUE(matches(out, want, os, prod_dtype(dt()), 4));
   CTS_ASSERT_OK(kf_prod(p.get(), &d, 1, false, KF_FLOAT64, f64.put()));
-  EXPECT_TRUE(matches(f64, red::reduce(pv, ps, {0}, false, nullptr,
-                                       [](const Values& g) { return prod_of(g, KF_FLOAT64); }),
+  EXPECT_TRUE(matches(f64,
+                      red::reduce(pv, ps, {0}, false, nullptr,
+                                  [](const Values& g) { return prod_of(g, KF_FLOAT64); }),
                       os, KF_FLOAT64));
 }
 
@@ -111,16 +112,21 @@ TEST_P(Prod, LargeAcrossThreads) {
 }
 
 TEST_P(ProdAny, IntegerOverflowWraps) {
-  const struct { kf_dtype_t in, dtype; Values v; double want; } cases[] = {
-      {KF_INT8, KF_INT8, {100, 3}, 44},                      // 300 mod 256
-      {KF_INT8, KF_DTYPE_UNDEFINED, {100, 3}, 300},          // int64 by default: no wrap
-      {KF_UINT8, KF_UINT8, {16, 17}, 16},                    // 272 mod 256
-      {KF_INT32, KF_INT32, {65536, 65536}, 0},               // 2^32 mod 2^32
+  const struct {
+    kf_dtype_t in, dtype;
+    Values v;
+    double want;
+  } cases[] = {
+      {KF_INT8, KF_INT8, {100, 3}, 44},              // 300 mod 256
+      {KF_INT8, KF_DTYPE_UNDEFINED, {100, 3}, 300},  // int64 by default: no wrap
+      {KF_UINT8, KF_UINT8, {16, 17}, 16},            // 272 mod 256
+      {KF_INT32, KF_INT32, {65536, 65536}, 0},       // 2^32 mod 2^32
       {KF_INT64, KF_DTYPE_UNDEFINED, {4294967296.0, 4294967296.0, 3}, 0},  // 2^64 wraps
       {KF_INT16, KF_DTYPE_UNDEFINED, {-2, 3, -5}, 30},
   };
   for (const auto& c : cases) {
-    SCOPED_TRACE(dtype_str(c.in) + " dtype " + (c.dtype == KF_DTYPE_UNDEFINED ? "none" : dtype_str(c.dtype)));
+    SCOPED_TRACE(dtype_str(c.in) + " dtype " +
+                 (c.dtype == KF_DTYPE_UNDEFINED ? "none" : dtype_str(c.dtype)));
     Tensor t = make(c.v, {static_cast<int64_t>(c.v.size())}, c.in), r;
     CTS_ASSERT_OK(kf_prod(t.get(), nullptr, 0, false, c.dtype, r.put()));
     EXPECT_TRUE(matches(r, Values{c.want}, {}, c.dtype == KF_DTYPE_UNDEFINED ? KF_INT64 : c.dtype));

@@ -19,8 +19,8 @@ double var_of(const Values& g, double correction) {
   return m2 / std::max(0.0, static_cast<double>(g.size()) - correction);
 }
 
-kf_status_t call(bool is_std, kf_tensor_t t, const Dims* dims, const kf_scalar_t* corr,
-                 bool keep, Tensor& r) {
+kf_status_t call(bool is_std, kf_tensor_t t, const Dims* dims, const kf_scalar_t* corr, bool keep,
+                 Tensor& r) {
   const int64_t* d = dims && !dims->empty() ? dims->data() : nullptr;
   const int32_t n = dims ? static_cast<int32_t>(dims->size()) : 0;
   return is_std ? kf_std(t, d, n, corr, keep, r.put()) : kf_var(t, d, n, corr, keep, r.put());
@@ -31,7 +31,8 @@ TEST_P(VarStd, DimsAndCorrections) {
   const Values v = red::input(dt(), 24, 23);
   Tensor t = make(v, s);
   const kf_scalar_t c0 = kf_scalar_i64(0), c2 = kf_scalar_i64(2), ch = kf_scalar_f64(0.5);
-  const std::pair<const kf_scalar_t*, double> corrs[] = {{nullptr, 1}, {&c0, 0}, {&c2, 2}, {&ch, 0.5}};
+  const std::pair<const kf_scalar_t*, double> corrs[] = {
+      {nullptr, 1}, {&c0, 0}, {&c2, 2}, {&ch, 0.5}};
   for (bool is_std : {false, true}) {
     for (const auto& [dims, keep] : red::dim_cases()) {
       for (const auto& [cp, c] : corrs) {
@@ -68,7 +69,8 @@ TEST_P(VarStd, StridedOutAndLarge) {
     Tensor r, sd, out;
     CTS_ASSERT_OK(call(false, tt.get(), &dims, nullptr, false, r));
     Shape os;
-    const Values want = red::reduce(tv, ts, dims, false, &os, [](const Values& g) { return var_of(g, 1); });
+    const Values want =
+        red::reduce(tv, ts, dims, false, &os, [](const Values& g) { return var_of(g, 1); });
     EXPECT_TRUE(matches(r, want, os, dt(), 16));
     CTS_ASSERT_OK(kf_empty(os.data(), 1, dt(), dev(), out.put()));
     CTS_ASSERT_OK(kf_std_out(tt.get(), dims.data(), 1, nullptr, false, out.get()));
@@ -119,7 +121,8 @@ TEST_P(VarStd, ExpandedInput) {
     Tensor v;
     CTS_ASSERT_OK(call(false, e.get(), &dims, nullptr, false, v));
     Shape os;
-    const Values want = red::reduce(ev, es, dims, false, &os, [](const Values& g) { return var_of(g, 1); });
+    const Values want =
+        red::reduce(ev, es, dims, false, &os, [](const Values& g) { return var_of(g, 1); });
     EXPECT_TRUE(matches(v, want, os, dt(), 16));
   }
 }
