@@ -89,9 +89,9 @@ void reduce_var(const CallArgs& a, MetaResult& m) {
   }
   if (!a.none(2)) {
     const kf_scalar_t c = a.scalar(2);
-    if (c.tag == KF_SCALAR_BOOL || (c.tag == KF_SCALAR_FLOAT64 && !std::isfinite(c.v.f64))) {
-      fail(KF_INVALID_ARGUMENT, "{}: correction must be a finite int or float (default 1)",
-           a.name());
+    if (c.tag == KF_SCALAR_FLOAT64 && !std::isfinite(c.v.f64)) {
+      fail(KF_INVALID_ARGUMENT, "{}: correction must be finite (got {}); the default is 1",
+           a.name(), c.v.f64);
     }
   }
   bool reduce[KF_MAX_NDIM];

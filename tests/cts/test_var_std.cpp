@@ -134,6 +134,16 @@ TEST_P(VarStd, NanAndInf) {
   EXPECT_TRUE(matches(r, Values{NAN, NAN, 1}, {3}, dt()));
 }
 
+TEST_P(VarStdAny, BoolCorrection) {
+  // A bool correction counts as 0 or 1 (Python's bool is an int).
+  Tensor t = make(Values{1, 2, 4}, {3}, KF_FLOAT64), r1, r0;
+  const kf_scalar_t yes = kf_scalar_bool(true), no = kf_scalar_bool(false);
+  CTS_ASSERT_OK(kf_var(t.get(), nullptr, 0, &yes, false, r1.put()));
+  EXPECT_TRUE(matches(r1, Values{var_of({1, 2, 4}, 1)}, {}, KF_FLOAT64));
+  CTS_ASSERT_OK(kf_var(t.get(), nullptr, 0, &no, false, r0.put()));
+  EXPECT_TRUE(matches(r0, Values{var_of({1, 2, 4}, 0)}, {}, KF_FLOAT64));
+}
+
 TEST_P(VarStdAny, InvalidArguments) {
   for (kf_dtype_t d : {KF_INT32, KF_INT64, KF_UINT8, KF_BOOL}) {
     SCOPED_TRACE(dtype_str(d));
