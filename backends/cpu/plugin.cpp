@@ -187,7 +187,8 @@ kf_status_t cpu_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
       register_copy_kernels,    register_random_kernels,  register_index_kernels,
       register_compare_kernels, register_minmax_pow_kernels, register_math_kernels,
       register_activation_kernels, register_rounding_kernels, register_norm_kernels,
-      register_attention_kernels};
+      register_attention_kernels, register_prod_minmax_kernels, register_moments_kernels,
+      register_logical_reduce_kernels, register_logsumexp_kernels, register_cumsum_kernels};
   for (auto family : families) {
     const kf_status_t s = family(reg);
     if (s != KF_OK) return s;

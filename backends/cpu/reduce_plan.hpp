@@ -17,11 +17,20 @@
 // A Reducer R provides: Acc identity(); step(Acc&, T value, int64_t pos);
 // row(Acc&, const char* p, int64_t stride, int64_t n, int64_t pos); combine(Acc&, const Acc&
 // later); store(char* out, const Acc&). Reducers must not throw.
+//
+// A reducer that needs more than one pass over its elements (var's mean then squared
+// deviations, logsumexp's max then sum of exponentials) may also declare
+// `static constexpr bool kColumnPasses = true` and
+// `template <class Walk> void column_passes(Acc* acc, int64_t width, Walk&& walk) const`:
+// the column schedule then hands it a block of `width` outputs, and each call
+// walk([&](const T* x) { ... x[j] is the next element of output j ... }) visits the reduced
+// elements once, in order; the reducer fills acc[0, width) (vectorisable across j).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 
 #include "strided.hpp"
 
@@ -185,10 +194,27 @@ void reduce_split(const ReducePlan& p, const R& r, char* in, char* out, int nt) 
 /// A block of up to kColumnBlock contiguous outputs accumulated together.
 constexpr int64_t kColumnBlock = 256;
 
+template <class R, class = void>
+constexpr bool kHasColumnPasses = false;
+template <class R>
+constexpr bool kHasColumnPasses<R, std::void_t<decltype(R::kColumnPasses)>> = R::kColumnPasses;
+
 template <class T, class R>
 void reduce_column_block(const ReducePlan& p, const R& r, char* in, char* out, int64_t width) {
   typename R::Acc acc[kColumnBlock];
   for (int64_t j = 0; j < width; ++j) acc[j] = r.identity();
+  if constexpr (kHasColumnPasses<R>) {
+    auto walk_rows = [&](auto&& f) {
+      auto row = [&](char* const* ptr, const int64_t* s, int64_t n) {
+        for (int64_t t = 0; t < n; ++t) f(reinterpret_cast<const T*>(ptr[0] + t * s[0]));
+      };
+      char* const b[1] = {in};
+      walk(p.red, b, 0, p.numel_red, row);
+    };
+    r.column_passes(acc, width, walk_rows);
+    for (int64_t j = 0; j < width; ++j) r.store(out + j * p.k_out[0], acc[j]);
+    return;
+  }
   int64_t pos = 0;
   auto row = [&](char* const* ptr, const int64_t* s, int64_t n) {
     for (int64_t t = 0; t < n; ++t, ++pos) {

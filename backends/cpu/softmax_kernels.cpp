@@ -1,4 +1,5 @@
-// softmax_kernels.cpp — softmax along one dim for float32, float64, float16 and bfloat16.
+// softmax_kernels.cpp — softmax and log_softmax along one dim for float32, float64, float16
+// and bfloat16.
 //
 // The core hands over the input already converted to the output's dtype (the meta's
 // convert_mask), so input and output share one floating dtype; the output has the input's
@@ -17,6 +18,12 @@
 // whole row NaN; +inf gives inf - inf = NaN and so a NaN sum and a NaN row; a row of only -inf
 // has m = -inf and -inf - -inf = NaN, a NaN row; a -inf beside finite values gives e^-inf = 0.
 // A 0-dim tensor is one row of one element (1, or NaN for an infinite or NaN value).
+//
+// log_softmax (Log = true in the templates below) shares the plan, the schedules and passes
+// 1 and 2, but pass 2 stores nothing and pass 3 writes y = (x - m) - log(s), with x - m in the
+// compute type and log(s) in double; the same IEEE special cases follow (a NaN, a +inf or a
+// row of only -inf gives a NaN row; a -inf beside finite values gives -inf). A 0-dim tensor
+// gives 0 (or NaN for an infinite or NaN value).
 //
 // Schedules (run_softmax): rows split over threads (parallel.hpp); rows that lie next to each
 // other in memory (softmax over a non-innermost dim of a contiguous tensor) in blocks of up to
@@ -110,7 +117,7 @@ double sum_lanes(const M* v, int64_t n) {
 /// Pass 2 over [b, e): the sum of e^(x - max), each stored into the output unless T is a
 /// 16-bit float (Note [Softmax passes]). A chunk of exponentials at a time goes through a
 /// buffer, so no loop both calls exp and carries the sum (which the call would spill).
-template <class T>
+template <class T, bool Log>
 double range_exp_sum(const Row& r, OpMath<T> max, int64_t b, int64_t e) {
   OpMath<T> buf[kChunk];
   double sum = 0;
@@ -118,7 +125,7 @@ double range_exp_sum(const Row& r, OpMath<T> max, int64_t b, int64_t e) {
     const int64_t len = std::min(kChunk, e - c);
     for (int64_t i = 0; i < len; ++i) buf[i] = std::exp(load(at<T>(r.in, c + i, r.si)) - max);
     sum += sum_lanes(buf, len);
-    if constexpr (!is_half_v<T>) {
+    if constexpr (!is_half_v<T> && !Log) {
       for (int64_t i = 0; i < len; ++i) at<T>(r.out, c + i, r.so) = buf[i];
     }
   }
@@ -144,6 +151,26 @@ void range_scale(const Row& r, OpMath<T> max, double inv, int64_t b, int64_t e) 
   }
 }
 
+/// log_softmax's pass 3 over [b, e): the output (x - max) - log_sum.
+template <class T>
+void range_log(const Row& r, OpMath<T> max, double log_sum, int64_t b, int64_t e) {
+  using M = OpMath<T>;
+  const M ls = static_cast<M>(log_sum);
+  for (int64_t i = b; i < e; ++i) {
+    at<T>(r.out, i, r.so) = convert<T>((load(at<T>(r.in, i, r.si)) - max) - ls);
+  }
+}
+
+/// Pass 3 of softmax (Log = false) or log_softmax, given the row's max and sum.
+template <class T, bool Log>
+void range_finish(const Row& r, OpMath<T> max, double sum, int64_t b, int64_t e) {
+  if constexpr (Log) {
+    range_log<T>(r, max, std::log(sum), b, e);
+  } else {
+    range_scale<T>(r, max, 1.0 / sum, b, e);
+  }
+}
+
 /// Row o of the plan.
 inline Row row_at(const SoftmaxPlan& p, char* in, char* out, int64_t o) {
   int64_t in_off, out_off;
@@ -152,12 +179,12 @@ inline Row row_at(const SoftmaxPlan& p, char* in, char* out, int64_t o) {
 }
 
 /// Every row on its own, rows split over `nt` threads.
-template <class T>
+template <class T, bool Log>
 void softmax_rows(const SoftmaxPlan& p, char* in, char* out, int nt) {
   auto one = [&](int64_t o) {
     const Row r = row_at(p, in, out, o);
     const OpMath<T> max = range_max<T>(r, 0, p.n);
-    range_scale<T>(r, max, 1.0 / range_exp_sum<T>(r, max, 0, p.n), 0, p.n);
+    range_finish<T, Log>(r, max, range_exp_sum<T, Log>(r, max, 0, p.n), 0, p.n);
   };
   if (nt <= 1) {
     for (int64_t o = 0; o < p.rows.numel_out; ++o) one(o);
@@ -168,7 +195,7 @@ void softmax_rows(const SoftmaxPlan& p, char* in, char* out, int nt) {
 }
 
 /// Few long rows: each split over `nt` threads, the partial maxima and sums combined in order.
-template <class T>
+template <class T, bool Log>
 void softmax_split(const SoftmaxPlan& p, char* in, char* out, int nt) {
   std::unique_ptr<OpMath<T>[]> part_max(new OpMath<T>[static_cast<size_t>(nt)]);
   std::unique_ptr<double[]> part_sum(new double[static_cast<size_t>(nt)]);
@@ -182,18 +209,18 @@ void softmax_split(const SoftmaxPlan& p, char* in, char* out, int nt) {
 #pragma omp barrier
       OpMath<T> max = part_max[0];
       for (int u = 1; u < used; ++u) max = fmax_of(max, part_max[u]);
-      part_sum[t] = range_exp_sum<T>(r, max, b, e);
+      part_sum[t] = range_exp_sum<T, Log>(r, max, b, e);
 #pragma omp barrier
       double sum = 0;
       for (int u = 0; u < used; ++u) sum += part_sum[u];
-      range_scale<T>(r, max, 1.0 / sum, b, e);
+      range_finish<T, Log>(r, max, sum, b, e);
     }
   }
 }
 
 /// w <= kBlock rows next to each other (input element j of row k at in + k * si + j * T):
 /// the three passes of Note [Softmax passes], each walking dim once for all w rows.
-template <class T>
+template <class T, bool Log>
 void softmax_block(const SoftmaxPlan& p, char* in, char* out, int64_t w) {
   const int64_t ob = p.rows.k_out[0];  // byte stride between the rows' outputs
   OpMath<T> max[kBlock];
@@ -209,19 +236,25 @@ void softmax_block(const SoftmaxPlan& p, char* in, char* out, int64_t w) {
     OpMath<T> buf[kBlock];
     for (int64_t j = 0; j < w; ++j) buf[j] = std::exp(load(x[j]) - max[j]);
     for (int64_t j = 0; j < w; ++j) inv[j] += static_cast<double>(buf[j]);
-    if constexpr (!is_half_v<T>) {
+    if constexpr (!is_half_v<T> && !Log) {
       for (int64_t j = 0; j < w; ++j) at<T>(out + k * p.so, j, ob) = buf[j];
     }
   }
-  for (int64_t j = 0; j < w; ++j) inv[j] = 1.0 / inv[j];
+  for (int64_t j = 0; j < w; ++j) inv[j] = Log ? std::log(inv[j]) : 1.0 / inv[j];
   for (int64_t k = 0; k < p.n; ++k) {
     const Row r{in + k * p.si, out + k * p.so, static_cast<int64_t>(sizeof(T)), ob};
-    for (int64_t j = 0; j < w; ++j) range_scale<T>(r, max[j], inv[j], j, j + 1);
+    for (int64_t j = 0; j < w; ++j) {
+      if constexpr (Log) {
+        range_log<T>(r, max[j], inv[j], j, j + 1);
+      } else {
+        range_scale<T>(r, max[j], inv[j], j, j + 1);
+      }
+    }
   }
 }
 
 /// Rows adjacent along the innermost kept dim, in blocks of kBlock over `nt` threads.
-template <class T>
+template <class T, bool Log>
 void softmax_columns(const SoftmaxPlan& p, char* in, char* out, int nt) {
   const ReducePlan& rp = p.rows;
   const int64_t inner = rp.k_shape[0];
@@ -236,7 +269,7 @@ void softmax_columns(const SoftmaxPlan& p, char* in, char* out, int nt) {
       in_off += i * rp.k_in[d];
       out_off += i * rp.k_out[d];
     }
-    softmax_block<T>(p, in + in_off, out + out_off, std::min(kBlock, inner - j0));
+    softmax_block<T, Log>(p, in + in_off, out + out_off, std::min(kBlock, inner - j0));
   };
   if (nt <= 1 || tasks == 1) {
     for (int64_t task = 0; task < tasks; ++task) one(task);
@@ -270,7 +303,7 @@ SoftmaxPlan make_softmax_plan(const kf_tensor_view_t& in, const kf_tensor_view_t
   return p;
 }
 
-template <class T>
+template <class T, bool Log>
 void run_softmax(const SoftmaxPlan& p, const kf_tensor_view_t& in, const kf_tensor_view_t& out) {
   if (p.rows.numel_out == 0 || p.n == 0) return;  // empty: nothing to write
   char* in_data = static_cast<char*>(in.data);
@@ -280,11 +313,11 @@ void run_softmax(const SoftmaxPlan& p, const kf_tensor_view_t& in, const kf_tens
   const bool columns =
       p.rows.nk >= 1 && p.rows.k_in[0] == elem && p.rows.k_shape[0] >= 8 && p.si != elem;
   if (columns) {
-    softmax_columns<T>(p, in_data, out_data, nt);
+    softmax_columns<T, Log>(p, in_data, out_data, nt);
   } else if (nt > 1 && p.rows.numel_out < nt && p.n >= kParallelGrain) {
-    softmax_split<T>(p, in_data, out_data, nt);
+    softmax_split<T, Log>(p, in_data, out_data, nt);
   } else {
-    softmax_rows<T>(p, in_data, out_data, nt);
+    softmax_rows<T, Log>(p, in_data, out_data, nt);
   }
 }
 
@@ -292,7 +325,15 @@ void softmax_kernel(const ops::softmax::Args& a) {
   require_dtype(a.self, a.out.dtype, "self", "softmax");
   dispatch<kSoftmaxMask>(a.out.dtype, "softmax", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_softmax<T>(make_softmax_plan(a.self, a.out, a.dim, sizeof(T)), a.self, a.out);
+    run_softmax<T, false>(make_softmax_plan(a.self, a.out, a.dim, sizeof(T)), a.self, a.out);
+  });
+}
+
+void log_softmax_kernel(const ops::log_softmax::Args& a) {
+  require_dtype(a.self, a.out.dtype, "self", "log_softmax");
+  dispatch<kSoftmaxMask>(a.out.dtype, "log_softmax", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    run_softmax<T, true>(make_softmax_plan(a.self, a.out, a.dim, sizeof(T)), a.self, a.out);
   });
 }
 
@@ -300,6 +341,7 @@ void softmax_kernel(const ops::softmax::Args& a) {
 
 kf_status_t register_softmax_kernels(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, softmax, softmax_kernel, kSoftmaxMask);
+  KF_REGISTER_KERNEL(reg, log_softmax, log_softmax_kernel, kSoftmaxMask);
   return KF_OK;
 }
 

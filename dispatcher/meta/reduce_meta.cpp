@@ -1,4 +1,8 @@
 // Meta functions of the reductions: reduced dims, keepdim, accumulation dtypes.
+// reduce_sum (sum, prod), reduce_mean, reduce_same (amax, amin), reduce_arg (argmax, argmin),
+// reduce_var (var, std), reduce_logical (all, any), reduce_logsumexp and cumsum.
+#include <cmath>
+
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "meta/meta_util.hpp"
@@ -74,6 +78,54 @@ void reduce_arg(const CallArgs& a, MetaResult& m) {
   reduce_shape(self, reduce, keepdim, m.out[0]);
   m.out[0].dtype = KF_INT64;
   m.compute_dtype = self.dtype;
+}
+
+void reduce_var(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  if (!is_floating(self.dtype)) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: std and var only support floating point dtypes, but the input is {}; convert it "
+         "first (e.g. to float32)", a.name(), dtype_name(self.dtype));
+  }
+  if (!a.none(2)) {
+    const kf_scalar_t c = a.scalar(2);
+    if (c.tag == KF_SCALAR_FLOAT64 && !std::isfinite(c.v.f64)) {
+      fail(KF_INVALID_ARGUMENT, "{}: correction must be finite (got {}); the default is 1",
+           a.name(), c.v.f64);
+    }
+  }
+  bool reduce[KF_MAX_NDIM];
+  const IntListView dims = a.none(1) ? IntListView{nullptr, 0} : a.ints(1);
+  reduced_dims(a.name(), &dims, self.ndim, reduce);
+  reduce_shape(self, reduce, a.bool_arg(3), m.out[0]);
+  m.out[0].dtype = self.dtype;
+  m.compute_dtype = self.dtype;
+  m.convert_mask = 0x1;
+}
+
+void reduce_logical(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  bool reduce[KF_MAX_NDIM];
+  const IntListView dims = a.none(1) ? IntListView{nullptr, 0} : a.ints(1);
+  reduced_dims(a.name(), &dims, self.ndim, reduce);
+  reduce_shape(self, reduce, a.bool_arg(2), m.out[0]);
+  m.out[0].dtype = self.dtype == KF_UINT8 ? KF_UINT8 : KF_BOOL;  // PyTorch keeps uint8
+  m.compute_dtype = self.dtype;  // the kernel reads self in its own dtype
+}
+
+void reduce_logsumexp(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.tensor(0).dtype;
+  reduce_common(a, m, is_floating(d) ? d : KF_FLOAT32);
+}
+
+void cumsum(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  wrap_dim(a.name(), a.int_arg(1), self.ndim);  // throws naming the dim and the valid range
+  const kf_dtype_t def = is_integral(self.dtype, true) ? KF_INT64 : self.dtype;
+  same_shape(self, m.out[0]);
+  m.out[0].dtype = a.dtype_or(2, def);
+  m.compute_dtype = m.out[0].dtype;
+  m.convert_mask = 0x1;
 }
 
 }  // namespace kf::meta

@@ -20,8 +20,8 @@ def _member(arg: Arg) -> tuple[str, str]:
             "Device": ("kf_device_t", "a.v.device"),
         }[arg.base]
     if arg.optional:
-        return f"std::optional<{t}>", f"a.tag == KF_ARG_NONE ? std::optional<{t}>() : " \
-                                      f"std::optional<{t}>({expr})"
+        return f"::std::optional<{t}>", f"a.tag == KF_ARG_NONE ? ::std::optional<{t}>() : " \
+                                      f"::std::optional<{t}>({expr})"
     return t, expr
 
 

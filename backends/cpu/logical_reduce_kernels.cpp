@@ -1,0 +1,93 @@
+// logical_reduce_kernels.cpp — all and any (tag reduction) over every dtype, over
+// reduce_plan.hpp.
+//
+// The kernel reads self in its own dtype (meta reduce_logical) and writes one byte 0/1 per
+// output: bool, or uint8 for a uint8 input (PyTorch). An element is true when it is nonzero
+// (NaN is true, -0.0 is false); an empty all is true, an empty any false. Contiguous runs are
+// reduced with an or/and over kLanes independent flags (vectorisable, no early exit).
+#include "dtype_dispatch.hpp"
+#include "elementwise.hpp"
+#include "kernels.hpp"
+#include "reducer_util.hpp"
+
+namespace kf::cpu {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+constexpr uint32_t kLogicalMask = kAllMask;
+constexpr int kLanes = kReduceLanes * 4;
+
+template <class T>
+inline bool truth(T v) {
+  return load(v) != OpMath<T>(0);
+}
+
+/// All = true: every element nonzero; All = false: some element nonzero.
+template <class T, bool All>
+struct LogicalReducer {
+  using Acc = bool;
+  Acc identity() const { return All; }
+  void step(Acc& acc, T v, int64_t) const {
+    if constexpr (All) {
+      acc = acc && truth(v);
+    } else {
+      acc = acc || truth(v);
+    }
+  }
+  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t) const {
+    if (acc != All) return;  // already decided
+    if (s != static_cast<int64_t>(sizeof(T))) {
+      for (int64_t i = 0; i < n && acc == All; ++i) step(acc, row_elem<T>(p, i, s), 0);
+      return;
+    }
+    const T* x = reinterpret_cast<const T*>(p);
+    unsigned char lane[kLanes];
+    for (int k = 0; k < kLanes; ++k) lane[k] = All ? 1 : 0;
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+      for (int k = 0; k < kLanes; ++k) {
+        if constexpr (All) {
+          lane[k] &= static_cast<unsigned char>(truth(x[i + k]));
+        } else {
+          lane[k] |= static_cast<unsigned char>(truth(x[i + k]));
+        }
+      }
+    }
+    for (; i < n; ++i) step(acc, x[i], 0);
+    for (int k = 0; k < kLanes; ++k) combine(acc, lane[k] != 0);
+  }
+  void combine(Acc& acc, const Acc& later) const { acc = All ? (acc && later) : (acc || later); }
+  void store(char* out, const Acc& acc) const {
+    *reinterpret_cast<unsigned char*>(out) = acc ? 1 : 0;
+  }
+};
+
+template <bool All, class Args>
+void logical_kernel(const Args& a, const char* op) {
+  if (a.out.dtype != KF_BOOL && a.out.dtype != KF_UINT8) {
+    throw kf::plugin::KernelError(KF_INTERNAL, std::string("cpu ") + op +
+                                                   ": the output must be bool or uint8");
+  }
+  check_ndim(a.self);
+  bool reduced[KF_MAX_NDIM];
+  mark_optional_dims(a.dim, a.self.ndim, reduced);
+  dispatch<kLogicalMask>(a.self.dtype, op, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const ReducePlan p = make_reduce_plan(a.self, a.out, reduced, a.keepdim, sizeof(T), 1, true);
+    run_reduce<T>(p, LogicalReducer<T, All>{}, a.self, a.out);
+  });
+}
+
+void all_kernel(const ops::all::Args& a) { logical_kernel<true>(a, "all"); }
+void any_kernel(const ops::any::Args& a) { logical_kernel<false>(a, "any"); }
+
+}  // namespace
+
+kf_status_t register_logical_reduce_kernels(const kf_registrar_t* reg) {
+  KF_REGISTER_KERNEL(reg, all, all_kernel, kLogicalMask);
+  KF_REGISTER_KERNEL(reg, any, any_kernel, kLogicalMask);
+  return KF_OK;
+}
+
+}  // namespace kf::cpu

@@ -1,0 +1,221 @@
+// prod_minmax_kernels.cpp — prod, amin, argmin (tag reduction), over reduce_plan.hpp.
+//
+// prod gets its input already converted to the output dtype (meta reduce_sum: bool and
+// integers become int64 unless dtype= is given). Floating products accumulate in double (one
+// rounding at the store), integer products in wrapping 64-bit arithmetic stored modulo the
+// output's width (two's complement, as PyTorch), bool products are a logical and; an empty
+// product is 1. amin reads and writes self's dtype; argmin reads self and writes int64. Both
+// mirror amax/argmax: NaN is the minimum (amin propagates it, argmin returns the first NaN),
+// argmin returns the first index of the minimum, and an empty reduced dim is refused.
+#include <cmath>
+#include <limits>
+
+#include "dtype_dispatch.hpp"
+#include "elementwise.hpp"
+#include "kernels.hpp"
+#include "reducer_util.hpp"
+
+namespace kf::cpu {
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+constexpr uint32_t kProdMask = kAllMask;
+constexpr uint32_t kAminMask = kAllMask;
+constexpr uint32_t kArgminMask = kAllMask;
+constexpr int kLanes = kReduceLanes;
+
+template <class T>
+using ProdAcc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;
+
+template <class T>
+struct ProdReducer {
+  using Acc = ProdAcc<T>;
+  static Acc value(T v) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return v ? 1 : 0;
+    } else if constexpr (std::is_integral_v<T>) {
+      return static_cast<Acc>(static_cast<int64_t>(v));  // sign-extended: wraps like int64
+    } else {
+      return static_cast<double>(load(v));
+    }
+  }
+  Acc identity() const { return Acc(1); }
+  void step(Acc& acc, T v, int64_t) const { acc *= value(v); }
+  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t) const {
+    if (s != static_cast<int64_t>(sizeof(T))) {
+      for (int64_t i = 0; i < n; ++i) acc *= value(row_elem<T>(p, i, s));
+      return;
+    }
+    const T* x = reinterpret_cast<const T*>(p);
+    Acc lane[kLanes];
+    for (int k = 0; k < kLanes; ++k) lane[k] = Acc(1);
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+      for (int k = 0; k < kLanes; ++k) lane[k] *= value(x[i + k]);
+    }
+    for (; i < n; ++i) lane[0] *= value(x[i]);
+    for (int k = 0; k < kLanes; ++k) acc *= lane[k];
+  }
+  void combine(Acc& acc, const Acc& later) const { acc *= later; }
+  void store(char* out, const Acc& acc) const {
+    if constexpr (std::is_same_v<T, bool>) {
+      *reinterpret_cast<bool*>(out) = acc != 0;
+    } else if constexpr (std::is_integral_v<T>) {
+      *reinterpret_cast<T*>(out) = static_cast<T>(acc);
+    } else {
+      *reinterpret_cast<T*>(out) = convert<T>(acc);
+    }
+  }
+};
+
+/// min with NaN as the result whenever one is seen.
+template <class M>
+inline M nan_min(M acc, M x) {
+  if constexpr (std::is_floating_point_v<M>) {
+    return (x < acc || x != x) ? x : acc;
+  } else {
+    return x < acc ? x : acc;
+  }
+}
+
+template <class T>
+struct MinReducer {
+  using Acc = OpMath<T>;
+  Acc identity() const {
+    if constexpr (std::is_floating_point_v<Acc>) {
+      return std::numeric_limits<Acc>::infinity();
+    } else {
+      return std::numeric_limits<Acc>::max();
+    }
+  }
+  void step(Acc& acc, T v, int64_t) const { acc = nan_min(acc, load(v)); }
+  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t) const {
+    if (s != static_cast<int64_t>(sizeof(T))) {
+      for (int64_t i = 0; i < n; ++i) acc = nan_min(acc, load(row_elem<T>(p, i, s)));
+      return;
+    }
+    const T* x = reinterpret_cast<const T*>(p);
+    Acc lane[kLanes];
+    for (int k = 0; k < kLanes; ++k) lane[k] = acc;
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes) {
+      for (int k = 0; k < kLanes; ++k) lane[k] = nan_min(lane[k], load(x[i + k]));
+    }
+    for (; i < n; ++i) lane[0] = nan_min(lane[0], load(x[i]));
+    for (int k = 0; k < kLanes; ++k) acc = nan_min(acc, lane[k]);
+  }
+  void combine(Acc& acc, const Acc& later) const { acc = nan_min(acc, later); }
+  void store(char* out, const Acc& acc) const { *reinterpret_cast<T*>(out) = convert<T>(acc); }
+};
+
+template <class T>
+struct ArgMinBest {
+  OpMath<T> value;
+  int64_t index;  // -1: nothing seen yet
+};
+
+/// First index of the minimum, NaN counting as the minimum.
+template <class T>
+struct ArgminReducer {
+  using Acc = ArgMinBest<T>;
+  using M = OpMath<T>;
+  static bool better(M x, M best) {
+    if constexpr (std::is_floating_point_v<M>) {
+      return x < best || (x != x && best == best);
+    } else {
+      return x < best;
+    }
+  }
+  Acc identity() const { return Acc{M(), -1}; }
+  void step(Acc& acc, T v, int64_t pos) const {
+    const M x = load(v);
+    if (acc.index < 0 || better(x, acc.value)) acc = Acc{x, pos};
+  }
+  /// A contiguous run in two passes: its minimum (vectorised, MinReducer's rule), then the
+  /// first position holding it; an earlier position in acc wins ties.
+  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t pos) const {
+    if (s != static_cast<int64_t>(sizeof(T)) || n < 2 * kLanes) {
+      for (int64_t i = 0; i < n; ++i) step(acc, row_elem<T>(p, i, s), pos + i);
+      return;
+    }
+    M m = MinReducer<T>{}.identity();
+    MinReducer<T>{}.row(m, p, s, n, pos);
+    const T* x = reinterpret_cast<const T*>(p);
+    int64_t i = 0;
+    if constexpr (std::is_floating_point_v<M>) {
+      if (m != m) {
+        while (load(x[i]) == load(x[i])) ++i;  // the first NaN
+      } else {
+        while (load(x[i]) != m) ++i;
+      }
+    } else {
+      while (load(x[i]) != m) ++i;
+    }
+    combine(acc, Acc{m, pos + i});
+  }
+  void combine(Acc& acc, const Acc& later) const {
+    if (later.index >= 0 && (acc.index < 0 || better(later.value, acc.value))) acc = later;
+  }
+  void store(char* out, const Acc& acc) const {
+    *reinterpret_cast<int64_t*>(out) = acc.index < 0 ? 0 : acc.index;
+  }
+};
+
+void prod_kernel(const ops::prod::Args& a) {
+  require_dtype(a.self, a.out.dtype, "self", "prod");
+  check_ndim(a.self);
+  bool reduced[KF_MAX_NDIM];
+  mark_optional_dims(a.dim, a.self.ndim, reduced);
+  dispatch<kProdMask>(a.out.dtype, "prod", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const ReducePlan p =
+        make_reduce_plan(a.self, a.out, reduced, a.keepdim, sizeof(T), sizeof(T), true);
+    run_reduce<T>(p, ProdReducer<T>{}, a.self, a.out);
+  });
+}
+
+void amin_kernel(const ops::amin::Args& a) {
+  require_dtype(a.self, a.out.dtype, "self", "amin");
+  check_ndim(a.self);
+  bool reduced[KF_MAX_NDIM];
+  mark_dims(a.dim.data, a.dim.len, a.self.ndim, reduced);
+  dispatch<kAminMask>(a.out.dtype, "amin", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const ReducePlan p =
+        make_reduce_plan(a.self, a.out, reduced, a.keepdim, sizeof(T), sizeof(T), true);
+    require_nonempty_reduction(p, "amin");
+    run_reduce<T>(p, MinReducer<T>{}, a.self, a.out);
+  });
+}
+
+void argmin_kernel(const ops::argmin::Args& a) {
+  require_dtype(a.out, KF_INT64, "out", "argmin");
+  check_ndim(a.self);
+  bool reduced[KF_MAX_NDIM];
+  bool keepdim = a.keepdim;
+  if (a.dim) {
+    const int64_t d = *a.dim;
+    mark_dims(&d, 1, a.self.ndim, reduced);
+  } else {
+    mark_dims(nullptr, 0, a.self.ndim, reduced);
+    keepdim = keepdim && a.out.ndim == a.self.ndim;  // flattened: 0-dim output unless kept
+  }
+  dispatch<kArgminMask>(a.self.dtype, "argmin", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const ReducePlan p = make_reduce_plan(a.self, a.out, reduced, keepdim, sizeof(T), 8, false);
+    require_nonempty_reduction(p, "argmin");
+    run_reduce<T>(p, ArgminReducer<T>{}, a.self, a.out);
+  });
+}
+
+}  // namespace
+
+kf_status_t register_prod_minmax_kernels(const kf_registrar_t* reg) {
+  KF_REGISTER_KERNEL(reg, prod, prod_kernel, kProdMask);
+  KF_REGISTER_KERNEL(reg, amin, amin_kernel, kAminMask);
+  KF_REGISTER_KERNEL(reg, argmin, argmin_kernel, kArgminMask);
+  return KF_OK;
+}
+
+}  // namespace kf::cpu
