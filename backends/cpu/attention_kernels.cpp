@@ -5,7 +5,8 @@
 // The core's meta rule has checked the arguments: query [..., L, E], key [..., S, E] and value
 // [..., S, Ev] of one dtype, their batch dims broadcasting to out's [batch..., L, Ev];
 // attn_mask None, bool or of that dtype, broadcasting to [batch..., L, S]; not both is_causal
-// and a mask; dropout_p = 0. Every operand may be strided; broadcast dims read with stride 0.
+// and a mask; dropout_p in [0, 1]. Every operand may be strided; broadcast dims read with
+// stride 0.
 //
 // Note [Fused attention]
 // The work is split into tasks of kBlock query rows of one batch entry, over threads. A task
@@ -15,7 +16,11 @@
 //     false bool mask give -inf, a float mask is added;
 //  3. per row, the softmax in one pass over the buffered scores: m = max, p_j = e^(s_j - m),
 //     their sum in double; a row of only -inf gives NaN (0 / 0), as the composite;
-//  4. accumulates out_i = sum_j p_j v_j / sum, value row j outermost (read once per block).
+//  4. with dropout_p > 0, multiplies p_j by keep_j / (1 - dropout_p), keep_j = (u >= dropout_p)
+//     for u rand's value of element (b, i, j) of [batch, L, S] in the counters reserved for the
+//     call as the composite's rand_like of the weights takes them (reserve_random), so the
+//     same seed drops the same weights on either path;
+//  5. accumulates out_i = sum_j p_j v_j / sum, value row j outermost (read once per block).
 // Scores and accumulators live in per-thread buffers (kBlock x S and kBlock x Ev).
 #include <algorithm>
 #include <cmath>
@@ -160,14 +165,33 @@ T softmax_row(T* row, int64_t s) {
   return static_cast<T>(1.0 / sum);
 }
 
+/// Dropout of the call: the probability and the random numbers reserved for it.
+struct Dropout {
+  double p = 0;
+  RandomRange range;
+};
+
+/// Step 4 on row i of batch entry b: p_j *= keep_j / (1 - p).
+template <class T>
+void drop_row(const Dropout& d, int64_t b, int64_t i, int64_t l, T* row, int64_t s) {
+  const T scale = d.p >= 1.0 ? T(0) : static_cast<T>(1.0 / (1.0 - d.p));
+  const int64_t first = (b * l + i) * s;
+  for (int64_t j = 0; j < s; ++j) {
+    row[j] = uniform_at(d.range, first + j) >= d.p ? row[j] * scale : T(0);
+  }
+}
+
 /// One task: rows [i0, i0 + w) of batch entry b. sc: kBlock x S, acc: kBlock x Ev.
 template <class T>
-void attention_block(const AttentionPlan<T>& p, int64_t b, int64_t i0, int64_t w, T* sc,
-                     T* acc) {
+void attention_block(const AttentionPlan<T>& p, const Dropout& drop, int64_t b, int64_t i0,
+                     int64_t w, T* sc, T* acc) {
   const BatchOffsets o = batch_offsets(p, b);
   block_scores(p, o, i0, w, sc);
   T inv[kBlock];
-  for (int64_t r = 0; r < w; ++r) inv[r] = softmax_row(sc + r * p.s, p.s);
+  for (int64_t r = 0; r < w; ++r) {
+    inv[r] = softmax_row(sc + r * p.s, p.s);
+    if (drop.p > 0) drop_row(drop, b, i0 + r, p.l, sc + r * p.s, p.s);
+  }
   std::fill(acc, acc + w * p.ev, T(0));
   const int nd = p.nb + 2;
   const T* v = reinterpret_cast<const T*>(p.v.data) + o.v;
@@ -242,7 +266,7 @@ void check_views(const ops::scaled_dot_product_attention::Args& a) {
 }
 
 template <class T>
-void run_attention(const ops::scaled_dot_product_attention::Args& a) {
+void run_attention(const ops::scaled_dot_product_attention::Args& a, const Dropout& drop) {
   const AttentionPlan<T> p = make_plan<T>(a);
   const int64_t blocks = (p.l + kBlock - 1) / kBlock, tasks = p.nbatch * blocks;
   int nt = threads_for(p.nbatch * p.l * (p.s + 1) * (p.e + p.ev));
@@ -252,7 +276,8 @@ void run_attention(const ops::scaled_dot_product_attention::Args& a) {
   auto one = [&](int64_t task, int t) {
     const int64_t i0 = (task % blocks) * kBlock;
     T* sc = buf.data() + per * static_cast<size_t>(t);
-    attention_block(p, task / blocks, i0, std::min(kBlock, p.l - i0), sc, sc + kBlock * p.s);
+    attention_block(p, drop, task / blocks, i0, std::min(kBlock, p.l - i0), sc,
+                    sc + kBlock * p.s);
   };
   if (nt <= 1) {
     for (int64_t task = 0; task < tasks; ++task) one(task, 0);
@@ -262,11 +287,25 @@ void run_attention(const ops::scaled_dot_product_attention::Args& a) {
   for (int64_t task = 0; task < tasks; ++task) one(task, omp_get_thread_num());
 }
 
+/// The dropout of a call, its random numbers reserved as the composite's rand_like of the
+/// [batch..., L, S] weights would take them (also when the output is empty).
+Dropout dropout_of(const ops::scaled_dot_product_attention::Args& a) {
+  Dropout d;
+  d.p = a.dropout_p;
+  if (d.p <= 0) return d;
+  int64_t weights = a.key.shape[a.key.ndim - 2];  // S
+  for (int32_t i = 0; i < a.out.ndim - 1; ++i) weights *= a.out.shape[i];  // batch..., L
+  d.range = reserve_random(weights, a.out.dtype == KF_FLOAT64);
+  return d;
+}
+
 void attention_kernel(const ops::scaled_dot_product_attention::Args& a) {
   check_views(a);
+  const Dropout drop = dropout_of(a);
   if (a.out.numel == 0) return;
-  dispatch<kAttentionMask>(a.out.dtype, "scaled_dot_product_attention",
-                           [&](auto tag) { run_attention<typename decltype(tag)::type>(a); });
+  dispatch<kAttentionMask>(a.out.dtype, "scaled_dot_product_attention", [&](auto tag) {
+    run_attention<typename decltype(tag)::type>(a, drop);
+  });
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ kf_status_t register_moments_kernels(const kf_registrar_t* reg);        // var s
 kf_status_t register_logical_reduce_kernels(const kf_registrar_t* reg); // all any
 kf_status_t register_logsumexp_kernels(const kf_registrar_t* reg);      // logsumexp
 kf_status_t register_cumsum_kernels(const kf_registrar_t* reg);         // cumsum
-kf_status_t register_linalg_kernels(const kf_registrar_t* reg);   // mm bmm
+kf_status_t register_linalg_kernels(const kf_registrar_t* reg);   // mm bmm addmm
 kf_status_t register_copy_kernels(const kf_registrar_t* reg);     // copy_ to_dtype
 kf_status_t register_compare_kernels(const kf_registrar_t* reg);  // ne le ge logical_and/or
 kf_status_t register_minmax_pow_kernels(const kf_registrar_t* reg);  // maximum minimum pow
@@ -33,5 +33,16 @@ kf_status_t register_attention_kernels(const kf_registrar_t* reg);  // scaled_do
 
 /// Seeds the random generator of random_kernels.cpp and resets its offset (kf_manual_seed).
 void seed_random(uint64_t seed);
+
+/// The counters a rand of `numel` elements takes from the generator (float64's layout when
+/// `wide`, else float32's), reserved as that rand would: kernels that draw random numbers
+/// themselves (attention's dropout) get the numbers rand_like would give.
+struct RandomRange {
+  uint64_t seed = 0, offset = 0;
+  bool wide = false;
+};
+RandomRange reserve_random(int64_t numel, bool wide);
+/// rand's value of row-major element i of the range (a float32 or float64 uniform in [0, 1)).
+double uniform_at(const RandomRange& r, int64_t i);
 
 }  // namespace kf::cpu

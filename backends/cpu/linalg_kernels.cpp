@@ -1,11 +1,13 @@
-// linalg_kernels.cpp — mm and bmm. float32/float64 go to the GEMM engine chosen for the dtype
+// linalg_kernels.cpp — mm, bmm and addmm. float32/float64 go to the GEMM engine chosen for the dtype
 // (gemm_engine.hpp, Note [GEMM engines]: OpenBLAS or oneDNN, row-major): an operand that is
 // row-major with unit column stride is passed as is, one that is a transposed contiguous matrix
 // (strides (1, rows)) is passed transposed, anything else (expanded, sliced with steps) is first
 // copied into a contiguous temporary. An output the engine cannot write directly is computed
 // into a temporary and copied back. float16/bfloat16 go to oneDNN's matmul where it has kernels
 // for them (one call for a whole bmm), else they are computed in float32 through temporaries;
-// integer dtypes use a wrapping triple loop.
+// integer dtypes use a wrapping triple loop. addmm (self arrives expanded to out's shape)
+// is one GEMM with beta into out where the engine can write out, else the product then
+// beta * self + alpha * product.
 #include <algorithm>
 #include <climits>
 #include <memory>
@@ -238,11 +240,74 @@ void bmm_kernel(const ops::bmm::Args& a) {
   });
 }
 
+/// out = beta * self + alpha * prod for out, self (expanded to out's shape by the core) and a
+/// contiguous product `prod`; beta == 0 never reads self (its NaN and inf do not reach out).
+template <class T>
+void scale_add(const kf_tensor_view_t& out, const kf_tensor_view_t& self, const T* prod,
+               const kf_scalar_t& beta_arg, const kf_scalar_t& alpha_arg) {
+  using M = OpMath<T>;
+  const M beta = scalar_to_opmath<T>(beta_arg), alpha = scalar_to_opmath<T>(alpha_arg);
+  const Mat pm{const_cast<T*>(prod), out.shape[0], out.shape[1], out.shape[1], 1};
+  MatView pv(pm, out.dtype);
+  if constexpr (std::is_integral_v<T>) {
+    binary_same<T>(out, self, pv.view, [beta, alpha](T s, T p) {
+      return beta == 0 ? wrap_mul(alpha, p) : wrap_add(wrap_mul(beta, s), wrap_mul(alpha, p));
+    });
+  } else {
+    binary_same<T>(out, self, pv.view, [beta, alpha](M s, M p) {
+      return beta == M(0) ? alpha * p : beta * s + alpha * p;
+    });
+  }
+}
+
+/// addmm for float32/float64 whose out the engine writes directly: out = self (skipped when
+/// beta == 0), then out = alpha * mat1 @ mat2 + beta * out in one GEMM. Returns false when out
+/// or an operand has a layout the engine does not take (the caller goes through a product).
+template <class T>
+bool addmm_in_place(const ops::addmm::Args& a, T beta, T alpha) {
+  const Mat c = mat_of(a.out, 0), x = mat_of(a.mat1, 0), y = mat_of(a.mat2, 0);
+  bool ta, tb;
+  int64_t lda, ldb;
+  const int64_t limit = INT_MAX;
+  if (!(c.cs == 1 && c.rs >= std::max<int64_t>(1, c.cols)) || !gemm_layout(x, ta, lda) ||
+      !gemm_layout(y, tb, ldb) || c.rs > limit || lda > limit || ldb > limit ||
+      x.rows > limit || x.cols > limit || y.cols > limit) {
+    return false;
+  }
+  if (beta != T(0)) map1<T, T>(a.out, a.self, [](T v) { return v; });
+  if constexpr (std::is_same_v<T, float>) {
+    gemm_f32(ta, tb, c.rows, c.cols, x.cols, alpha, static_cast<const T*>(x.data), lda,
+             static_cast<const T*>(y.data), ldb, beta, static_cast<T*>(c.data), c.rs);
+  } else {
+    gemm_f64(ta, tb, c.rows, c.cols, x.cols, alpha, static_cast<const T*>(x.data), lda,
+             static_cast<const T*>(y.data), ldb, beta, static_cast<T*>(c.data), c.rs);
+  }
+  return true;
+}
+
+void addmm_kernel(const ops::addmm::Args& a) {
+  check_linalg(a.mat1, a.mat2, a.out, 2, "addmm");
+  require_dtype(a.self, a.out.dtype, "self", "addmm");
+  dispatch<kMatmulMask>(a.out.dtype, "addmm", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (a.out.numel == 0) return;
+    if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+      if (a.mat1.shape[1] > 0 && addmm_in_place<T>(a, scalar_to<T>(a.beta), scalar_to<T>(a.alpha)))
+        return;
+    }
+    const int64_t n = a.out.shape[0], m = a.out.shape[1];
+    std::unique_ptr<T[]> prod(new T[static_cast<size_t>(n * m)]);
+    gemm<T>(mat_of(a.mat1, 0), mat_of(a.mat2, 0), Mat{prod.get(), n, m, m, 1}, a.out.dtype);
+    scale_add<T>(a.out, a.self, prod.get(), a.beta, a.alpha);
+  });
+}
+
 }  // namespace
 
 kf_status_t register_linalg_kernels(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, mm, mm_kernel, kMatmulMask);
   KF_REGISTER_KERNEL(reg, bmm, bmm_kernel, kMatmulMask);
+  KF_REGISTER_KERNEL(reg, addmm, addmm_kernel, kMatmulMask);
   return KF_OK;
 }
 

@@ -23,10 +23,12 @@ void rsqrt_kernel(const ops::rsqrt::Args& a) {
   unary_map<kMathMask>(a.self, a.out, "rsqrt", [](auto x) { return rsqrt_of(x); });
 }
 void sin_kernel(const ops::sin::Args& a) {
-  unary_map<kMathMask>(a.self, a.out, "sin", [](auto x) { return std::sin(x); });
+  unary_map_simd<kMathMask>(a.self, a.out, "sin", simd::UnaryFn::kSin,
+                            [](auto x) { return std::sin(x); });
 }
 void cos_kernel(const ops::cos::Args& a) {
-  unary_map<kMathMask>(a.self, a.out, "cos", [](auto x) { return std::cos(x); });
+  unary_map_simd<kMathMask>(a.self, a.out, "cos", simd::UnaryFn::kCos,
+                            [](auto x) { return std::cos(x); });
 }
 void erf_kernel(const ops::erf::Args& a) {
   unary_map<kMathMask>(a.self, a.out, "erf", [](auto x) { return std::erf(x); });

@@ -116,6 +116,26 @@ void randn_kernel(const ops::randn::Args& a) { random_kernel<true>(a.out, "randn
 
 }  // namespace
 
+RandomRange reserve_random(int64_t numel, bool wide) {
+  Generator& g = generator();
+  RandomRange r;
+  r.seed = g.seed.load(std::memory_order_relaxed);
+  r.offset = g.offset.fetch_add(philox::blocks_for(numel, wide), std::memory_order_relaxed);
+  r.wide = wide;
+  return r;
+}
+
+double uniform_at(const RandomRange& r, int64_t i) {
+  if (r.wide) {
+    const int64_t per = philox::kPerBlock64;
+    return philox::rand64(philox::block(r.seed, r.offset, static_cast<uint64_t>(i / per)),
+                          static_cast<int>(i % per));
+  }
+  const int64_t per = philox::kPerBlock32;
+  return philox::rand32(philox::block(r.seed, r.offset, static_cast<uint64_t>(i / per)),
+                        static_cast<int>(i % per));
+}
+
 void seed_random(uint64_t seed) {
   Generator& g = generator();
   g.seed.store(seed, std::memory_order_relaxed);

@@ -7,7 +7,7 @@
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
-#include "simd_rows.hpp"
+#include "unary_map.hpp"
 #include "strided.hpp"
 
 namespace kf::cpu {
@@ -19,26 +19,6 @@ constexpr uint32_t kNegMask = kNumericMask;
 constexpr uint32_t kAbsMask = kAllMask;
 constexpr uint32_t kReluMask = kNumericMask;
 constexpr uint32_t kFloatOpMask = kAllFloatMask;
-
-template <uint32_t Mask, class Fn>
-void unary(const kf_tensor_view_t& self, const kf_tensor_view_t& out, const char* op, Fn fn) {
-  require_dtype(self, out.dtype, "self", op);
-  dispatch<Mask>(out.dtype, op, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    unary_same<T>(out, self, [fn](OpMath<T> x) { return static_cast<OpMath<T>>(fn(x)); });
-  });
-}
-
-/// unary() whose float32 rows use the vectorised math of simd_math.hpp (simd_rows.hpp).
-template <uint32_t Mask, class Fn>
-void unary_simd(const kf_tensor_view_t& self, const kf_tensor_view_t& out, const char* op,
-                simd::UnaryFn simd_fn, Fn fn) {
-  if (out.dtype == KF_FLOAT32 && self.dtype == KF_FLOAT32) {
-    simd_unary_f32(out, self, simd_fn, [fn](float x) { return static_cast<float>(fn(x)); });
-    return;
-  }
-  unary<Mask>(self, out, op, fn);
-}
 
 template <class M>
 inline M neg_of(M x) {
@@ -75,31 +55,31 @@ inline M sigmoid_of(M x) {
 }
 
 void neg_kernel(const ops::neg::Args& a) {
-  unary<kNegMask>(a.self, a.out, "neg", [](auto x) { return neg_of(x); });
+  unary_map<kNegMask>(a.self, a.out, "neg", [](auto x) { return neg_of(x); });
 }
 void abs_kernel(const ops::abs::Args& a) {
-  unary<kAbsMask>(a.self, a.out, "abs", [](auto x) { return abs_of(x); });
+  unary_map<kAbsMask>(a.self, a.out, "abs", [](auto x) { return abs_of(x); });
 }
 void relu_kernel(const ops::relu::Args& a) {
-  unary<kReluMask>(a.self, a.out, "relu", [](auto x) { return relu_of(x); });
+  unary_map<kReluMask>(a.self, a.out, "relu", [](auto x) { return relu_of(x); });
 }
 void exp_kernel(const ops::exp::Args& a) {
-  unary_simd<kFloatOpMask>(a.self, a.out, "exp", simd::UnaryFn::kExp,
+  unary_map_simd<kFloatOpMask>(a.self, a.out, "exp", simd::UnaryFn::kExp,
                            [](auto x) { return std::exp(x); });
 }
 void log_kernel(const ops::log::Args& a) {
-  unary_simd<kFloatOpMask>(a.self, a.out, "log", simd::UnaryFn::kLog,
+  unary_map_simd<kFloatOpMask>(a.self, a.out, "log", simd::UnaryFn::kLog,
                            [](auto x) { return std::log(x); });
 }
 void sqrt_kernel(const ops::sqrt::Args& a) {
-  unary<kFloatOpMask>(a.self, a.out, "sqrt", [](auto x) { return std::sqrt(x); });
+  unary_map<kFloatOpMask>(a.self, a.out, "sqrt", [](auto x) { return std::sqrt(x); });
 }
 void sigmoid_kernel(const ops::sigmoid::Args& a) {
-  unary_simd<kFloatOpMask>(a.self, a.out, "sigmoid", simd::UnaryFn::kSigmoid,
+  unary_map_simd<kFloatOpMask>(a.self, a.out, "sigmoid", simd::UnaryFn::kSigmoid,
                            [](auto x) { return sigmoid_of(x); });
 }
 void tanh_kernel(const ops::tanh::Args& a) {
-  unary_simd<kFloatOpMask>(a.self, a.out, "tanh", simd::UnaryFn::kTanh,
+  unary_map_simd<kFloatOpMask>(a.self, a.out, "tanh", simd::UnaryFn::kTanh,
                            [](auto x) { return std::tanh(x); });
 }
 

@@ -1,5 +1,6 @@
-// Composite scaled_dot_product_attention: softmax(query @ key^T * scale + mask) @ value, from
-// matmul, mul, where/add, softmax, and arange/gt for the causal mask. The meta rule
+// Composite scaled_dot_product_attention: dropout(softmax(query @ key^T * scale + mask)) @ value,
+// from matmul, mul, where/add, softmax, arange/gt for the causal mask and rand_like/ge for the
+// dropout. The meta rule
 // (meta/attention_meta.cpp) has checked shapes, dtypes, the mask and the options before this
 // runs; a backend kernel may override it.
 //
@@ -53,6 +54,17 @@ TensorRef masked(TensorRef scores, const CallArgs& a, int64_t l, int64_t s) {
   return ops::add(*scores, *in_dtype(*mask, d));
 }
 
+// Dropout of the weights: each is kept when rand's value for it is >= p, and scaled by
+// 1 / (1 - p) (all dropped for p = 1), as PyTorch's dropout. The random numbers are rand_like's
+// of the weights, so a backend kernel that reserves the same counters drops the same weights.
+TensorRef dropped(TensorRef weights, double p) {
+  const kf_dtype_t d = weights->dtype;
+  const kf_device_t dev = weights->device;
+  TensorRef keep = ops::ge(*ops::rand_like(*weights), *scalar_tensor(p, d, dev));
+  TensorRef scaled = ops::mul(*weights, *scalar_tensor(p >= 1 ? 0.0 : 1.0 / (1.0 - p), d, dev));
+  return ops::where(*keep, *scaled, *scalar_tensor(0.0, d, dev));
+}
+
 }  // namespace
 
 void scaled_dot_product_attention(const CallArgs& a, TensorRef* outs) {
@@ -65,7 +77,10 @@ void scaled_dot_product_attention(const CallArgs& a, TensorRef* outs) {
   TensorRef scores = ops::matmul(*q, *ops::transpose(*k, -2, -1));
   scores = ops::mul(*scores, *scalar_tensor(scale, d, q->device));
   scores = masked(std::move(scores), a, l, s);
-  TensorRef out = ops::matmul(*ops::softmax(*scores, -1), *v);
+  TensorRef weights = ops::softmax(*scores, -1);
+  const double p = a.float_arg(4);
+  if (p > 0) weights = dropped(std::move(weights), p);
+  TensorRef out = ops::matmul(*weights, *v);
   outs[0] = out->dtype == query.dtype ? std::move(out) : ops::to_dtype(*out, query.dtype);
 }
 

@@ -3,7 +3,8 @@
 // dtype, their batch dims (all but the last two) broadcast; the output is [batch..., L, Ev] in
 // that dtype. attn_mask is bool (true = takes part) or of query's dtype (added to the scores)
 // and broadcasts to [batch..., L, S] without growing it; is_causal refuses an attn_mask, as
-// PyTorch does. Only dropout_p = 0 is supported for now (dropout needs random numbers).
+// PyTorch does. dropout_p is a probability in [0, 1] (the weights are dropped with it and the
+// kept ones scaled by 1 / (1 - dropout_p), from the backend's random numbers).
 #include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "meta/meta_util.hpp"
@@ -73,10 +74,6 @@ void require_options(const CallArgs& a) {
   const double p = a.float_arg(4);
   if (!(p >= 0.0 && p <= 1.0)) {
     fail(KF_INVALID_ARGUMENT, "{}: dropout_p={} is not a probability in [0, 1]", kOp, p);
-  }
-  if (p != 0.0) {
-    fail(KF_INVALID_ARGUMENT, "{}: dropout_p={} is not supported yet: only dropout_p=0 is "
-         "(pass 0, or apply dropout to the attention separately)", kOp, p);
   }
   if (a.bool_arg(5) && a.optional_tensor(3) != nullptr) {
     fail(KF_INVALID_ARGUMENT, "{}: is_causal=true and an explicit attn_mask were both given; "

@@ -25,10 +25,12 @@ struct Mask {
 
 Shape batch_of(const Shape& s) { return Shape(s.begin(), s.end() - 2); }
 
-/** softmax(q k^T * scale + mask) v in double, batch dims broadcast; the output's shape. */
+/** softmax(q k^T * scale + mask) v in double, batch dims broadcast; the output's shape. With
+ * `drop`, weight (b, i, j) is multiplied by drop[(b * L + i) * S + j] (dropout's keep / (1 - p)). */
 Values ref_sdpa(const Values& q, const Shape& qs, const Values& k, const Shape& ks,
                 const Values& v, const Shape& vs, const Mask* mask, bool causal,
-                std::optional<double> scale, Shape* out_shape) {
+                std::optional<double> scale, Shape* out_shape,
+                const Values* drop = nullptr) {
   const int64_t l = qs[qs.size() - 2], e = qs.back(), s = ks[ks.size() - 2], ev = vs.back();
   const Shape batch = broadcast_shapes(broadcast_shapes(batch_of(qs), batch_of(ks)), batch_of(vs));
   auto full = [&](int64_t a, int64_t b) {
@@ -65,7 +67,8 @@ Values ref_sdpa(const Values& q, const Shape& qs, const Values& k, const Shape& 
       for (int64_t c = 0; c < ev; ++c) {
         double acc = 0;
         for (int64_t j = 0; j < s; ++j)
-          acc += w[static_cast<size_t>(j)] / sum * evv[static_cast<size_t>((bi * s + j) * ev + c)];
+          acc += w[static_cast<size_t>(j)] / sum * evv[static_cast<size_t>((bi * s + j) * ev + c)] *
+                 (drop ? (*drop)[static_cast<size_t>((bi * l + i) * s + j)] : 1.0);
         out[static_cast<size_t>((bi * l + i) * ev + c)] = acc;
       }
     }
@@ -251,6 +254,55 @@ TEST_P(Attention, EmptySizes) {
   EXPECT_TRUE(matches(r, Values(18, 0.0), {2, 3, 3}, dt()));
 }
 
+// Dropout drops weight (b, i, j) when rand's value for element (b, i, j) of the [batch, L, S]
+// weights is below p and scales the others by 1 / (1 - p): after the same seed, a rand of that
+// shape (in the dtype the weights are computed in: float32 for the 16-bit floats) gives the
+// numbers the op uses, so the reference applies exactly the same drops.
+TEST_P(Attention, DropoutDropsWhereRandIsBelowP) {
+  const Shape qs{2, 3, 4}, ks{2, 5, 4}, vs{2, 5, 3}, ws{2, 3, 5};
+  const Values q = values_for(dt(), 24, 1), k = values_for(dt(), 40, 2), v = values_for(dt(), 30, 3);
+  Tensor tq = make(q, qs), tk = make(k, ks), tv = make(v, vs);
+  const kf_dtype_t wd = dt() == KF_FLOAT64 ? KF_FLOAT64 : KF_FLOAT32;
+  for (const double p : {0.3, 0.5, 1.0}) {
+    SCOPED_TRACE("dropout_p " + std::to_string(p));
+    Tensor u, r;
+    CTS_ASSERT_OK(kf_manual_seed(1234));
+    CTS_ASSERT_OK(kf_rand(ws.data(), 3, wd, dev(), u.put()));
+    CTS_ASSERT_OK(kf_manual_seed(1234));
+    CTS_ASSERT_OK(sdpa(tq, tk, tv, nullptr, false, std::nullopt, r, p));
+    Values drop = to_host_double(u);
+    int kept = 0;
+    for (double& x : drop) {
+      kept += x >= p ? 1 : 0;
+      x = x >= p ? 1.0 / (1.0 - p) : 0.0;
+    }
+    if (p < 1.0) {
+      EXPECT_GT(kept, 0) << "some weights are kept";
+    }
+    Shape os;
+    const Values want = ref_sdpa(q, qs, k, ks, v, vs, nullptr, false, std::nullopt, &os, &drop);
+    EXPECT_TRUE(matches(r, want, os, dt(), kScale));
+  }
+}
+
+TEST_P(Attention, DropoutKeepsTheMeanAndChangesWithTheSeed) {
+  // Uniform weights 1/S over a value of ones: each output is (kept count) / (S (1 - p)), whose
+  // mean over many outputs is 1; two seeds give different drops.
+  const int64_t s = 64;
+  Tensor q = make(Values(2 * 32 * 4, 0.0), {2, 32, 4}), k = make(Values(2 * s * 4, 0.0), {2, s, 4});
+  Tensor v = make(Values(2 * s * 1, 1.0), {2, s, 1}), r1, r2;
+  CTS_ASSERT_OK(kf_manual_seed(7));
+  CTS_ASSERT_OK(sdpa(q, k, v, nullptr, false, std::nullopt, r1, 0.25));
+  CTS_ASSERT_OK(kf_manual_seed(8));
+  CTS_ASSERT_OK(sdpa(q, k, v, nullptr, false, std::nullopt, r2, 0.25));
+  const Values a = to_host_double(r1), b = to_host_double(r2);
+  double mean = 0;
+  for (double x : a) mean += x / static_cast<double>(a.size());
+  // 64 outputs, each the mean of 64 Bernoulli(0.75) / 0.75: standard error ~ 0.0083.
+  EXPECT_NEAR(mean, 1.0, 0.05);
+  EXPECT_NE(a, b) << "another seed drops other weights";
+}
+
 void expect_refused(kf_status_t s, const char* what, const char* needle) {
   EXPECT_EQ(s, KF_INVALID_ARGUMENT) << what;
   const std::string msg = kf_last_error_message();
@@ -267,11 +319,9 @@ class Qkv {
   Tensor q, k, v;
 };
 
-TEST_P(AttentionAny, DropoutIsRefused) {
+TEST_P(AttentionAny, DropoutOutsideZeroOneIsRefused) {
   Qkv t(dev());
   Tensor r;
-  expect_refused(sdpa(t.q, t.k, t.v, nullptr, false, std::nullopt, r, 0.1), "dropout 0.1",
-                 "only dropout_p=0");
   expect_refused(sdpa(t.q, t.k, t.v, nullptr, false, std::nullopt, r, -0.5), "dropout -0.5",
                  "dropout_p");
   expect_refused(sdpa(t.q, t.k, t.v, nullptr, false, std::nullopt, r, 1.5), "dropout 1.5",
