@@ -513,15 +513,17 @@ inline std::vector<Param> params_all() {
 
 // ------------------------------------------------------------------ claimed dtypes
 // Note [Which dtypes a case runs in]
-// A case for dtype d runs on a backend when the backend serves every op it calls in the dtype
+// A case for dtype d runs on a backend when the backend claims every op it calls in the dtype
 // the op computes in (kernel_choice.hpp's order): its own kernel for d, the core's composite or
-// view, or, on a device backend, the CPU fallback (the CPU backend has a kernel for d and
-// KERNFORGE_CPU_FALLBACK is not 0). Otherwise the case is skipped and says why (the skip is
-// listed by gtest; nothing is skipped that the backend or the CPU fallback claims).
-// kf_op_kernel_info summarises a backend by its most specific kind and that kind's dtypes, so
-// a dtype outside a backend's kernel mask may still be served by the backend's own boxed
-// fallback; such a case is skipped here although it would run (none of today's backends both
-// registers kernels for an op and serves other dtypes of it through its own fallback).
+// view, its own boxed fallback for d, or, on a device backend, the CPU fallback (the CPU
+// backend has a kernel for d and KERNFORGE_CPU_FALLBACK is not 0). Otherwise the case is
+// skipped and says why (gtest lists it). Nothing the backend or the CPU fallback claims is
+// skipped: a backend whose own fallback claims d but refuses some ops lists those cases in its
+// cts_unsupported.json.
+// kf_op_kernel_info gives a backend's most specific kind for an op and that kind's dtypes, so:
+// an op is a composite when the CPU backend serves it as one (a device kernel may override it
+// for some dtypes: the composite serves the rest); a backend's own fallback dtypes are those of
+// the ops it serves by its fallback alone (fallback_mask).
 
 inline std::string mask_dtypes(uint32_t mask) {
   std::string out;
@@ -554,7 +556,23 @@ inline kf_kernel_info_t kernel_info_of(kf_op_t op, int32_t backend) {
   return info;
 }
 
-/** Whether backend `backend` serves op `name` computing in dtype `d` (see the Note); `why`
+/** The dtypes backend `backend`'s own boxed fallback claims (0: none, or none visible). */
+inline uint32_t fallback_mask(int32_t backend) {
+  static std::vector<std::pair<int32_t, uint32_t>> cache;  // gtest runs tests on one thread
+  for (const auto& [b, m] : cache)
+    if (b == backend) return m;
+  uint32_t mask = 0;
+  for (int32_t i = 0; i < kf_op_count(); ++i) {
+    kf_op_t op = nullptr;
+    if (kf_op_at(i, &op) != KF_OK) continue;
+    const kf_kernel_info_t info = kernel_info_of(op, backend);
+    if (info.kind == KF_KERNEL_BACKEND_FALLBACK) mask |= info.dtype_mask;
+  }
+  cache.emplace_back(backend, mask);
+  return mask;
+}
+
+/** Whether backend `backend` claims op `name` computing in dtype `d` (see the Note); `why`
  * says why not. An op the runtime does not know fails the test. */
 inline bool backend_serves(int32_t backend, const char* name, kf_dtype_t d, std::string* why) {
   kf_op_t op = nullptr;
@@ -567,13 +585,13 @@ inline bool backend_serves(int32_t backend, const char* name, kf_dtype_t d, std:
   const kf_kernel_info_t own = kernel_info_of(op, backend);
   if (own.kind == KF_KERNEL_VIEW || own.kind == KF_KERNEL_COMPOSITE) return true;
   if (own.kind != KF_KERNEL_NONE && (own.dtype_mask & bit) != 0) return true;
+  if ((fallback_mask(backend) & bit) != 0) return true;
   const int32_t cpu = cpu_backend_index();
+  const kf_kernel_info_t c = cpu >= 0 ? kernel_info_of(op, cpu) : kf_kernel_info_t{};
+  if (c.kind == KF_KERNEL_COMPOSITE || c.kind == KF_KERNEL_VIEW) return true;
   const char* env = std::getenv("KERNFORGE_CPU_FALLBACK");
   const bool fallback = cpu >= 0 && cpu != backend && !(env != nullptr && std::strcmp(env, "0") == 0);
-  if (fallback) {
-    const kf_kernel_info_t c = kernel_info_of(op, cpu);
-    if (c.kind == KF_KERNEL_BACKEND && (c.dtype_mask & bit) != 0) return true;
-  }
+  if (fallback && c.kind == KF_KERNEL_BACKEND && (c.dtype_mask & bit) != 0) return true;
   *why = std::string(name) + " in " + kf_dtype_name(d) + " is served neither by this backend (" +
          kf_kernel_kind_name(own.kind) + " for: " + mask_dtypes(own.dtype_mask) + ")" +
          (cpu == backend ? std::string() : fallback ? " nor by the CPU fallback"
