@@ -447,6 +447,23 @@ TEST_P(Promotion, ZeroDimNarrowIntKeepsTheTensorsDtype) {
                 Values{-56, 0}, {2}, KF_INT8);
 }
 
+TEST_P(Promotion, BoolCompareWhereAndDiv) {
+  // bool operands: comparisons give bool, where of bools is bool, div is true division in
+  // float32 (1 / 0 is inf, 0 / 0 NaN), as in PyTorch.
+  Tensor a = make(Values{1, 1, 0, 0}, {4}, KF_BOOL), b = make(Values{1, 0, 1, 0}, {4}, KF_BOOL);
+  Tensor e, l, g, w, d;
+  expect_binary(dev(), "eq", kf_eq(a.get(), b.get(), e.put()), e, Values{1, 0, 0, 1}, {4},
+                KF_BOOL);
+  expect_binary(dev(), "lt", kf_lt(a.get(), b.get(), l.put()), l, Values{0, 0, 1, 0}, {4},
+                KF_BOOL);
+  expect_binary(dev(), "gt", kf_gt(a.get(), b.get(), g.put()), g, Values{0, 1, 0, 0}, {4},
+                KF_BOOL);
+  expect_binary(dev(), "where", kf_where(a.get(), a.get(), b.get(), w.put()), w,
+                Values{1, 1, 1, 0}, {4}, KF_BOOL);
+  expect_binary(dev(), "div", kf_div(a.get(), b.get(), d.put()), d,
+                Values{1, INFINITY, 0, NAN}, {4}, KF_FLOAT32);
+}
+
 TEST_P(Promotion, Int32PlusFloat32IsFloat32) {
   Tensor a = make(Values{1, 2, 3}, {3}, KF_INT32), b = make(Values{0.5, 1.5, -2}, {3}, KF_FLOAT32);
   Tensor r;
