@@ -242,6 +242,27 @@ TEST_P(ReduceAny, MeanWithDtypeOfInt) {
   EXPECT_TRUE(matches(r, Values{7.0 / 3.0}, {}, KF_FLOAT64));
 }
 
+TEST_P(ReduceAny, MeanOfNarrowIntegersNeedsAFloatDtype) {
+  // PyTorch: mean of an integer or bool tensor needs dtype=; with it, the input is converted.
+  const Values v{100, 120, 127, 1};
+  for (kf_dtype_t d : {KF_INT8, KF_UINT8, KF_INT16, KF_BOOL}) {
+    SCOPED_TRACE(dtype_str(d));
+    Tensor t = make(v, {4}, d), bad, r;
+    EXPECT_EQ(kf_mean(t.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, bad.put()),
+              KF_INVALID_ARGUMENT);
+    const std::string msg = kf_last_error_message();
+    EXPECT_NE(msg.find("mean"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(kf_dtype_name(d)), std::string::npos) << msg;
+    EXPECT_FALSE(bad) << "no result on failure";
+    for (kf_dtype_t f : {KF_FLOAT32, KF_FLOAT16, KF_BFLOAT16}) {
+      SCOPED_TRACE(std::string("dtype=") + dtype_str(f));
+      CTS_ASSERT_OK(kf_mean(t.get(), nullptr, 0, false, f, r.put()));
+      const Values x = representable(d, v);
+      EXPECT_TRUE(matches(r, Values{(x[0] + x[1] + x[2] + x[3]) / 4}, {}, f));
+    }
+  }
+}
+
 TEST_P(ReduceAny, ArgmaxTiesAndIntAmax) {
   Tensor f = make(Values{-1, 3.5, 3.5, 0}, {4}, KF_FLOAT32), a;
   CTS_ASSERT_OK(kf_argmax(f.get(), nullptr, false, a.put()));
