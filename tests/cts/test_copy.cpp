@@ -226,6 +226,22 @@ TEST_P(Copy, IntegerConversionsWrap) {
   }
 }
 
+TEST_P(CopyHalf, Uint8AboveInt8MaxToEveryDtype) {
+  // uint8 128..255 are positive: no sign extension into wider types; int8 keeps the low bits.
+  const Values v{200, 255, 128, 127};
+  Tensor u = make(v, {4}, KF_UINT8);
+  for (kf_dtype_t to : kSrcDtypes) {
+    SCOPED_TRACE(std::string("to ") + kf_dtype_name(to));
+    Tensor r, d;
+    CTS_ASSERT_OK(kf_to_dtype(u.get(), to, r.put()));
+    EXPECT_TRUE(matches(r, v, {4}, to));  // rounded to `to`: int8 wraps, bool is nonzero
+    const Shape s{4};
+    CTS_ASSERT_OK(kf_empty(s.data(), 1, to, dev(), d.put()));
+    CTS_ASSERT_OK(kf_copy_(d.get(), u.get()));
+    EXPECT_TRUE(matches(d, v, {4}, to));
+  }
+}
+
 CTS_INSTANTIATE(Copy, params_all());
 CTS_INSTANTIATE(CopyHalf, params_any());
 

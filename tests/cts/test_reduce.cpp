@@ -613,7 +613,9 @@ TEST_P(Reduce, NarrowIntegerSumsAccumulateInInt64) {
   // PyTorch: sum of an integer tensor is int64 and never wraps in the input's dtype.
   if (is_float(dt())) GTEST_SKIP() << "integer inputs only";
   CTS_REQUIRE(KF_INT64, "sum");
-  const Values v = in({100, 100, 100, 127, 120, 110});
+  // uint8 values above 127 must not sign-extend; int8's negatives must.
+  const Values v = dt() == KF_UINT8 ? Values{200, 255, 130, 127, 1, 0}
+                                    : in({100, -100, 100, 127, -128, 110});
   Tensor t = make(v, {2, 3}), all, rows;
   CTS_ASSERT_OK(kf_sum(t.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, all.put()));
   EXPECT_TRUE(matches(all, ref_reduce(v, {2, 3}, {}, 0, kPlus, false, nullptr), {}, KF_INT64));
