@@ -9,6 +9,7 @@ namespace {
 // reference sees what the backend sees; integer results wrap (round_to), as in PyTorch.
 class Binary : public CtsTest {};      // backend x every dtype but bool
 class BinaryWrap : public CtsTest {};  // backend x every integer dtype: overflow
+class BinaryFloat : public CtsTest {};  // backend x {f32, f64, f16, bf16}: NaN, inf, overflow
 class Promotion : public CtsTest {};   // backend only: mixed dtypes
 
 const Values kA0{1, -2, 3, 4, 5, -6};
@@ -304,6 +305,32 @@ TEST_P(Binary, InplaceVariants) {
   }
 }
 
+// ------------------------------------------------------------------ floats: NaN, inf, overflow
+
+TEST_P(BinaryFloat, NanInfinityAndOverflow) {
+  // big + big overflows every floating dtype to inf (float16 at 65504); NaN propagates and
+  // compares false; inf - inf and 0 / 0 are NaN.
+  CTS_REQUIRE(dt(), "add", "sub", "mul", "div", "eq", "lt", "gt");
+  const double big = dt() == KF_FLOAT16 ? 60000 : dt() == KF_FLOAT64 ? 1e308 : 3e38;
+  const double nan = std::nan(""), inf = INFINITY;
+  const Values a = in({big, nan, inf, -inf, 1, 0}), b = in({big, 1, 1, inf, nan, 0});
+  Tensor ta = make(a, {6}), tb = make(b, {6}), add, sub, mul, div, eq, lt, gt;
+  CTS_ASSERT_OK(kf_add(ta.get(), tb.get(), one(), add.put()));
+  CTS_ASSERT_OK(kf_sub(ta.get(), tb.get(), one(), sub.put()));
+  CTS_ASSERT_OK(kf_mul(ta.get(), tb.get(), mul.put()));
+  CTS_ASSERT_OK(kf_div(ta.get(), tb.get(), div.put()));
+  CTS_ASSERT_OK(kf_eq(ta.get(), tb.get(), eq.put()));
+  CTS_ASSERT_OK(kf_lt(ta.get(), tb.get(), lt.put()));
+  CTS_ASSERT_OK(kf_gt(ta.get(), tb.get(), gt.put()));
+  EXPECT_TRUE(matches(add, Values{inf, nan, inf, nan, nan, 0}, {6}, dt()));
+  EXPECT_TRUE(matches(sub, Values{0, nan, inf, -inf, nan, 0}, {6}, dt()));
+  EXPECT_TRUE(matches(mul, Values{inf, nan, inf, -inf, nan, 0}, {6}, dt()));
+  EXPECT_TRUE(matches(div, Values{1, nan, inf, nan, nan, nan}, {6}, dt()));
+  EXPECT_TRUE(matches(eq, Values{1, 0, 0, 0, 0, 1}, {6}, KF_BOOL));
+  EXPECT_TRUE(matches(lt, Values{0, 0, 0, 1, 0, 0}, {6}, KF_BOOL));
+  EXPECT_TRUE(matches(gt, Values{0, 0, 1, 0, 0, 0}, {6}, KF_BOOL));
+}
+
 // ------------------------------------------------------------------ integer overflow
 
 struct IntRange { double lo, hi; };
@@ -586,6 +613,7 @@ TEST_P(Binary, LargeBroadcastAndStrided) {
 
 CTS_INSTANTIATE(Binary, params_all_numeric());
 CTS_INSTANTIATE(BinaryWrap, params_all_int());
+CTS_INSTANTIATE(BinaryFloat, params_all_float());
 CTS_INSTANTIATE(Promotion, params_any());
 
 }  // namespace

@@ -142,6 +142,28 @@ TEST_P(Unary, ZeroDimAndEmpty) {
   EXPECT_EQ(re.dtype(), dt());
 }
 
+TEST_P(Unary, InfinityNanAndOverflow) {
+  // exp overflows to inf in the dtype (float16 from about 11.1 on); inf, -inf and NaN map as
+  // in PyTorch (relu keeps NaN).
+  CTS_REQUIRE(dt(), "exp", "neg", "abs", "tanh", "sigmoid", "relu");
+  const double x = dt() == KF_FLOAT16 ? 12 : dt() == KF_FLOAT64 ? 710 : 100;
+  const double nan = std::nan(""), inf = INFINITY;
+  const Values v{x, inf, -inf, nan};
+  Tensor t = make(v, {4}), e, n, a, th, sg, r;
+  CTS_ASSERT_OK(kf_exp(t.get(), e.put()));
+  CTS_ASSERT_OK(kf_neg(t.get(), n.put()));
+  CTS_ASSERT_OK(kf_abs(t.get(), a.put()));
+  CTS_ASSERT_OK(kf_tanh(t.get(), th.put()));
+  CTS_ASSERT_OK(kf_sigmoid(t.get(), sg.put()));
+  CTS_ASSERT_OK(kf_relu(t.get(), r.put()));
+  EXPECT_TRUE(matches(e, Values{inf, inf, 0, nan}, {4}, dt())) << "exp";
+  EXPECT_TRUE(matches(n, Values{-x, -inf, inf, nan}, {4}, dt())) << "neg";
+  EXPECT_TRUE(matches(a, Values{x, inf, inf, nan}, {4}, dt())) << "abs";
+  EXPECT_TRUE(matches(th, Values{1, 1, -1, nan}, {4}, dt())) << "tanh";
+  EXPECT_TRUE(matches(sg, Values{1, 1, 0, nan}, {4}, dt())) << "sigmoid";
+  EXPECT_TRUE(matches(r, Values{x, inf, 0, nan}, {4}, dt())) << "relu";
+}
+
 // ------------------------------------------------------------------ integer inputs
 
 TEST_P(UnaryInt, KeepDtypeOrGiveFloat32) {
