@@ -11,8 +11,11 @@
 #include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <initializer_list>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -157,7 +160,22 @@ inline double bf16_bits_to_double(uint16_t b) {
   return f;
 }
 
-/** x as the dtype would store it, back in double (the reference's rounding step). */
+/** An integral x modulo 2^bits of dtype d, as two's complement (PyTorch's integer overflow:
+ * int8 127 + 1 is -128, uint8 0 - 1 is 255). x must fit in int64. */
+inline double wrap_int(kf_dtype_t d, double x) {
+  if (!std::isfinite(x)) return 0;
+  const int64_t i = static_cast<int64_t>(std::trunc(x));
+  switch (d) {
+    case KF_INT8: return static_cast<int8_t>(static_cast<uint8_t>(i & 0xff));
+    case KF_UINT8: return static_cast<uint8_t>(i & 0xff);
+    case KF_INT16: return static_cast<int16_t>(static_cast<uint16_t>(i & 0xffff));
+    case KF_INT32: return static_cast<int32_t>(static_cast<uint32_t>(i & 0xffffffff));
+    default: return static_cast<double>(i);
+  }
+}
+
+/** x as the dtype would store it, back in double (the reference's rounding step): floats round
+ * to nearest even, integers truncate and wrap (two's complement), bool is x != 0. */
 inline double round_to(kf_dtype_t d, double x) {
   switch (d) {
     case KF_FLOAT32: return static_cast<double>(static_cast<float>(x));
@@ -165,8 +183,18 @@ inline double round_to(kf_dtype_t d, double x) {
     case KF_BFLOAT16: return bf16_bits_to_double(f32_to_bf16_bits(static_cast<float>(x)));
     case KF_BOOL: return x != 0.0 ? 1.0 : 0.0;
     case KF_FLOAT64: return x;
-    default: return std::trunc(x);
+    default:
+      if (!std::isfinite(x)) return x;  // no integer: all_close reports the mismatch
+      return wrap_int(d, x);
   }
+}
+
+/** The values as dtype d stores them, magnitudes for uint8 (its cases choose no negatives; the
+ * overflow cases test wrapping on purpose). The inputs of a reference, so it sees what the
+ * backend sees. */
+inline Values representable(kf_dtype_t d, Values v) {
+  for (double& x : v) x = round_to(d, d == KF_UINT8 ? std::fabs(x) : x);
+  return v;
 }
 
 /** Host bytes of `values` in dtype d. */
@@ -181,10 +209,11 @@ inline std::vector<unsigned char> encode(const Values& v, kf_dtype_t d) {
       case KF_FLOAT64: std::memcpy(p, &x, 8); break;
       case KF_FLOAT16: { uint16_t h = f32_to_f16_bits(static_cast<float>(x)); std::memcpy(p, &h, 2); break; }
       case KF_BFLOAT16: { uint16_t h = f32_to_bf16_bits(static_cast<float>(x)); std::memcpy(p, &h, 2); break; }
-      case KF_INT8: { int8_t y = static_cast<int8_t>(x); std::memcpy(p, &y, 1); break; }
-      case KF_UINT8: { uint8_t y = static_cast<uint8_t>(x); std::memcpy(p, &y, 1); break; }
-      case KF_INT16: { int16_t y = static_cast<int16_t>(x); std::memcpy(p, &y, 2); break; }
-      case KF_INT32: { int32_t y = static_cast<int32_t>(x); std::memcpy(p, &y, 4); break; }
+      // Narrow integers wrap (a negative into uint8 is its two's complement, never UB).
+      case KF_INT8: { int8_t y = static_cast<int8_t>(wrap_int(d, x)); std::memcpy(p, &y, 1); break; }
+      case KF_UINT8: { uint8_t y = static_cast<uint8_t>(wrap_int(d, x)); std::memcpy(p, &y, 1); break; }
+      case KF_INT16: { int16_t y = static_cast<int16_t>(wrap_int(d, x)); std::memcpy(p, &y, 2); break; }
+      case KF_INT32: { int32_t y = static_cast<int32_t>(wrap_int(d, x)); std::memcpy(p, &y, 4); break; }
       case KF_INT64: { int64_t y = static_cast<int64_t>(x); std::memcpy(p, &y, 8); break; }
       case KF_BOOL: { bool y = x != 0.0; std::memcpy(p, &y, 1); break; }
       default: break;
@@ -482,6 +511,94 @@ inline std::vector<Param> params_all() {
                  KF_INT32, KF_INT64, KF_BOOL});
 }
 
+// ------------------------------------------------------------------ claimed dtypes
+// Note [Which dtypes a case runs in]
+// A case for dtype d runs on a backend when the backend claims every op it calls in the dtype
+// the op computes in (kernel_choice.hpp's order): its own kernel for d, the core's composite or
+// view, its own boxed fallback for d, or, on a device backend, the CPU fallback (the CPU
+// backend has a kernel for d and KERNFORGE_CPU_FALLBACK is not 0). Otherwise the case is
+// skipped and says why (gtest lists it). Nothing the backend or the CPU fallback claims is
+// skipped: a backend whose own fallback claims d but refuses some ops lists those cases in its
+// cts_unsupported.json.
+// kf_op_kernel_info gives a backend's most specific kind for an op and that kind's dtypes, so:
+// an op is a composite when the CPU backend serves it as one (a device kernel may override it
+// for some dtypes: the composite serves the rest); a backend's own fallback dtypes are those of
+// the ops it serves by its fallback alone (fallback_mask).
+
+inline std::string mask_dtypes(uint32_t mask) {
+  std::string out;
+  for (int32_t d = 0; d < 32; ++d) {
+    if ((mask & (1u << d)) == 0) continue;
+    out += (out.empty() ? "" : " ") + std::string(kf_dtype_name(static_cast<kf_dtype_t>(d)));
+  }
+  return out.empty() ? std::string("none") : out;
+}
+
+/** The index of the loaded CPU backend, -1 when none. */
+inline int32_t cpu_backend_index() {
+  for (int32_t i = 0; i < kf_backend_count(); ++i) {
+    kf_backend_info_t info;
+    std::memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    if (kf_backend_info(i, &info) == KF_OK && info.state == KF_BACKEND_LOADED &&
+        info.device_type == KF_DEVICE_CPU)
+      return i;
+  }
+  return -1;
+}
+
+/** How backend `backend` serves `op` (kf_op_kernel_info); kind NONE when it cannot say. */
+inline kf_kernel_info_t kernel_info_of(kf_op_t op, int32_t backend) {
+  kf_kernel_info_t info;
+  std::memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
+  if (kf_op_kernel_info(op, backend, &info) != KF_OK) info.kind = KF_KERNEL_NONE;
+  return info;
+}
+
+/** The dtypes backend `backend`'s own boxed fallback claims (0: none, or none visible). */
+inline uint32_t fallback_mask(int32_t backend) {
+  static std::vector<std::pair<int32_t, uint32_t>> cache;  // gtest runs tests on one thread
+  for (const auto& [b, m] : cache)
+    if (b == backend) return m;
+  uint32_t mask = 0;
+  for (int32_t i = 0; i < kf_op_count(); ++i) {
+    kf_op_t op = nullptr;
+    if (kf_op_at(i, &op) != KF_OK) continue;
+    const kf_kernel_info_t info = kernel_info_of(op, backend);
+    if (info.kind == KF_KERNEL_BACKEND_FALLBACK) mask |= info.dtype_mask;
+  }
+  cache.emplace_back(backend, mask);
+  return mask;
+}
+
+/** Whether backend `backend` claims op `name` computing in dtype `d` (see the Note); `why`
+ * says why not. An op the runtime does not know fails the test. */
+inline bool backend_serves(int32_t backend, const char* name, kf_dtype_t d, std::string* why) {
+  kf_op_t op = nullptr;
+  if (kf_op_find(name, &op) != KF_OK) {
+    ADD_FAILURE() << "the CTS calls op '" << name << "', which the runtime does not know";
+    *why = std::string("no op '") + name + "'";
+    return false;
+  }
+  const uint32_t bit = 1u << static_cast<uint32_t>(d);
+  const kf_kernel_info_t own = kernel_info_of(op, backend);
+  if (own.kind == KF_KERNEL_VIEW || own.kind == KF_KERNEL_COMPOSITE) return true;
+  if (own.kind != KF_KERNEL_NONE && (own.dtype_mask & bit) != 0) return true;
+  if ((fallback_mask(backend) & bit) != 0) return true;
+  const int32_t cpu = cpu_backend_index();
+  const kf_kernel_info_t c = cpu >= 0 ? kernel_info_of(op, cpu) : kf_kernel_info_t{};
+  if (c.kind == KF_KERNEL_COMPOSITE || c.kind == KF_KERNEL_VIEW) return true;
+  const char* env = std::getenv("KERNFORGE_CPU_FALLBACK");
+  const bool fallback = cpu >= 0 && cpu != backend && !(env != nullptr && std::strcmp(env, "0") == 0);
+  if (fallback && c.kind == KF_KERNEL_BACKEND && (c.dtype_mask & bit) != 0) return true;
+  *why = std::string(name) + " in " + kf_dtype_name(d) + " is served neither by this backend (" +
+         kf_kernel_kind_name(own.kind) + " for: " + mask_dtypes(own.dtype_mask) + ")" +
+         (cpu == backend ? std::string() : fallback ? " nor by the CPU fallback"
+                                                    : " nor by a CPU fallback (none is enabled)");
+  return false;
+}
+
 struct ParamName {
   std::string operator()(const ::testing::TestParamInfo<Param>& info) const {
     return info.param.name;
@@ -508,11 +625,39 @@ class CtsTest : public ::testing::TestWithParam<Param> {
   }
   kf_device_t dev() const { return GetParam().device; }
   kf_dtype_t dt() const { return GetParam().dtype; }
+  /** Whether this backend serves every op of `ops` computing in `d` (see CTS_REQUIRE). */
+  bool serves(std::initializer_list<const char*> ops, kf_dtype_t d, std::string* why) const {
+    for (const char* op : ops)
+      if (!backend_serves(GetParam().backend_index, op, d, why)) return false;
+    return true;
+  }
+  /** v as this case's dtype stores it (see representable). */
+  Values in(const Values& v) const { return representable(dt(), v); }
   Tensor make(const Values& v, const Shape& s) const { return make_tensor(v, s, dt(), dev()); }
   Tensor make(const Values& v, const Shape& s, kf_dtype_t d) const {
     return make_tensor(v, s, d, dev());
   }
 };
+
+/** Skips the case (saying why) unless the backend serves each op named computing in `dtype`:
+ *  CTS_REQUIRE(dt(), "add", "mul"); CTS_REQUIRE(KF_FLOAT32, "div"). In a CtsTest body. */
+#define CTS_REQUIRE(dtype, ...)                                             \
+  do {                                                                      \
+    std::string cts_why_;                                                   \
+    if (!this->serves({__VA_ARGS__}, (dtype), &cts_why_)) GTEST_SKIP() << cts_why_; \
+  } while (0)
+
+/** In a loop over ops: skips this iteration (and prints why) unless the backend serves `op`
+ *  computing in `dtype`; the other iterations still run. */
+#define CTS_REQUIRE_IN_LOOP(dtype, op)                                      \
+  {                                                                         \
+    std::string cts_why_;                                                   \
+    if (!this->serves({op}, (dtype), &cts_why_)) {                          \
+      std::printf("[ PARTLY   ] %s: skipped %s\n", ::cts::current_test_key().c_str(), \
+                  cts_why_.c_str());                                        \
+      continue;                                                             \
+    }                                                                       \
+  }
 
 #define CTS_INSTANTIATE(suite, generator) \
   INSTANTIATE_TEST_SUITE_P(Cts, suite, ::testing::ValuesIn(generator), ::cts::ParamName())

@@ -4,16 +4,24 @@
 namespace cts {
 namespace {
 
-class Copy : public CtsTest {};      // backend x destination dtype
+class Copy : public CtsTest {};      // backend x destination dtype (every dtype)
 class CopyHalf : public CtsTest {};  // backend only: float16 / bfloat16
 
-const kf_dtype_t kSrcDtypes[] = {KF_FLOAT32, KF_FLOAT64, KF_INT32, KF_INT64, KF_BOOL};
+const kf_dtype_t kSrcDtypes[] = {KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16, KF_INT8,
+                                 KF_UINT8,   KF_INT16,   KF_INT32,   KF_INT64,    KF_BOOL};
+
+/** Values every dtype holds: no negatives where either side is uint8 (a negative float into
+ *  uint8 is undefined in C++ and in PyTorch). */
+Values copy_values(kf_dtype_t a, kf_dtype_t b) {
+  if (a == KF_UINT8 || b == KF_UINT8) return {0, 1, 2, 3, 5, 0};
+  return {0, 1, -2, 3, 5, 0};
+}
 
 TEST_P(Copy, AcrossDtypes) {
-  const Values v{0, 1, -2, 3, 5, 0};
   for (kf_dtype_t src : kSrcDtypes) {
     SCOPED_TRACE(std::string("from ") + kf_dtype_name(src));
-    Values sv = v;
+    CTS_REQUIRE_IN_LOOP(dt(), "copy_");
+    Values sv = copy_values(src, dt());
     for (double& x : sv) x = round_to(src, x);
     Tensor s = make(sv, {2, 3}, src), d;
     const Shape sh{2, 3};
@@ -24,6 +32,7 @@ TEST_P(Copy, AcrossDtypes) {
 }
 
 TEST_P(Copy, Broadcast) {
+  CTS_REQUIRE(dt(), "copy_");
   Tensor row = make(Values{1, 2, 3}, {3}, KF_INT64), d, z, zs = make(Values{7}, {}, KF_FLOAT64);
   const Shape sh{2, 3};
   CTS_ASSERT_OK(kf_empty(sh.data(), 2, dt(), dev(), d.put()));
@@ -34,11 +43,12 @@ TEST_P(Copy, Broadcast) {
 }
 
 TEST_P(Copy, IntoNonContiguousAndFromStrided) {
+  CTS_REQUIRE(dt(), "zeros", "copy_");
   const Shape bs{3, 2};
   Tensor base, dT;
   CTS_ASSERT_OK(kf_zeros(bs.data(), 2, dt(), dev(), base.put()));
   CTS_ASSERT_OK(kf_transpose(base.get(), 0, 1, dT.put()));  // [2,3] view
-  const Values src_store = iota(12, -4);
+  const Values src_store = iota(12, dt() == KF_UINT8 ? 0 : -4);
   Tensor s = make(src_store, {2, 6}, KF_FLOAT64), sv;
   const int64_t start = 1, end = 6;
   CTS_ASSERT_OK(kf_slice(s.get(), 1, &start, &end, 2, sv.put()));  // cols 1,3,5
@@ -49,11 +59,11 @@ TEST_P(Copy, IntoNonContiguousAndFromStrided) {
 }
 
 TEST_P(Copy, ToDtype) {
-  const Values v{0, 1, -2, 3, 5, 0};
-  Tensor t = make(v, {6});
   for (kf_dtype_t to : kSrcDtypes) {
     SCOPED_TRACE(std::string("to ") + kf_dtype_name(to));
-    Tensor r;
+    CTS_REQUIRE_IN_LOOP(to, "to_dtype");
+    const Values v = copy_values(dt(), to);
+    Tensor t = make(v, {6}), r;
     CTS_ASSERT_OK(kf_to_dtype(t.get(), to, r.put()));
     Values want = v;
     for (double& x : want) x = round_to(dt(), x);
@@ -63,7 +73,8 @@ TEST_P(Copy, ToDtype) {
 }
 
 TEST_P(Copy, ContiguousOfTransposedView) {
-  const Values bv = iota(12, -3);
+  CTS_REQUIRE(dt(), "contiguous", "copy_");
+  const Values bv = in(iota(12, -3));
   Tensor b = make(bv, {3, 4}), t, c, c2;
   CTS_ASSERT_OK(kf_transpose(b.get(), 0, 1, t.put()));
   EXPECT_FALSE(t.is_contiguous());
@@ -79,6 +90,7 @@ TEST_P(Copy, ContiguousOfTransposedView) {
 }
 
 TEST_P(Copy, CloneOfView) {
+  CTS_REQUIRE(dt(), "clone", "copy_");
   const Values bv = iota(12, 1);
   Tensor b = make(bv, {3, 4}), s, c;
   const int64_t start = 1;
@@ -100,8 +112,8 @@ TEST_P(Copy, CloneOfView) {
 }
 
 TEST_P(Copy, TensorToCpuAndBack) {
-  Values v{3, -1, 4, 1, -5, 9};
-  for (double& x : v) x = round_to(dt(), x);
+  CTS_REQUIRE(KF_FLOAT64, "to_dtype");
+  const Values v = in({3, -1, 4, 1, -5, 9});
   Tensor t = make(v, {2, 3}), h, back;
   CTS_ASSERT_OK(kf_tensor_to(t.get(), kf_device_cpu(), KF_DTYPE_UNDEFINED, h.put()));
   EXPECT_EQ(h.device().type, KF_DEVICE_CPU);
@@ -112,6 +124,9 @@ TEST_P(Copy, TensorToCpuAndBack) {
 }
 
 TEST_P(Copy, ZeroDimAndEmpty) {
+  CTS_REQUIRE(KF_FLOAT64, "to_dtype");
+  CTS_REQUIRE(KF_INT64, "to_dtype");
+  CTS_REQUIRE(dt(), "clone");
   Tensor s = make(Values{4}, {}), d, e = make(Values{}, {0, 2}), ed, c;
   CTS_ASSERT_OK(kf_to_dtype(s.get(), KF_FLOAT64, d.put()));
   EXPECT_TRUE(matches(d, Values{round_to(dt(), 4)}, {}, KF_FLOAT64));
@@ -191,7 +206,43 @@ TEST_P(CopyHalf, FloatToHalfRounds) {
   EXPECT_EQ(got[1], 1.0 + std::ldexp(1.0, -9));
 }
 
-CTS_INSTANTIATE(Copy, params({KF_FLOAT32, KF_FLOAT64, KF_INT32, KF_INT64, KF_BOOL}));
+TEST_P(Copy, IntegerConversionsWrap) {
+  // Integer to narrower integer keeps the low bits (PyTorch): int16 300 -> int8 44,
+  // int8 -1 -> uint8 255, int64 65537 -> int16 1; float to integer truncates toward zero.
+  CTS_REQUIRE(dt(), "copy_", "to_dtype");
+  if (!is_int(dt())) GTEST_SKIP() << "integer destinations only";
+  struct Case { kf_dtype_t src; double v; };
+  const Case cases[] = {{KF_INT16, 300}, {KF_INT8, -1}, {KF_INT64, 65537}, {KF_INT32, -129},
+                        {KF_FLOAT32, 7.9}, {KF_FLOAT16, 100.5}, {KF_BFLOAT16, 2.5}, {KF_BOOL, 1}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string("from ") + kf_dtype_name(c.src) + " " + std::to_string(c.v));
+    Tensor s = make(Values{c.v}, {1}, c.src), d, r;
+    const Shape sh{1};
+    CTS_ASSERT_OK(kf_empty(sh.data(), 1, dt(), dev(), d.put()));
+    CTS_ASSERT_OK(kf_copy_(d.get(), s.get()));
+    EXPECT_TRUE(matches(d, Values{round_to(c.src, c.v)}, sh, dt()));
+    CTS_ASSERT_OK(kf_to_dtype(s.get(), dt(), r.put()));
+    EXPECT_TRUE(matches(r, Values{round_to(c.src, c.v)}, sh, dt()));
+  }
+}
+
+TEST_P(CopyHalf, Uint8AboveInt8MaxToEveryDtype) {
+  // uint8 128..255 are positive: no sign extension into wider types; int8 keeps the low bits.
+  const Values v{200, 255, 128, 127};
+  Tensor u = make(v, {4}, KF_UINT8);
+  for (kf_dtype_t to : kSrcDtypes) {
+    SCOPED_TRACE(std::string("to ") + kf_dtype_name(to));
+    Tensor r, d;
+    CTS_ASSERT_OK(kf_to_dtype(u.get(), to, r.put()));
+    EXPECT_TRUE(matches(r, v, {4}, to));  // rounded to `to`: int8 wraps, bool is nonzero
+    const Shape s{4};
+    CTS_ASSERT_OK(kf_empty(s.data(), 1, to, dev(), d.put()));
+    CTS_ASSERT_OK(kf_copy_(d.get(), u.get()));
+    EXPECT_TRUE(matches(d, v, {4}, to));
+  }
+}
+
+CTS_INSTANTIATE(Copy, params_all());
 CTS_INSTANTIATE(CopyHalf, params_any());
 
 }  // namespace

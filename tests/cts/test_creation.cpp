@@ -32,12 +32,13 @@ TEST_P(Creation, EmptyOp) {
 }
 
 TEST_P(Creation, FromDataRoundTrip) {
-  const Values v{1, -2, 3, 4, 0, 7};
+  const Values v = in({1, -2, 3, 4, 0, 7});
   Tensor t = make(v, {2, 3});
   EXPECT_TRUE(matches(t, v, {2, 3}, dt()));
 }
 
 TEST_P(Creation, Zeros) {
+  CTS_REQUIRE(dt(), "zeros");
   const Shape s{4, 3};
   Tensor t;
   CTS_ASSERT_OK(kf_zeros(s.data(), 2, dt(), dev(), t.put()));
@@ -46,6 +47,7 @@ TEST_P(Creation, Zeros) {
 }
 
 TEST_P(Creation, Ones) {
+  CTS_REQUIRE(dt(), "ones");
   const Shape s{2, 1, 5};
   Tensor t;
   CTS_ASSERT_OK(kf_ones(s.data(), 3, dt(), dev(), t.put()));
@@ -53,14 +55,23 @@ TEST_P(Creation, Ones) {
 }
 
 TEST_P(Creation, FullIntScalar) {
+  CTS_REQUIRE(dt(), "full");
   const Shape s{3, 2};
-  Tensor t;
-  CTS_ASSERT_OK(kf_full(s.data(), 2, kf_scalar_i64(-7), dt(), dev(), t.put()));
-  EXPECT_TRUE(matches(t, Values(6, -7.0), s, dt()));
+  const double v = dt() == KF_UINT8 ? 7 : -7;
+  Tensor t, big;
+  CTS_ASSERT_OK(kf_full(s.data(), 2, kf_scalar_i64(static_cast<int64_t>(v)), dt(), dev(), t.put()));
+  EXPECT_TRUE(matches(t, Values(6, v), s, dt()));
+  // The largest value of the narrow integer dtypes (and one float16/bfloat16 hold exactly).
+  const double top = dt() == KF_INT8 ? 127 : dt() == KF_UINT8 ? 255 : dt() == KF_INT16 ? 32767
+                     : dt() == KF_BOOL ? 1 : 2048;
+  CTS_ASSERT_OK(kf_full(s.data(), 2, kf_scalar_i64(static_cast<int64_t>(top)), dt(), dev(),
+                        big.put()));
+  EXPECT_TRUE(matches(big, Values(6, top), s, dt()));
 }
 
 TEST_P(Creation, FullFloatScalar) {
   if (!is_float(dt())) GTEST_SKIP() << "a fractional fill needs a floating dtype";
+  CTS_REQUIRE(dt(), "full");
   const Shape s{5};
   Tensor t;
   CTS_ASSERT_OK(kf_full(s.data(), 1, kf_scalar_f64(2.5), dt(), dev(), t.put()));
@@ -68,6 +79,7 @@ TEST_P(Creation, FullFloatScalar) {
 }
 
 TEST_P(Creation, FullBoolScalarWithDtype) {
+  CTS_REQUIRE(dt(), "full");
   const Shape s{2, 2};
   Tensor t;
   CTS_ASSERT_OK(kf_full(s.data(), 2, kf_scalar_bool(true), dt(), dev(), t.put()));
@@ -75,6 +87,7 @@ TEST_P(Creation, FullBoolScalarWithDtype) {
 }
 
 TEST_P(Creation, ZerosLikeOnesLikeFullLike) {
+  CTS_REQUIRE(dt(), "zeros_like", "ones_like", "full_like", "empty_like", "zeros", "ones", "full");
   Tensor base = make(Values{1, 2, 3, 4, 5, 6}, {2, 3});
   Tensor z, o, f, e;
   CTS_ASSERT_OK(kf_zeros_like(base.get(), KF_DTYPE_UNDEFINED, z.put()));
@@ -91,6 +104,9 @@ TEST_P(Creation, ZerosLikeOnesLikeFullLike) {
 }
 
 TEST_P(Creation, LikeWithDtypeOverride) {
+  CTS_REQUIRE(KF_FLOAT64, "zeros");
+  CTS_REQUIRE(KF_INT64, "ones");
+  CTS_REQUIRE(KF_FLOAT32, "full");
   Tensor base = make(Values{1, 2, 3}, {3});
   Tensor z, o, f;
   CTS_ASSERT_OK(kf_zeros_like(base.get(), KF_FLOAT64, z.put()));
@@ -103,6 +119,7 @@ TEST_P(Creation, LikeWithDtypeOverride) {
 }
 
 TEST_P(Creation, LikeOfAView) {
+  CTS_REQUIRE(dt(), "ones_like", "ones");
   Tensor base = make(iota(6), {2, 3}), tv;
   CTS_ASSERT_OK(kf_transpose(base.get(), 0, 1, tv.put()));
   Tensor o;
@@ -112,6 +129,7 @@ TEST_P(Creation, LikeOfAView) {
 }
 
 TEST_P(Creation, ZeroSizeAndZeroDim) {
+  CTS_REQUIRE(dt(), "zeros", "full");
   const Shape s{0, 3};
   Tensor z;
   CTS_ASSERT_OK(kf_zeros(s.data(), 2, dt(), dev(), z.put()));
@@ -135,6 +153,26 @@ TEST_P(Creation, ZeroSizeAndZeroDim) {
   } else {
     EXPECT_EQ(item.tag, KF_SCALAR_INT64);
     EXPECT_EQ(item.v.i64, 3);
+  }
+}
+
+TEST_P(Creation, ArangeInDtype) {
+  // arange(start, end, step, dtype=d): every numeric dtype (PyTorch has no bool arange).
+  CTS_REQUIRE(dt(), "arange");
+  Tensor a, b;
+  CTS_ASSERT_OK(kf_arange(kf_scalar_i64(0), kf_scalar_i64(6), kf_scalar_i64(1), dt(), dev(),
+                          a.put()));
+  EXPECT_TRUE(matches(a, iota(6), {6}, dt()));
+  const double start = dt() == KF_UINT8 ? 250 : 120;  // up to the dtype's largest value
+  CTS_ASSERT_OK(kf_arange(kf_scalar_i64(static_cast<int64_t>(start)),
+                          kf_scalar_i64(static_cast<int64_t>(start) + 6), kf_scalar_i64(2), dt(),
+                          dev(), b.put()));
+  EXPECT_TRUE(matches(b, iota(3, start, 2), {3}, dt()));
+  if (is_float(dt())) {
+    Tensor f;
+    CTS_ASSERT_OK(kf_arange(kf_scalar_f64(-1), kf_scalar_f64(1), kf_scalar_f64(0.5), dt(), dev(),
+                            f.put()));
+    EXPECT_TRUE(matches(f, Values{-1, -0.5, 0, 0.5}, {4}, dt()));
   }
 }
 
@@ -227,7 +265,7 @@ TEST_P(CreationAny, BoolTensorFromData) {
   EXPECT_TRUE(matches(b, Values{1, 0, 1}, {3}, KF_BOOL));
 }
 
-CTS_INSTANTIATE(Creation, params({KF_FLOAT32, KF_FLOAT64, KF_INT32, KF_INT64, KF_BOOL}));
+CTS_INSTANTIATE(Creation, params_all());
 CTS_INSTANTIATE(CreationAny, params_any());
 
 TEST(CtsSetup, AtLeastOneBackendLoaded) {

@@ -4,14 +4,15 @@
 namespace cts {
 namespace {
 
-class Linalg : public CtsTest {};  // backend x {f32, f64}
+class Linalg : public CtsTest {};  // backend x every dtype but bool
 
 constexpr double kScale = 50;  // a dot product of <= 64 terms
 
+/** Inputs as dtype d stores them: in [-1, 1] for floats, small integers (-3..3; 0..3 for
+ *  uint8) for integers, whose products wrap like PyTorch's integer matmul (round_to). */
 Values rand_for(kf_dtype_t d, size_t n, uint32_t seed) {
-  Values v = pseudo_random(n, -1, 1, seed);
-  for (double& x : v) x = round_to(d, x);
-  return v;
+  return representable(d, is_float(d) ? pseudo_random(n, -1, 1, seed)
+                                      : pseudo_random(n, -3, 4, seed, true));
 }
 
 /** C[m,n] = A[m,k] B[k,n], all row-major, in double. */
@@ -50,6 +51,7 @@ Values ref_bmm(const Values& a, const Shape& as, const Values& b, const Shape& b
 }
 
 TEST_P(Linalg, MmSmall) {
+  CTS_REQUIRE(dt(), "mm");
   Tensor a = make(Values{1, 2, 3, 4, 5, 6}, {2, 3}), b = make(Values{7, 8, 9, 10, 11, 12}, {3, 2});
   Tensor c;
   CTS_ASSERT_OK(kf_mm(a.get(), b.get(), c.put()));
@@ -57,6 +59,7 @@ TEST_P(Linalg, MmSmall) {
 }
 
 TEST_P(Linalg, MmLarge) {
+  CTS_REQUIRE(dt(), "mm");
   const Values a = rand_for(dt(), 64 * 48, 1), b = rand_for(dt(), 48 * 32, 2);
   Tensor ta = make(a, {64, 48}), tb = make(b, {48, 32}), c;
   CTS_ASSERT_OK(kf_mm(ta.get(), tb.get(), c.put()));
@@ -64,6 +67,7 @@ TEST_P(Linalg, MmLarge) {
 }
 
 TEST_P(Linalg, MmBig) {
+  CTS_REQUIRE(dt(), "mm");
   const Values a = rand_for(dt(), 200 * 300, 31), b = rand_for(dt(), 300 * 130, 32);
   Tensor ta = make(a, {200, 300}), tb = make(b, {300, 130}), c;
   CTS_ASSERT_OK(kf_mm(ta.get(), tb.get(), c.put()));
@@ -71,6 +75,7 @@ TEST_P(Linalg, MmBig) {
 }
 
 TEST_P(Linalg, MmTransposedInputs) {
+  CTS_REQUIRE(dt(), "mm");
   // A^T stored as [48,64], B^T stored as [32,48]; mm of their transposes.
   const Values at = rand_for(dt(), 48 * 64, 3), bt = rand_for(dt(), 32 * 48, 4);
   Tensor sa = make(at, {48, 64}), sb = make(bt, {32, 48}), va, vb, c1, c2, c3;
@@ -88,6 +93,7 @@ TEST_P(Linalg, MmTransposedInputs) {
 }
 
 TEST_P(Linalg, MmSlicedInput) {
+  CTS_REQUIRE(dt(), "mm");
   // Rows 1..3 and columns 2..5 of a [5,7] matrix: a view with a row stride of 7.
   const Values base = rand_for(dt(), 35, 5), b = rand_for(dt(), 3 * 4, 6);
   Tensor tb = make(base, {5, 7}), r1, v, m, c;
@@ -101,6 +107,7 @@ TEST_P(Linalg, MmSlicedInput) {
 }
 
 TEST_P(Linalg, MmOut) {
+  CTS_REQUIRE(dt(), "mm");
   const Values a = rand_for(dt(), 12, 7), b = rand_for(dt(), 20, 8);
   Tensor ta = make(a, {3, 4}), tb = make(b, {4, 5}), out;
   const Shape s{3, 5};
@@ -110,6 +117,7 @@ TEST_P(Linalg, MmOut) {
 }
 
 TEST_P(Linalg, Bmm) {
+  CTS_REQUIRE(dt(), "bmm");
   const Values a = rand_for(dt(), 3 * 4 * 5, 9), b = rand_for(dt(), 3 * 5 * 2, 10);
   Tensor ta = make(a, {3, 4, 5}), tb = make(b, {3, 5, 2}), c;
   CTS_ASSERT_OK(kf_bmm(ta.get(), tb.get(), c.put()));
@@ -125,12 +133,15 @@ TEST_P(Linalg, Bmm) {
 }
 
 TEST_P(Linalg, Matmul1Dx1D) {
-  Tensor a = make(Values{1, 2, 3, 4}, {4}), b = make(Values{-1, 0.5, 2, 1}, {4}), c;
+  CTS_REQUIRE(dt(), "matmul", "mm", "bmm");
+  const Values av{1, 2, 3, 4}, bv = in({-1, 3, 2, 1});
+  Tensor a = make(av, {4}), b = make(bv, {4}), c;
   CTS_ASSERT_OK(kf_matmul(a.get(), b.get(), c.put()));
-  EXPECT_TRUE(matches(c, Values{-1 + 1 + 6 + 4}, {}, dt()));
+  EXPECT_TRUE(matches(c, ref_mm(av, bv, 1, 4, 1), {}, dt()));
 }
 
 TEST_P(Linalg, Matmul2Dx1D) {
+  CTS_REQUIRE(dt(), "matmul", "mm", "bmm");
   const Values a = rand_for(dt(), 12, 11), b = rand_for(dt(), 4, 12);
   Tensor ta = make(a, {3, 4}), tb = make(b, {4}), c;
   CTS_ASSERT_OK(kf_matmul(ta.get(), tb.get(), c.put()));
@@ -138,6 +149,7 @@ TEST_P(Linalg, Matmul2Dx1D) {
 }
 
 TEST_P(Linalg, Matmul1Dx2D) {
+  CTS_REQUIRE(dt(), "matmul", "mm", "bmm");
   const Values a = rand_for(dt(), 4, 13), b = rand_for(dt(), 20, 14);
   Tensor ta = make(a, {4}), tb = make(b, {4, 5}), c;
   CTS_ASSERT_OK(kf_matmul(ta.get(), tb.get(), c.put()));
@@ -145,6 +157,7 @@ TEST_P(Linalg, Matmul1Dx2D) {
 }
 
 TEST_P(Linalg, MatmulBatched3Dx2D) {
+  CTS_REQUIRE(dt(), "matmul", "mm", "bmm");
   const Values a = rand_for(dt(), 2 * 3 * 4, 15), b = rand_for(dt(), 4 * 5, 16);
   Tensor ta = make(a, {2, 3, 4}), tb = make(b, {4, 5}), c;
   CTS_ASSERT_OK(kf_matmul(ta.get(), tb.get(), c.put()));
@@ -155,6 +168,7 @@ TEST_P(Linalg, MatmulBatched3Dx2D) {
 }
 
 TEST_P(Linalg, Matmul2Dx3D) {
+  CTS_REQUIRE(dt(), "matmul", "mm", "bmm");
   const Values a = rand_for(dt(), 3 * 4, 17), b = rand_for(dt(), 2 * 4 * 5, 18);
   Tensor ta = make(a, {3, 4}), tb = make(b, {2, 4, 5}), c;
   CTS_ASSERT_OK(kf_matmul(ta.get(), tb.get(), c.put()));
@@ -164,6 +178,7 @@ TEST_P(Linalg, Matmul2Dx3D) {
 }
 
 TEST_P(Linalg, Matmul4Dx4DBroadcast) {
+  CTS_REQUIRE(dt(), "matmul", "mm", "bmm");
   const Values a = rand_for(dt(), 2 * 1 * 3 * 4, 19), b = rand_for(dt(), 1 * 2 * 4 * 5, 20);
   Tensor ta = make(a, {2, 1, 3, 4}), tb = make(b, {1, 2, 4, 5}), c;
   CTS_ASSERT_OK(kf_matmul(ta.get(), tb.get(), c.put()));
@@ -174,6 +189,7 @@ TEST_P(Linalg, Matmul4Dx4DBroadcast) {
 }
 
 TEST_P(Linalg, MatmulTransposedBatch) {
+  CTS_REQUIRE(dt(), "matmul", "mm", "bmm");
   const Values a = rand_for(dt(), 2 * 3 * 4, 21), bt = rand_for(dt(), 2 * 5 * 4, 22);
   Tensor ta = make(a, {2, 3, 4}), sb = make(bt, {2, 5, 4}), vb, c;
   CTS_ASSERT_OK(kf_transpose(sb.get(), -1, -2, vb.put()));  // [2,4,5]
@@ -199,6 +215,7 @@ Values ref_linear(const Values& x, int64_t rows, int64_t in, const Values& w, in
 }
 
 TEST_P(Linalg, LinearWithAndWithoutBias) {
+  CTS_REQUIRE(dt(), "linear", "mm", "bmm", "add");
   const Values x = rand_for(dt(), 4 * 5, 23), w = rand_for(dt(), 3 * 5, 24),
                b = rand_for(dt(), 3, 25);
   Tensor tx = make(x, {4, 5}), tw = make(w, {3, 5}), tb = make(b, {3}), y, yb;
@@ -209,6 +226,7 @@ TEST_P(Linalg, LinearWithAndWithoutBias) {
 }
 
 TEST_P(Linalg, Linear3DInput) {
+  CTS_REQUIRE(dt(), "linear", "mm", "bmm", "add");
   const Values x = rand_for(dt(), 2 * 4 * 5, 26), w = rand_for(dt(), 3 * 5, 27),
                b = rand_for(dt(), 3, 28);
   Tensor tx = make(x, {2, 4, 5}), tw = make(w, {3, 5}), tb = make(b, {3}), y;
@@ -217,13 +235,24 @@ TEST_P(Linalg, Linear3DInput) {
 }
 
 TEST_P(Linalg, EmptyInnerDim) {
+  CTS_REQUIRE(dt(), "mm");
   // [2,0] @ [0,3] = zeros [2,3].
   Tensor a = make(Values{}, {2, 0}), b = make(Values{}, {0, 3}), c;
   CTS_ASSERT_OK(kf_mm(a.get(), b.get(), c.put()));
   EXPECT_TRUE(matches(c, Values(6, 0.0), {2, 3}, dt()));
 }
 
-CTS_INSTANTIATE(Linalg, params_float());
+TEST_P(Linalg, IntegerProductsWrap) {
+  // int8 [1,2] @ [2,1] with 100 * 2 + 60 * 1 = 260: PyTorch's int8 mm gives 260 - 256 = 4.
+  if (is_float(dt())) GTEST_SKIP() << "integer dtypes only";
+  CTS_REQUIRE(dt(), "mm");
+  const Values av{100, 60}, bv{2, 1};
+  Tensor a = make(av, {1, 2}), b = make(bv, {2, 1}), c;
+  CTS_ASSERT_OK(kf_mm(a.get(), b.get(), c.put()));
+  EXPECT_TRUE(matches(c, Values{260}, {1, 1}, dt()));  // round_to wraps 260 for int8/uint8
+}
+
+CTS_INSTANTIATE(Linalg, params_all_numeric());
 
 }  // namespace
 }  // namespace cts

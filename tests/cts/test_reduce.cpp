@@ -4,8 +4,8 @@
 namespace cts {
 namespace {
 
-class Reduce : public CtsTest {};       // backend x {f32, f64, i32, i64}
-class ReduceFloat : public CtsTest {};  // backend x {f32, f64}
+class Reduce : public CtsTest {};       // backend x every dtype but bool
+class ReduceFloat : public CtsTest {};  // backend x {f32, f64, f16, bf16}
 class ReduceAny : public CtsTest {};    // backend only
 
 /** Reference reduction over `dims` (all when empty), in double. */
@@ -42,12 +42,12 @@ kf_dtype_t sum_dtype(kf_dtype_t d) { return is_float(d) ? d : KF_INT64; }
 
 const Shape kS{2, 3, 4};
 Values input24(kf_dtype_t d) {  // representable in d, so the reference sees the same input
-  Values v = is_float(d) ? pseudo_random(24, -4, 4, 7) : pseudo_random(24, -9, 9, 7, true);
-  for (double& x : v) x = round_to(d, x);
-  return v;
+  return representable(d, is_float(d) ? pseudo_random(24, -4, 4, 7)
+                                      : pseudo_random(24, -9, 9, 7, true));
 }
 
 TEST_P(Reduce, SumAll) {
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
   const Values v = input24(dt());
   Tensor t = make(v, kS), r;
   CTS_ASSERT_OK(kf_sum(t.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, r.put()));
@@ -58,6 +58,7 @@ TEST_P(Reduce, SumAll) {
 }
 
 TEST_P(Reduce, SumDims) {
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
   const Values v = input24(dt());
   Tensor t = make(v, kS);
   const std::vector<std::pair<std::vector<int64_t>, bool>> cases = {
@@ -74,6 +75,7 @@ TEST_P(Reduce, SumDims) {
 }
 
 TEST_P(Reduce, SumDtypeFloat64) {
+  CTS_REQUIRE(KF_FLOAT64, "sum");
   const Values v = input24(dt());
   Tensor t = make(v, kS), r, r2;
   CTS_ASSERT_OK(kf_sum(t.get(), nullptr, 0, false, KF_FLOAT64, r.put()));
@@ -85,6 +87,7 @@ TEST_P(Reduce, SumDtypeFloat64) {
 }
 
 TEST_P(Reduce, SumStridedAndOut) {
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
   const Values v = input24(dt());
   Tensor t = make(v, kS), p, r, out;
   const int64_t perm[3] = {2, 0, 1};
@@ -102,6 +105,7 @@ TEST_P(Reduce, SumStridedAndOut) {
 }
 
 TEST_P(Reduce, AmaxDims) {
+  CTS_REQUIRE(dt(), "amax");
   const Values v = input24(dt());
   Tensor t = make(v, kS);
   const std::vector<std::pair<std::vector<int64_t>, bool>> cases = {
@@ -118,8 +122,9 @@ TEST_P(Reduce, AmaxDims) {
 }
 
 TEST_P(Reduce, ArgmaxNoneAndDim) {
-  // Ties: the first maximum wins.
-  const Values v{1, 5, 5, 2, 7, 7, 0, 7, -1, 3, 3, -1};
+  // Ties: the first maximum wins (uint8 takes the magnitudes: the same answers).
+  CTS_REQUIRE(dt(), "argmax");
+  const Values v = in({1, 5, 5, 2, 7, 7, 0, 7, -1, 3, 3, -1});
   Tensor t = make(v, {3, 4}), all, d0, d1, d1k;
   CTS_ASSERT_OK(kf_argmax(t.get(), nullptr, false, all.put()));
   EXPECT_TRUE(matches(all, Values{4}, {}, KF_INT64));
@@ -133,7 +138,8 @@ TEST_P(Reduce, ArgmaxNoneAndDim) {
 }
 
 TEST_P(Reduce, ArgmaxStrided) {
-  const Values v{1, 5, 5, 2, 7, 7, 0, 7, -1, 3, 3, -1};
+  CTS_REQUIRE(dt(), "argmax");
+  const Values v = in({1, 5, 5, 2, 7, 7, 0, 7, -1, 3, 3, -1});
   Tensor t = make(v, {3, 4}), tt, r, all;
   CTS_ASSERT_OK(kf_transpose(t.get(), 0, 1, tt.put()));  // [4,3]
   const int64_t one_ = 1;
@@ -147,6 +153,8 @@ TEST_P(Reduce, ArgmaxStrided) {
 // ------------------------------------------------------------------ mean (floating point)
 
 TEST_P(ReduceFloat, Mean) {
+  CTS_REQUIRE(dt(), "mean");
+  CTS_REQUIRE(KF_FLOAT64, "mean");
   const Values v = input24(dt());
   Tensor t = make(v, kS);
   const auto mean_of = [&](const std::vector<int64_t>& dims, bool keep, Shape* os) {
@@ -177,6 +185,7 @@ TEST_P(ReduceFloat, Mean) {
 }
 
 TEST_P(ReduceFloat, MeanOfEmptyIsNan) {
+  CTS_REQUIRE(dt(), "mean");
   Tensor e = make(Values{}, {0}), r;
   CTS_ASSERT_OK(kf_mean(e.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, r.put()));
   const Values got = to_host_double(r);
@@ -233,6 +242,27 @@ TEST_P(ReduceAny, MeanWithDtypeOfInt) {
   EXPECT_TRUE(matches(r, Values{7.0 / 3.0}, {}, KF_FLOAT64));
 }
 
+TEST_P(ReduceAny, MeanOfNarrowIntegersNeedsAFloatDtype) {
+  // PyTorch: mean of an integer or bool tensor needs dtype=; with it, the input is converted.
+  const Values v{100, 120, 127, 1};
+  for (kf_dtype_t d : {KF_INT8, KF_UINT8, KF_INT16, KF_BOOL}) {
+    SCOPED_TRACE(dtype_str(d));
+    Tensor t = make(v, {4}, d), bad, r;
+    EXPECT_EQ(kf_mean(t.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, bad.put()),
+              KF_INVALID_ARGUMENT);
+    const std::string msg = kf_last_error_message();
+    EXPECT_NE(msg.find("mean"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(kf_dtype_name(d)), std::string::npos) << msg;
+    EXPECT_FALSE(bad) << "no result on failure";
+    for (kf_dtype_t f : {KF_FLOAT32, KF_FLOAT16, KF_BFLOAT16}) {
+      SCOPED_TRACE(std::string("dtype=") + dtype_str(f));
+      CTS_ASSERT_OK(kf_mean(t.get(), nullptr, 0, false, f, r.put()));
+      const Values x = representable(d, v);
+      EXPECT_TRUE(matches(r, Values{(x[0] + x[1] + x[2] + x[3]) / 4}, {}, f));
+    }
+  }
+}
+
 TEST_P(ReduceAny, ArgmaxTiesAndIntAmax) {
   Tensor f = make(Values{-1, 3.5, 3.5, 0}, {4}, KF_FLOAT32), a;
   CTS_ASSERT_OK(kf_argmax(f.get(), nullptr, false, a.put()));
@@ -246,6 +276,9 @@ TEST_P(ReduceAny, ArgmaxTiesAndIntAmax) {
 
 TEST_P(Reduce, LargeInputsAcrossThreadChunks) {
   // Big enough for the kernels to split the work: the ties must still give the first index.
+  // The total (3145778) overflows float16 to inf, as PyTorch's float16 sum does.
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
+  CTS_REQUIRE(dt(), "amax", "argmax");
   const int64_t n = 1 << 20;
   Values v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<double>(i % 7);
@@ -311,6 +344,8 @@ Values ref_argmax(const Values& v, const Shape& shape, int64_t dim) {
 }
 
 TEST_P(Reduce, LargeTransposedNonLastDim) {
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
+  CTS_REQUIRE(dt(), "amax", "argmax");
   // [512, 384] transposed to [384, 512] (strides 1, 384): each dim reduced, then all of it.
   const Shape base{512, 384}, ts{384, 512}, tst{1, 384};
   const Values v = periodic(512 * 384, 13, {384 * 7 + 5, 384 * 300 + 5, 384 * 9 + 200}, 40);
@@ -340,6 +375,8 @@ TEST_P(Reduce, LargeTransposedNonLastDim) {
 }
 
 TEST_P(Reduce, LargePermutedReducedDimsThatDoNotMerge) {
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
+  CTS_REQUIRE(dt(), "amax", "argmax");
   // [40, 12, 130] permuted to [130, 40, 12] (strides 1, 1560, 130); dims 0 and 1 reduced: the
   // reduced dims cannot merge into one, and each of the 12 outputs has 5200 elements.
   const Shape base{40, 12, 130}, ps{130, 40, 12}, pst{1, 1560, 130};
@@ -365,6 +402,7 @@ TEST_P(Reduce, LargePermutedReducedDimsThatDoNotMerge) {
 }
 
 TEST_P(Reduce, ExpandedInput) {
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
   // A row expanded (stride 0) to [3000, 300]: 900000 elements over 300 stored ones.
   const Values row = periodic(300, 9, {}, 0);
   Tensor r = make(row, {1, 300}), e, all, d0, d1;
@@ -383,6 +421,8 @@ TEST_P(Reduce, ExpandedInput) {
 }
 
 TEST_P(Reduce, ManyShortRowsAndColumns) {
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
+  CTS_REQUIRE(dt(), "amax", "argmax");
   // Many outputs with short reductions (work-groups serve several outputs), and a reduction
   // over dim 0 whose outputs are neighbours in memory.
   const Shape rs{20000, 3}, cs{48, 2000};
@@ -405,6 +445,8 @@ TEST_P(Reduce, ManyShortRowsAndColumns) {
 }
 
 TEST_P(Reduce, MiddleDimOfThree) {
+  CTS_REQUIRE(sum_dtype(dt()), "sum");
+  CTS_REQUIRE(dt(), "amax", "argmax");
   // [3, 500, 100] over dim 1: 300 outputs in 3 runs of 100 neighbours, 500 elements apart.
   const Shape sh{3, 500, 100};
   const Values v = periodic(150000, 23, {100 * 17 + 3, 50000 + 100 * 480 + 99}, 50);
@@ -423,6 +465,7 @@ TEST_P(Reduce, MiddleDimOfThree) {
 // ------------------------------------------------------------------ floats: NaN, determinism
 
 TEST_P(ReduceFloat, NanIsTheMaximum) {
+  CTS_REQUIRE(dt(), "amax", "argmax");
   Values v = pseudo_random(1 << 20, -8, 8, 11);
   for (double& x : v) x = round_to(dt(), x);
   v[700000] = NAN;
@@ -462,6 +505,7 @@ std::vector<unsigned char> host_bytes(const Tensor& t) {
 }
 
 TEST_P(ReduceFloat, SameSumTwiceHasTheSameBits) {
+  CTS_REQUIRE(dt(), "sum", "mean");
   // Values whose sums round: the order of additions shows in the last bits. Each backend must
   // add in the same order every time (no atomics, no timing-dependent splits).
   const Values v = pseudo_random(1 << 20, -1, 1, 3);
@@ -565,8 +609,50 @@ TEST_P(ReduceAny, EmptyReductions) {
   EXPECT_TRUE(matches(mean0, Values{NAN, NAN, NAN}, {3}, KF_FLOAT32));
 }
 
-CTS_INSTANTIATE(Reduce, params_numeric());
-CTS_INSTANTIATE(ReduceFloat, params_float());
+TEST_P(Reduce, NarrowIntegerSumsAccumulateInInt64) {
+  // PyTorch: sum of an integer tensor is int64 and never wraps in the input's dtype.
+  if (is_float(dt())) GTEST_SKIP() << "integer inputs only";
+  CTS_REQUIRE(KF_INT64, "sum");
+  // uint8 values above 127 must not sign-extend; int8's negatives must.
+  const Values v = dt() == KF_UINT8 ? Values{200, 255, 130, 127, 1, 0}
+                                    : in({100, -100, 100, 127, -128, 110});
+  Tensor t = make(v, {2, 3}), all, rows;
+  CTS_ASSERT_OK(kf_sum(t.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, all.put()));
+  EXPECT_TRUE(matches(all, ref_reduce(v, {2, 3}, {}, 0, kPlus, false, nullptr), {}, KF_INT64));
+  const int64_t one_ = 1;
+  CTS_ASSERT_OK(kf_sum(t.get(), &one_, 1, false, KF_DTYPE_UNDEFINED, rows.put()));
+  EXPECT_TRUE(matches(rows, ref_reduce(v, {2, 3}, {1}, 0, kPlus, false, nullptr), {2},
+                      KF_INT64));
+  const Values want = to_host_double(all);
+  ASSERT_EQ(want.size(), 1u);
+  EXPECT_EQ(want[0], v[0] + v[1] + v[2] + v[3] + v[4] + v[5]) << "no wrap in the input dtype";
+}
+
+TEST_P(Reduce, ExtremesOfTheDtype) {
+  // amax/argmax at the ends of the dtype's range: int8 -128 and 127, uint8 255, float -inf.
+  CTS_REQUIRE(dt(), "amax", "argmax");
+  double lo = -INFINITY, hi = INFINITY;
+  switch (dt()) {
+    case KF_INT8: lo = -128; hi = 127; break;
+    case KF_UINT8: lo = 0; hi = 255; break;
+    case KF_INT16: lo = -32768; hi = 32767; break;
+    case KF_INT32: lo = -2147483648.0; hi = 2147483647; break;
+    case KF_INT64: lo = -4611686018427387904.0; hi = 4611686018427387904.0; break;
+    default: break;
+  }
+  const Values v{lo, lo, hi, lo, hi, lo};
+  Tensor t = make(v, {2, 3}), m, a, mr;
+  CTS_ASSERT_OK(kf_amax(t.get(), nullptr, 0, false, m.put()));
+  EXPECT_TRUE(matches(m, Values{hi}, {}, dt()));
+  CTS_ASSERT_OK(kf_argmax(t.get(), nullptr, false, a.put()));
+  EXPECT_TRUE(matches(a, Values{2}, {}, KF_INT64));
+  const int64_t zero = 0;
+  CTS_ASSERT_OK(kf_amax(t.get(), &zero, 1, false, mr.put()));
+  EXPECT_TRUE(matches(mr, Values{lo, hi, hi}, {3}, dt()));
+}
+
+CTS_INSTANTIATE(Reduce, params_all_numeric());
+CTS_INSTANTIATE(ReduceFloat, params_all_float());
 CTS_INSTANTIATE(ReduceAny, params_any());
 
 }  // namespace

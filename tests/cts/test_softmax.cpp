@@ -60,6 +60,7 @@ Values widen(const Values& v, int64_t rows, int64_t cols) {
 }
 
 TEST_P(Softmax, LastDim) {
+  CTS_REQUIRE(dt(), "softmax");
   const Shape sh{3, 7};
   const Values v = inputs(21, dt(), 11);
   Tensor t = make(v, sh);
@@ -67,6 +68,7 @@ TEST_P(Softmax, LastDim) {
 }
 
 TEST_P(Softmax, FirstDim) {
+  CTS_REQUIRE(dt(), "softmax");
   const Shape sh{6, 10};  // ten rows next to each other in memory
   const Values v = inputs(60, dt(), 12);
   Tensor t = make(v, sh);
@@ -74,6 +76,7 @@ TEST_P(Softmax, FirstDim) {
 }
 
 TEST_P(Softmax, MiddleDimOf3d) {
+  CTS_REQUIRE(dt(), "softmax");
   for (const Shape& sh : {Shape{2, 5, 12}, Shape{3, 4, 5}}) {
     SCOPED_TRACE("shape " + shape_str(sh));
     const Values v = inputs(static_cast<size_t>(numel_of(sh)), dt(), 13);
@@ -83,6 +86,7 @@ TEST_P(Softmax, MiddleDimOf3d) {
 }
 
 TEST_P(Softmax, NegativeDim) {
+  CTS_REQUIRE(dt(), "softmax");
   const Shape sh{2, 3, 4};
   const Values v = inputs(24, dt(), 14);
   Tensor t = make(v, sh);
@@ -93,6 +97,7 @@ TEST_P(Softmax, NegativeDim) {
 }
 
 TEST_P(Softmax, TransposedInput) {
+  CTS_REQUIRE(dt(), "softmax");
   const Values v = inputs(15, dt(), 15);
   Tensor t = make(v, {3, 5}), tt;
   CTS_ASSERT_OK(kf_transpose(t.get(), 0, 1, tt.put()));  // [5, 3], strides [1, 5]
@@ -105,6 +110,7 @@ TEST_P(Softmax, TransposedInput) {
 }
 
 TEST_P(Softmax, ZeroDimIsOne) {
+  CTS_REQUIRE(dt(), "softmax");
   Tensor s = make(Values{2.5}, {});
   for (int64_t dim : {0, -1}) {
     Tensor r;
@@ -116,6 +122,7 @@ TEST_P(Softmax, ZeroDimIsOne) {
 }
 
 TEST_P(Softmax, EmptyGivesEmpty) {
+  CTS_REQUIRE(dt(), "softmax");
   const std::vector<std::pair<Shape, int64_t>> cases = {
       {{0, 3}, 0}, {{0, 3}, 1}, {{2, 0}, 1}, {{2, 0}, 0}, {{0}, 0}, {{2, 0, 3}, -1}};
   for (const auto& [sh, dim] : cases) {
@@ -127,6 +134,7 @@ TEST_P(Softmax, EmptyGivesEmpty) {
 }
 
 TEST_P(Softmax, LargeValuesAreStable) {
+  CTS_REQUIRE(dt(), "softmax");
   // e^1000 overflows every dtype: only x - max keeps these finite.
   const Values v{1000, 1001, 1002, 999, -1000, -1001, 0, 1, 5000, 5001, 5000, 4999};
   Values r = v;
@@ -142,6 +150,7 @@ TEST_P(Softmax, LargeValuesAreStable) {
 }
 
 TEST_P(Softmax, NegativeInfinity) {
+  CTS_REQUIRE(dt(), "softmax");
   // -inf beside finite values gives 0; a row of only -inf gives NaN (PyTorch).
   const double ninf = -INFINITY;
   const Values v{ninf, 0, 1, ninf, ninf, ninf, ninf, ninf, 2, ninf, 2, ninf};
@@ -158,6 +167,7 @@ TEST_P(Softmax, NegativeInfinity) {
 }
 
 TEST_P(Softmax, NanAndInfinityMakeTheRowNan) {
+  CTS_REQUIRE(dt(), "softmax");
   const double nan = std::nan(""), inf = INFINITY;
   // Row 0: a NaN; row 1: +inf (inf - inf is NaN, so the sum and the row are NaN); row 2: fine.
   const Values v{1, nan, 2, 3, 0, inf, 1, -inf, 1, 2, 3, 4};
@@ -173,6 +183,7 @@ TEST_P(Softmax, NanAndInfinityMakeTheRowNan) {
 }
 
 TEST_P(Softmax, RowsSumToOne) {
+  CTS_REQUIRE(dt(), "softmax");
   const Shape sh{4, 33};
   const Values v = inputs(132, dt(), 16, -10, 10);
   Tensor t = make(v, sh), r;
@@ -193,6 +204,7 @@ TEST_P(Softmax, RowsSumToOne) {
 }
 
 TEST_P(Softmax, LargeAcrossThreads) {
+  CTS_REQUIRE(dt(), "softmax");
   // Big enough for the kernels to split the work: rows over threads, rows next to each other
   // in blocks (dim 0, with a partial block), and one long row split over threads.
   const Shape sh{200, 300};
@@ -217,6 +229,17 @@ TEST_P(SoftmaxAny, IntInputWithDtype) {
   EXPECT_TRUE(matches(r64, ref_softmax(v, {2, 3}, 0), {2, 3}, KF_FLOAT64));
 }
 
+TEST_P(SoftmaxAny, NarrowIntAndHalfInputsWithDtype) {
+  // dtype= converts self first: int8/uint8/int16 and float16/bfloat16 inputs in float32.
+  const Values v{1, 2, 3, 4, 0, 7};
+  for (kf_dtype_t d : {KF_INT8, KF_UINT8, KF_INT16, KF_FLOAT16, KF_BFLOAT16}) {
+    SCOPED_TRACE(dtype_str(d));
+    Tensor t = make(v, {2, 3}, d), r;
+    CTS_ASSERT_OK(kf_softmax(t.get(), 1, KF_FLOAT32, r.put()));
+    EXPECT_TRUE(matches(r, ref_softmax(v, {2, 3}, 1), {2, 3}, KF_FLOAT32));
+  }
+}
+
 TEST_P(SoftmaxAny, FloatInputWithOtherDtype) {
   // dtype= converts self first: float32 input computed and returned as float64.
   const Values v = inputs(8, KF_FLOAT32, 19);
@@ -226,7 +249,7 @@ TEST_P(SoftmaxAny, FloatInputWithOtherDtype) {
 }
 
 TEST_P(SoftmaxAny, IntOrBoolInputWithoutDtypeIsRefused) {
-  for (kf_dtype_t d : {KF_INT32, KF_INT64, KF_UINT8, KF_BOOL}) {
+  for (kf_dtype_t d : {KF_INT8, KF_UINT8, KF_INT16, KF_INT32, KF_INT64, KF_BOOL}) {
     SCOPED_TRACE(dtype_str(d));
     Tensor t = make(Values{1, 0, 1}, {3}, d), r;
     EXPECT_EQ(kf_softmax(t.get(), 0, KF_DTYPE_UNDEFINED, r.put()), KF_INVALID_ARGUMENT);
@@ -276,7 +299,7 @@ TEST_P(SoftmaxAny, BoxedCallMatchesTyped) {
   EXPECT_TRUE(matches(r, ref_softmax(v, {2, 2}, 1), {2, 2}, KF_FLOAT32));
 }
 
-CTS_INSTANTIATE(Softmax, params({KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16}));
+CTS_INSTANTIATE(Softmax, params_all_float());
 CTS_INSTANTIATE(SoftmaxAny, params_any());
 
 }  // namespace
