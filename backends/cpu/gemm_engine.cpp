@@ -36,6 +36,8 @@ GemmCandidate openblas_candidate() {
 #endif
 }
 
+}  // namespace
+
 #if KF_CPU_HAVE_ONEDNN
 Isa onednn_isa() {
   const unsigned isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
@@ -57,6 +59,8 @@ std::string onednn_version() {
          std::to_string(v->patch);
 }
 #endif
+
+namespace {
 
 GemmCandidate onednn_candidate() {
 #if KF_CPU_HAVE_ONEDNN

@@ -10,9 +10,9 @@
 //    which is all float32 FMA uses); on a tie, OpenBLAS (measured at parity or ahead on sgemm,
 //    docs/benchmarks.md). The user's OPENBLAS_CORETYPE is never set or changed here.
 //  - float64: OpenBLAS (oneDNN has no float64 GEMM on CPUs).
-//  - bfloat16 / float16: oneDNN's matmul when it has kernels for the dtype here (its
-//    implementation name, e.g. "brg:avx512_core_bf16", is what doctor shows); else converted to
-//    float32 and multiplied on the float32 engine.
+//  - bfloat16 / float16: oneDNN's matmul when it has kernels for the dtype here (Note [16-bit
+//    engines] in onednn_matmul.cpp); else converted to float32 and multiplied on the float32
+//    engine.
 // Without OpenBLAS (KF_CPU_BLAS=OFF, the MinGW build) the plugin's own blocked GEMM
 // (plain_gemm.hpp) stands in for it. A choice whose kernels are below the CPU's level carries a
 // warning in the backend's describe() line, which `kernforge doctor` prints.
@@ -48,6 +48,12 @@ struct GemmCandidate {
   bool available = false;
   Isa isa = Isa::kGeneric;
 };
+
+#if KF_CPU_HAVE_ONEDNN
+/// oneDNN's effective instruction set (dnnl_get_effective_cpu_isa) and "oneDNN 2.6.3".
+Isa onednn_isa();
+std::string onednn_version();
+#endif
 
 /// The float32 rule of Note [GEMM engines], as a pure function of the levels.
 GemmLibrary choose_f32_library(Isa cpu, GemmCandidate openblas, GemmCandidate onednn);

@@ -7,6 +7,14 @@
 // the compiled primitives in its own cache (DNNL_PRIMITIVE_CACHE_CAPACITY, 1024 by default), so
 // a repeated shape costs a lookup. Built without oneDNN, every 16-bit product goes through
 // float32 (linalg_kernels.cpp).
+//
+// Note [16-bit engines]
+// Which dtypes oneDNN serves is decided from its effective instruction set, without creating a
+// primitive: start-up (the describe line) must not run oneDNN's primitive creation, which is
+// not safe against a failing allocation (a std::bad_alloc inside it ends the process). oneDNN
+// 2.x has bfloat16 matmul kernels from AVX-512 on (native dot products with AVX512-BF16 and
+// AMX) and float16 ones with AMX-class CPUs (AVX512-FP16). Should it still refuse a call (a
+// layout, an older oneDNN), that call goes through float32.
 #include <string>
 
 #include "gemm_engine.hpp"
@@ -49,35 +57,26 @@ dnnl::matmul::primitive_desc matmul_pd(int32_t dtype, int64_t batch, const Matri
   return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_md, b_md, c_md), cpu_engine());
 }
 
-/// oneDNN's implementation name for a 64x64x64 product of `dtype`, or "" when it has none here
-/// (or only its reference C++ loops, which are slower than converting to float32).
-std::string probe(int32_t dtype) {
-  try {
-    const MatrixBatch m{nullptr, 64, 64, 64 * 64, 64, 1};
-    const auto pd = matmul_pd(dtype, 1, m, m, 64 * 64, 64, 1);
-    const std::string impl = pd.impl_info_str();
-    return impl.find("ref") == std::string::npos ? impl : "";
-  } catch (const dnnl::error&) {
-    return "";
-  }
+/// Whether oneDNN has matmul kernels of `dtype` for this CPU, from its instruction-set level
+/// alone (Note [16-bit engines]).
+bool has_kernels(int32_t dtype, Isa isa) {
+  return dtype == KF_BFLOAT16 ? isa >= Isa::kAvx512 : isa >= Isa::kAmx;
 }
 
 }  // namespace
 
 GemmChoice choose_16bit(int32_t dtype, const GemmChoice& f32) {
   GemmChoice c;
-  const std::string impl = probe(dtype);
-  if (impl.empty()) {
+  const Isa isa = onednn_isa();
+  if (!has_kernels(dtype, isa)) {
     c.library = GemmLibrary::kViaFloat32;
     c.isa = f32.isa;
     c.detail = "via float32";
     return c;
   }
-  const dnnl_version_t* v = dnnl_version();
   c.library = GemmLibrary::kOneDnn;
-  c.isa = cpu_isa();
-  c.detail = "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
-             std::to_string(v->patch) + " " + impl;
+  c.isa = isa;
+  c.detail = onednn_version();
   return c;
 }
 
@@ -90,7 +89,7 @@ bool matmul_16bit(int32_t dtype, int64_t batch, const MatrixBatch& a, const Matr
     pd = matmul_pd(dtype, batch, a, b, obs, ors, ocs);
   } catch (const dnnl::error&) {
     return false;  // strides it does not take (zero strides of an expanded operand, ...)
-  }
+  }  // std::bad_alloc goes on: the kernel boundary reports KF_OUT_OF_MEMORY
   try {
     omp_set_num_threads(num_threads() > 0 ? num_threads() : 1);
     dnnl::stream stream(cpu_engine());

@@ -49,8 +49,10 @@ bool is_identifier(const std::string& s) {
   return true;
 }
 
-// "Suite.Test": two identifiers around one dot (gtest's names, without "Cts/" or "/<param>").
+// "Suite.Test": two identifiers around one dot (gtest's names, without "Cts/" or "/<param>"),
+// or "*": every case (of the row's dtype, when it names one).
 bool is_test_key(const std::string& s) {
+  if (s == "*") return true;
   const size_t dot = s.find('.');
   return dot != std::string::npos && is_identifier(s.substr(0, dot)) &&
          is_identifier(s.substr(dot + 1));
@@ -95,7 +97,8 @@ UnsupportedRow parse_row(const std::string& path, const json& row, size_t index)
   r.reason = string_member(path, where, row, "reason", true);
   if (!is_test_key(r.test)) {
     bad(path, where + ": \"test\" must be \"Suite.Test\" (e.g. \"Linalg.MmLarge\"), without "
-                      "the \"Cts/\" prefix or the \"/<backend>_<dtype>\" parameter");
+                      "the \"Cts/\" prefix or the \"/<backend>_<dtype>\" parameter, or \"*\" "
+                      "for every case");
   }
   if (!r.dtype.empty() && !is_dtype_name(r.dtype)) {
     bad(path, where + ": \"dtype\" \"" + r.dtype + "\" is not a dtype (" + dtype_names() +
@@ -159,7 +162,9 @@ UnsupportedMatch UnsupportedTable::find(const std::string& backend, const std::s
   for (const UnsupportedFile& f : files_) {
     if (f.backend != backend) continue;
     for (const UnsupportedRow& r : f.rows) {
-      if (r.test == test && (r.dtype.empty() || r.dtype == dtype)) return {&f, &r};
+      if ((r.test == "*" || r.test == test) && (r.dtype.empty() || r.dtype == dtype)) {
+        return {&f, &r};
+      }
     }
   }
   return {};

@@ -27,7 +27,7 @@ namespace cts {
 
 /** One row of a file: a case the backend cannot run. */
 struct UnsupportedRow {
-  std::string test;    // "Suite.Test", e.g. "Linalg.MmLarge"
+  std::string test;    // "Suite.Test", e.g. "Linalg.MmLarge", or "*" for every case
   std::string dtype;   // "float64", ... or "" for every dtype
   std::string reason;  // why the device cannot run it
 };

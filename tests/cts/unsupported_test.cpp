@@ -62,6 +62,17 @@ TEST(CtsUnsupported, TableMatchesBackendTestAndDtype) {
   EXPECT_TRUE(table.find("toy", "Views.Expand", ""));             // and dtype-free cases
 }
 
+TEST(CtsUnsupported, StarMatchesEveryCaseOfItsDtype) {
+  cts::UnsupportedTable table;
+  table.add(parse_unsupported("toy.json", R"({"backend": "toy", "unsupported": [
+      {"test": "*", "dtype": "int16", "reason": "no int16 units"}]})"));
+  EXPECT_TRUE(table.find("toy", "Linalg.MmLarge", "int16"));
+  EXPECT_TRUE(table.find("toy", "Binary.Mul", "int16"));
+  EXPECT_FALSE(table.find("toy", "Binary.Mul", "int32"));  // another dtype runs
+  EXPECT_FALSE(table.find("toy", "Binary.Mul", ""));       // so do dtype-free cases
+  EXPECT_FALSE(table.find("cpu", "Binary.Mul", "int16"));  // and other backends
+}
+
 TEST(CtsUnsupported, MalformedJsonNamesTheFile) {
   const std::string e = error_of(R"({"backend": "toy", "unsupported": [ )");
   EXPECT_NE(e.find("dir/cts_unsupported.json: not valid JSON: "), std::string::npos) << e;

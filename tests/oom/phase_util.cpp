@@ -1,6 +1,8 @@
 // Helpers of the sweep's phases (phase_util.hpp).
 #include "phase_util.hpp"
 
+#include <dlfcn.h>
+
 #include <cmath>
 #include <set>
 
@@ -16,6 +18,13 @@ kf_device_t oomdev() {
 
 const char* oomdev_manifest() { return KF_OOMDEV_MANIFEST; }
 const char* oomdev_folder() { return KF_OOMDEV_FOLDER; }
+
+void map_cpu_plugin_libraries() {
+#if defined(KF_OOM_CPU_PLUGIN)
+  static void* const handle = dlopen(KF_OOM_CPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);  // kept open
+  (void)handle;
+#endif
+}
 
 kf_tensor_t make_f32(const std::vector<int64_t>& shape, const std::vector<float>& values,
                      kf_device_t device, std::string& problem) {

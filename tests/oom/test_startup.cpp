@@ -18,6 +18,7 @@ namespace {
 
 Phase startup(const char* name, Mode mode, std::vector<std::string> loaded,
               int64_t sanitizer_stride) {
+  map_cpu_plugin_libraries();
   Phase p;
   p.name = name;
   p.mode = mode;
@@ -61,6 +62,7 @@ TEST(Startup, TwoDeviceTypes) {
 TEST(Startup, BackendCountWhenStartupFails) {
   KF_REQUIRE_FRESH_PROCESS();
   unsetenv("KERNFORGE_PLUGIN_PATH");
+  map_cpu_plugin_libraries();
   Phase p;
   p.name = "startup through kf_backend_count";
   p.sanitizer_stride = 16;
@@ -75,6 +77,7 @@ TEST(Startup, BackendCountWhenStartupFails) {
 TEST(Startup, OpCountWhenStartupFails) {
   KF_REQUIRE_FRESH_PROCESS();
   unsetenv("KERNFORGE_PLUGIN_PATH");
+  map_cpu_plugin_libraries();
   Phase p;
   p.name = "startup through kf_op_count";
   p.sanitizer_stride = 16;
