@@ -122,7 +122,7 @@ class Doctor(unittest.TestCase):
         engine = r"(OpenBLAS \S+ \S+|oneDNN \S+|the plugin's blocked GEMM \(no BLAS library\))"
         isa = r"\((generic|SSE3|AVX|AVX2|AVX-512|AVX-512 BF16|AMX)\)"
         self.assertRegex(details, rf"^GEMM float32 {engine} {isa}, float64 {engine} {isa}, ")
-        self.assertRegex(details, r"bfloat16 (oneDNN \S+ \S+ \(.+?\)|via float32), float16 ")
+        self.assertRegex(details, r"bfloat16 (oneDNN \S+ \(.+?\)|via float32), float16 ")
         self.assertRegex(details, r"; \d+ threads?(; | \(no OpenMP\); )CPU ")
 
     def test_thread_count_from_the_environment(self) -> None:
