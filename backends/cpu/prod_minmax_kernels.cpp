@@ -176,37 +176,11 @@ void prod_kernel(const ops::prod::Args& a) {
 }
 
 void amin_kernel(const ops::amin::Args& a) {
-  require_dtype(a.self, a.out.dtype, "self", "amin");
-  check_ndim(a.self);
-  bool reduced[KF_MAX_NDIM];
-  mark_dims(a.dim.data, a.dim.len, a.self.ndim, reduced);
-  dispatch<kAminMask>(a.out.dtype, "amin", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const ReducePlan p =
-        make_reduce_plan(a.self, a.out, reduced, a.keepdim, sizeof(T), sizeof(T), true);
-    require_nonempty_reduction(p, "amin");
-    run_reduce<T>(p, MinReducer<T>{}, a.self, a.out);
-  });
+  extremum_reduce<kAminMask, MinReducer>(a.self, a.dim, a.keepdim, a.out, "amin");
 }
 
 void argmin_kernel(const ops::argmin::Args& a) {
-  require_dtype(a.out, KF_INT64, "out", "argmin");
-  check_ndim(a.self);
-  bool reduced[KF_MAX_NDIM];
-  bool keepdim = a.keepdim;
-  if (a.dim) {
-    const int64_t d = *a.dim;
-    mark_dims(&d, 1, a.self.ndim, reduced);
-  } else {
-    mark_dims(nullptr, 0, a.self.ndim, reduced);
-    keepdim = keepdim && a.out.ndim == a.self.ndim;  // flattened: 0-dim output unless kept
-  }
-  dispatch<kArgminMask>(a.self.dtype, "argmin", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const ReducePlan p = make_reduce_plan(a.self, a.out, reduced, keepdim, sizeof(T), 8, false);
-    require_nonempty_reduction(p, "argmin");
-    run_reduce<T>(p, ArgminReducer<T>{}, a.self, a.out);
-  });
+  index_reduce<kArgminMask, ArgminReducer>(a.self, a.dim, a.keepdim, a.out, "argmin");
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "elementwise.hpp"
 #include "kernels.hpp"
 #include "reduce_plan.hpp"
+#include "reducer_util.hpp"
 
 namespace kf::cpu {
 namespace {
@@ -140,13 +141,6 @@ struct ArgmaxReducer {
   }
 };
 
-void require_nonempty(const ReducePlan& p, const char* op) {
-  if (p.numel_red == 0 && p.numel_out > 0) {
-    throw kf::plugin::KernelError(KF_INVALID_ARGUMENT,
-                                  std::string("cannot take ") + op + " of an empty dimension");
-  }
-}
-
 template <bool Mean>
 void sum_mean(const kf_tensor_view_t& self, const std::optional<kf::plugin::IntList>& dim,
               bool keepdim, const kf_tensor_view_t& out, const char* op) {
@@ -171,37 +165,11 @@ void mean_kernel(const ops::mean::Args& a) {
 }
 
 void amax_kernel(const ops::amax::Args& a) {
-  require_dtype(a.self, a.out.dtype, "self", "amax");
-  check_ndim(a.self);
-  bool reduced[KF_MAX_NDIM];
-  mark_dims(a.dim.data, a.dim.len, a.self.ndim, reduced);
-  dispatch<kAmaxMask>(a.out.dtype, "amax", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const ReducePlan p =
-        make_reduce_plan(a.self, a.out, reduced, a.keepdim, sizeof(T), sizeof(T), true);
-    require_nonempty(p, "amax");
-    run_reduce<T>(p, MaxReducer<T>{}, a.self, a.out);
-  });
+  extremum_reduce<kAmaxMask, MaxReducer>(a.self, a.dim, a.keepdim, a.out, "amax");
 }
 
 void argmax_kernel(const ops::argmax::Args& a) {
-  require_dtype(a.out, KF_INT64, "out", "argmax");
-  check_ndim(a.self);
-  bool reduced[KF_MAX_NDIM];
-  bool keepdim = a.keepdim;
-  if (a.dim) {
-    const int64_t d = *a.dim;
-    mark_dims(&d, 1, a.self.ndim, reduced);
-  } else {
-    mark_dims(nullptr, 0, a.self.ndim, reduced);
-    keepdim = keepdim && a.out.ndim == a.self.ndim;  // flattened: 0-dim output unless kept
-  }
-  dispatch<kArgmaxMask>(a.self.dtype, "argmax", [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const ReducePlan p = make_reduce_plan(a.self, a.out, reduced, keepdim, sizeof(T), 8, false);
-    require_nonempty(p, "argmax");
-    run_reduce<T>(p, ArgmaxReducer<T>{}, a.self, a.out);
-  });
+  index_reduce<kArgmaxMask, ArgmaxReducer>(a.self, a.dim, a.keepdim, a.out, "argmax");
 }
 
 }  // namespace
