@@ -16,6 +16,7 @@
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
+#include "line_plan.hpp"
 #include "reducer_util.hpp"
 
 namespace kf::cpu {
@@ -47,37 +48,7 @@ inline T narrow(CumAcc<T> acc) {
   }
 }
 
-/// The lines: kept dims of a keepdim reduction plan over dim, n elements along dim with byte
-/// strides si (input) and so (output).
-struct CumPlan {
-  ReducePlan lines;
-  int64_t n = 1;
-  int64_t si = 0;
-  int64_t so = 0;
-};
-
-CumPlan make_cum_plan(const kf_tensor_view_t& in, const kf_tensor_view_t& out, int64_t dim,
-                      int64_t elem) {
-  check_ndim(in);
-  check_ndim(out);
-  bool same = in.ndim == out.ndim;
-  for (int32_t d = 0; same && d < in.ndim; ++d) same = in.shape[d] == out.shape[d];
-  if (!same) {
-    throw kf::plugin::KernelError(KF_INTERNAL, "cpu cumsum: the output's shape differs from "
-                                               "the input's");
-  }
-  bool reduced[KF_MAX_NDIM];
-  mark_dims(&dim, 1, in.ndim, reduced);  // throws KF_OUT_OF_RANGE for a bad dim
-  CumPlan p;
-  p.lines = make_reduce_plan(in, out, reduced, true, elem, elem, false);
-  if (in.ndim > 0) {
-    const int32_t d = static_cast<int32_t>(dim < 0 ? dim + in.ndim : dim);
-    p.n = in.shape[d];
-    p.si = in.strides[d] * elem;
-    p.so = out.strides[d] * elem;
-  }
-  return p;
-}
+using CumPlan = LinePlan;
 
 template <class T>
 void cum_line(const CumPlan& p, char* in, char* out) {
@@ -152,7 +123,7 @@ void cumsum_kernel(const ops::cumsum::Args& a) {
   require_dtype(a.self, a.out.dtype, "self", "cumsum");
   dispatch<kCumsumMask>(a.out.dtype, "cumsum", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_cumsum<T>(make_cum_plan(a.self, a.out, a.dim, sizeof(T)), a.self, a.out);
+    run_cumsum<T>(make_line_plan(a.self, a.out, a.dim, sizeof(T), "cumsum"), a.self, a.out);
   });
 }
 

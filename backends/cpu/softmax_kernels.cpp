@@ -39,6 +39,7 @@
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
+#include "line_plan.hpp"
 #include "reduce_plan.hpp"
 
 namespace kf::cpu {
@@ -51,14 +52,8 @@ constexpr int kLanes = 8;        // independent maxima or partial sums over a co
 constexpr int64_t kBlock = 64;   // rows processed together by the column schedule
 constexpr int64_t kChunk = 256;  // exponentials buffered at a time by pass 2
 
-/// The rows of a softmax: kept dims from a keepdim reduction plan over dim, and the line along
-/// dim (n elements, byte strides si in the input and so in the output).
-struct SoftmaxPlan {
-  ReducePlan rows;
-  int64_t n = 1;
-  int64_t si = 0;
-  int64_t so = 0;
-};
+/// The rows of a softmax (line_plan.hpp).
+using SoftmaxPlan = LinePlan;
 
 /// One row, or a part of one: element i lies at in + i * si and out + i * so.
 struct Row {
@@ -174,7 +169,7 @@ void range_finish(const Row& r, OpMath<T> max, double sum, int64_t b, int64_t e)
 /// Row o of the plan.
 inline Row row_at(const SoftmaxPlan& p, char* in, char* out, int64_t o) {
   int64_t in_off, out_off;
-  kept_offsets(p.rows, o, in_off, out_off);
+  kept_offsets(p.lines, o, in_off, out_off);
   return Row{in + in_off, out + out_off, p.si, p.so};
 }
 
@@ -187,11 +182,11 @@ void softmax_rows(const SoftmaxPlan& p, char* in, char* out, int nt) {
     range_finish<T, Log>(r, max, range_exp_sum<T, Log>(r, max, 0, p.n), 0, p.n);
   };
   if (nt <= 1) {
-    for (int64_t o = 0; o < p.rows.numel_out; ++o) one(o);
+    for (int64_t o = 0; o < p.lines.numel_out; ++o) one(o);
     return;
   }
 #pragma omp parallel for num_threads(nt) schedule(static)
-  for (int64_t o = 0; o < p.rows.numel_out; ++o) one(o);
+  for (int64_t o = 0; o < p.lines.numel_out; ++o) one(o);
 }
 
 /// Few long rows: each split over `nt` threads, the partial maxima and sums combined in order.
@@ -199,7 +194,7 @@ template <class T, bool Log>
 void softmax_split(const SoftmaxPlan& p, char* in, char* out, int nt) {
   std::unique_ptr<OpMath<T>[]> part_max(new OpMath<T>[static_cast<size_t>(nt)]);
   std::unique_ptr<double[]> part_sum(new double[static_cast<size_t>(nt)]);
-  for (int64_t o = 0; o < p.rows.numel_out; ++o) {
+  for (int64_t o = 0; o < p.lines.numel_out; ++o) {
     const Row r = row_at(p, in, out, o);
 #pragma omp parallel num_threads(nt)
     {
@@ -222,7 +217,7 @@ void softmax_split(const SoftmaxPlan& p, char* in, char* out, int nt) {
 /// the three passes of Note [Softmax passes], each walking dim once for all w rows.
 template <class T, bool Log>
 void softmax_block(const SoftmaxPlan& p, char* in, char* out, int64_t w) {
-  const int64_t ob = p.rows.k_out[0];  // byte stride between the rows' outputs
+  const int64_t ob = p.lines.k_out[0];  // byte stride between the rows' outputs
   OpMath<T> max[kBlock];
   double inv[kBlock];
   for (int64_t j = 0; j < w; ++j) max[j] = lowest<T>();
@@ -256,7 +251,7 @@ void softmax_block(const SoftmaxPlan& p, char* in, char* out, int64_t w) {
 /// Rows adjacent along the innermost kept dim, in blocks of kBlock over `nt` threads.
 template <class T, bool Log>
 void softmax_columns(const SoftmaxPlan& p, char* in, char* out, int nt) {
-  const ReducePlan& rp = p.rows;
+  const ReducePlan& rp = p.lines;
   const int64_t inner = rp.k_shape[0];
   const int64_t blocks = (inner + kBlock - 1) / kBlock;
   const int64_t tasks = rp.numel_out / inner * blocks;
@@ -279,42 +274,19 @@ void softmax_columns(const SoftmaxPlan& p, char* in, char* out, int nt) {
   for (int64_t task = 0; task < tasks; ++task) one(task);
 }
 
-/// The plan of a softmax of `in` over `dim` into `out` (same shape; element size `elem`).
-SoftmaxPlan make_softmax_plan(const kf_tensor_view_t& in, const kf_tensor_view_t& out,
-                              int64_t dim, int64_t elem) {
-  check_ndim(in);
-  check_ndim(out);
-  bool same = in.ndim == out.ndim;
-  for (int32_t d = 0; same && d < in.ndim; ++d) same = in.shape[d] == out.shape[d];
-  if (!same) {
-    throw kf::plugin::KernelError(KF_INTERNAL, "cpu softmax: the output's shape differs from "
-                                               "the input's");
-  }
-  bool reduced[KF_MAX_NDIM];
-  mark_dims(&dim, 1, in.ndim, reduced);  // throws KF_OUT_OF_RANGE for a bad dim
-  SoftmaxPlan p;
-  p.rows = make_reduce_plan(in, out, reduced, true, elem, elem, false);
-  if (in.ndim > 0) {
-    const int32_t d = static_cast<int32_t>(dim < 0 ? dim + in.ndim : dim);
-    p.n = in.shape[d];
-    p.si = in.strides[d] * elem;
-    p.so = out.strides[d] * elem;
-  }
-  return p;
-}
 
 template <class T, bool Log>
 void run_softmax(const SoftmaxPlan& p, const kf_tensor_view_t& in, const kf_tensor_view_t& out) {
-  if (p.rows.numel_out == 0 || p.n == 0) return;  // empty: nothing to write
+  if (p.lines.numel_out == 0 || p.n == 0) return;  // empty: nothing to write
   char* in_data = static_cast<char*>(in.data);
   char* out_data = static_cast<char*>(out.data);
-  const int nt = threads_for(p.rows.numel_out * p.n);
+  const int nt = threads_for(p.lines.numel_out * p.n);
   const int64_t elem = static_cast<int64_t>(sizeof(T));
   const bool columns =
-      p.rows.nk >= 1 && p.rows.k_in[0] == elem && p.rows.k_shape[0] >= 8 && p.si != elem;
+      p.lines.nk >= 1 && p.lines.k_in[0] == elem && p.lines.k_shape[0] >= 8 && p.si != elem;
   if (columns) {
     softmax_columns<T, Log>(p, in_data, out_data, nt);
-  } else if (nt > 1 && p.rows.numel_out < nt && p.n >= kParallelGrain) {
+  } else if (nt > 1 && p.lines.numel_out < nt && p.n >= kParallelGrain) {
     softmax_split<T, Log>(p, in_data, out_data, nt);
   } else {
     softmax_rows<T, Log>(p, in_data, out_data, nt);
@@ -325,7 +297,8 @@ void softmax_kernel(const ops::softmax::Args& a) {
   require_dtype(a.self, a.out.dtype, "self", "softmax");
   dispatch<kSoftmaxMask>(a.out.dtype, "softmax", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_softmax<T, false>(make_softmax_plan(a.self, a.out, a.dim, sizeof(T)), a.self, a.out);
+    run_softmax<T, false>(make_line_plan(a.self, a.out, a.dim, sizeof(T), "softmax"), a.self,
+                          a.out);
   });
 }
 
@@ -333,7 +306,8 @@ void log_softmax_kernel(const ops::log_softmax::Args& a) {
   require_dtype(a.self, a.out.dtype, "self", "log_softmax");
   dispatch<kSoftmaxMask>(a.out.dtype, "log_softmax", [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_softmax<T, true>(make_softmax_plan(a.self, a.out, a.dim, sizeof(T)), a.self, a.out);
+    run_softmax<T, true>(make_line_plan(a.self, a.out, a.dim, sizeof(T), "log_softmax"),
+                         a.self, a.out);
   });
 }
 
