@@ -130,8 +130,6 @@ std::string warning_of(const char* dtype, const GemmChoice& c) {
          "user's to set)";
 }
 
-/// The plugin's thread count for a library that reads the calling thread's OpenMP setting.
-void set_calling_thread_count() { omp_set_num_threads(std::max(1, num_threads())); }
 
 /// Row-major alpha * op(A) @ op(B) + beta * C on the plain GEMM, which computes C = A @ B for
 /// strided operands: op(X) is X's strides swapped; alpha and beta go through a temporary.
@@ -155,10 +153,15 @@ void plain_gemm_rowmajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64
   }
 }
 
+#if KF_CPU_HAVE_ONEDNN
+/// The plugin's thread count for a library that reads the calling thread's OpenMP setting.
+void set_calling_thread_count() { omp_set_num_threads(std::max(1, num_threads())); }
+
 [[noreturn]] void library_failed(const char* what, int status) {
   throw kf::plugin::KernelError(KF_INTERNAL, std::string("cpu: ") + what + " failed with status " +
                                                  std::to_string(status));
 }
+#endif
 
 }  // namespace
 
