@@ -42,7 +42,8 @@ double u53(uint32_t lo, uint32_t hi) {
   return std::ldexp(static_cast<double>(((static_cast<uint64_t>(hi) << 32) | lo) >> 11), -53);
 }
 double normal(double u1, double u2, int which) {
-  const double r = std::sqrt(-2.0 * std::log(1.0 - u1)), t = 2.0 * M_PI * u2;
+  constexpr double kPi = 3.14159265358979323846;  // M_PI is not standard C++ (MinGW lacks it)
+  const double r = std::sqrt(-2.0 * std::log(1.0 - u1)), t = 2.0 * kPi * u2;
   return which == 0 ? r * std::cos(t) : r * std::sin(t);
 }
 
