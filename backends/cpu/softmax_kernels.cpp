@@ -41,6 +41,7 @@
 #include "kernels.hpp"
 #include "line_plan.hpp"
 #include "reduce_plan.hpp"
+#include "simd_math.hpp"
 
 namespace kf::cpu {
 namespace {
@@ -111,14 +112,20 @@ double sum_lanes(const M* v, int64_t n) {
 
 /// Pass 2 over [b, e): the sum of e^(x - max), each stored into the output unless T is a
 /// 16-bit float (Note [Softmax passes]). A chunk of exponentials at a time goes through a
-/// buffer, so no loop both calls exp and carries the sum (which the call would spill).
+/// buffer, so no loop both calls exp and carries the sum (which the call would spill); float
+/// chunks (float32 and the 16-bit floats) go through the vectorised exp of simd_math.hpp.
 template <class T, bool Log>
 double range_exp_sum(const Row& r, OpMath<T> max, int64_t b, int64_t e) {
   OpMath<T> buf[kChunk];
   double sum = 0;
   for (int64_t c = b; c < e; c += kChunk) {
     const int64_t len = std::min(kChunk, e - c);
-    for (int64_t i = 0; i < len; ++i) buf[i] = std::exp(load(at<T>(r.in, c + i, r.si)) - max);
+    if constexpr (std::is_same_v<OpMath<T>, float>) {  // the vectorised exp (simd_math.hpp)
+      for (int64_t i = 0; i < len; ++i) buf[i] = load(at<T>(r.in, c + i, r.si)) - max;
+      simd::unary_f32(simd::UnaryFn::kExp, buf, buf, len);
+    } else {
+      for (int64_t i = 0; i < len; ++i) buf[i] = std::exp(load(at<T>(r.in, c + i, r.si)) - max);
+    }
     sum += sum_lanes(buf, len);
     if constexpr (!is_half_v<T> && !Log) {
       for (int64_t i = 0; i < len; ++i) at<T>(r.out, c + i, r.so) = buf[i];
