@@ -10,7 +10,8 @@
 // +inf (inf) and NaN (NaN); -inf contributes nothing. The result is special when it is not 0
 // (inf or NaN, as PyTorch: +inf gives inf, NaN gives NaN), else -inf when no finite value was
 // seen (an empty or all -inf reduction), else m + log(s). A contiguous run (Reducer::row) takes
-// its maximum in a first vectorisable pass and then sums exp(x - max) in chunks; the column
+// its maximum in a first vectorisable pass and then sums exp(x - max) in chunks (float32: the
+// fused SIMD pass of simd_math.hpp, Note [SIMD rows]); the column
 // schedule does the same two passes across a block of outputs (column_passes); single
 // elements (strided runs, runs with an infinity or no finite value) update (m, s) online,
 // rescaling s by exp(m_old - m_new) when a larger value comes; partials merge the same way.
@@ -22,6 +23,7 @@
 #include "elementwise.hpp"
 #include "kernels.hpp"
 #include "reducer_util.hpp"
+#include "simd_math.hpp"
 
 namespace kf::cpu {
 namespace {
@@ -61,6 +63,7 @@ inline void merge(Lse& a, const Lse& b) {
 /// The largest value of x[0, n) skipping NaN (inf included; -inf when none).
 template <class T>
 OpMath<T> run_max(const T* x, int64_t n) {
+  if constexpr (std::is_same_v<T, float>) return simd::max_f32(x, n);  // NaN or the max
   using M = OpMath<T>;
   M lane[kLanes];
   for (int k = 0; k < kLanes; ++k) lane[k] = -std::numeric_limits<M>::infinity();
@@ -83,6 +86,7 @@ OpMath<T> run_max(const T* x, int64_t n) {
 /// The sum in double of exp(x - m) over x[0, n), a chunk of exponentials at a time.
 template <class T>
 double run_exp_sum(const T* x, int64_t n, OpMath<T> m) {
+  if constexpr (std::is_same_v<T, float>) return simd::exp_shift_sum_f32(x, nullptr, n, m);
   using M = OpMath<T>;
   M buf[kChunk];
   double sum = 0;

@@ -8,8 +8,18 @@
 // `outside` predicate, true for NaN too because comparisons with NaN are false) is computed
 // with the scalar C function, and so is the tail shorter than a vector. The vector functions
 // are Highway's contrib/math (exp 1 ULP; log, tanh 4 ULP; sin, cos 3 ULP on |x| <= 39000).
+//
+// Note [SIMD rows]
+// The softmax row primitives. max_f32 keeps two vector maxima (two independent chains).
+// exp_shift_sum_f32 computes e^(x - shift) and its sum in one pass, the sum in a float vector
+// over a block of 16 vectors (at most 16 additions per lane: within 16 float roundings of the
+// exact block sum) and the blocks' sums in double. Its vector exp (exp_below_88, shorter than
+// Highway's Exp, whose range it does not need) covers every lane up to 88: a lane below -87
+// (e^-87 is about 1.6e-38, where the normal floats end) gives 0 rather than libm's subnormal,
+// -inf included; a lane above 88 or NaN sends its vector to the C library.
 #include "simd_math.hpp"
 
+#include <algorithm>
 #include <cfloat>
 #include <cmath>
 
@@ -105,6 +115,92 @@ void CosArray(const float* x, float* y, int64_t n) {
         [](D d, V v) { return not_within(d, v, -39000.0f, 39000.0f); }, scalar::cos);
 }
 
+float MaxArray(const float* x, int64_t n) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  V m0 = hn::Set(d, -HUGE_VALF), m1 = m0;
+  int64_t i = 0;
+  for (; i + 2 * lanes <= n; i += 2 * lanes) {
+    m0 = hn::Max(m0, hn::LoadU(d, x + i));
+    m1 = hn::Max(m1, hn::LoadU(d, x + i + lanes));
+  }
+  for (; i + lanes <= n; i += lanes) m0 = hn::Max(m0, hn::LoadU(d, x + i));
+  float m = hn::GetLane(hn::MaxOfLanes(d, hn::Max(m0, m1)));
+  for (; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+/// e^v on lanes v <= 88 that are not NaN, 0 below -87 (Note [SIMD rows]): v = n ln2 + r with
+/// n = round(v / ln2) (the addition of 1.5 * 2^23 rounds it into the low bits of t), ln2 in
+/// two parts (Cody and Waite), e^r - 1 - r as r^2 times a degree-5 polynomial (the Cephes
+/// expf coefficients, which Highway's Exp uses too), and 2^n built from n's bits.
+HWY_INLINE V exp_below_88(D d, V v) {
+  const hn::RebindToSigned<D> di;
+  const V magic = hn::Set(d, 12582912.0f);  // 1.5 * 2^23
+  const V t = hn::MulAdd(v, hn::Set(d, 1.44269504088896341f), magic);
+  const V n = hn::Sub(t, magic);
+  V r = hn::MulAdd(n, hn::Set(d, -0.693145751953125f), v);
+  r = hn::MulAdd(n, hn::Set(d, -1.428606765330187045e-6f), r);
+  V p = hn::Set(d, 1.98527617612853646278381e-4f);
+  p = hn::MulAdd(p, r, hn::Set(d, 1.39304355252534151077271e-3f));
+  p = hn::MulAdd(p, r, hn::Set(d, 8.33336077630519866943359e-3f));
+  p = hn::MulAdd(p, r, hn::Set(d, 4.16664853692054748535156e-2f));
+  p = hn::MulAdd(p, r, hn::Set(d, 1.66666671633720397949219e-1f));
+  p = hn::MulAdd(p, r, hn::Set(d, 0.5f));
+  const V e = hn::Add(hn::MulAdd(p, hn::Mul(r, r), r), hn::Set(d, 1.0f));
+  const V two_n = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::BitCast(di, t), hn::Set(di, 127))));
+  return hn::IfThenZeroElse(hn::Lt(v, hn::Set(d, -87.0f)), hn::Mul(e, two_n));
+}
+
+/// e^v for one vector of v = x - shift (Note [SIMD rows]).
+HWY_INLINE V exp_lanes(D d, V v) {
+  if (HWY_UNLIKELY(!hn::AllFalse(d, hn::Not(hn::Le(v, hn::Set(d, 88.0f)))))) {
+    HWY_ALIGN float buf[hn::MaxLanes(D())];
+    hn::Store(v, d, buf);
+    for (size_t j = 0; j < hn::Lanes(d); ++j) buf[j] = std::exp(buf[j]);
+    return hn::Load(d, buf);
+  }
+  return exp_below_88(d, v);
+}
+
+template <bool kStore>
+double exp_shift_sum(const float* x, float* y, int64_t n, float shift) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const V s = hn::Set(d, shift);
+  double total = 0;
+  int64_t i = 0;
+  while (i + lanes <= n) {
+    V acc = hn::Zero(d);
+    const int64_t end = std::min(n, i + 16 * lanes);
+    for (; i + lanes <= end; i += lanes) {
+      const V e = exp_lanes(d, hn::Sub(hn::LoadU(d, x + i), s));
+      acc = hn::Add(acc, e);
+      if constexpr (kStore) hn::StoreU(e, d, y + i);
+    }
+    total += static_cast<double>(hn::GetLane(hn::SumOfLanes(d, acc)));
+  }
+  for (; i < n; ++i) {
+    const float e = std::exp(x[i] - shift);
+    total += static_cast<double>(e);
+    if constexpr (kStore) y[i] = e;
+  }
+  return total;
+}
+
+double ExpShiftSumArray(const float* x, float* y, int64_t n, float shift) {
+  return y != nullptr ? exp_shift_sum<true>(x, y, n, shift) : exp_shift_sum<false>(x, y, n, shift);
+}
+
+void ScaleArray(float* y, int64_t n, float s) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const V vs = hn::Set(d, s);
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(hn::Mul(hn::LoadU(d, y + i), vs), d, y + i);
+  for (; i < n; ++i) y[i] *= s;
+}
+
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 
 }  // namespace kf::cpu::simd::HWY_NAMESPACE
@@ -121,6 +217,9 @@ HWY_EXPORT(TanhArray);
 HWY_EXPORT(SigmoidArray);
 HWY_EXPORT(SinArray);
 HWY_EXPORT(CosArray);
+HWY_EXPORT(MaxArray);
+HWY_EXPORT(ExpShiftSumArray);
+HWY_EXPORT(ScaleArray);
 HWY_EXPORT(TargetName);
 
 void unary_f32(UnaryFn fn, const float* x, float* y, int64_t n) {
@@ -133,6 +232,14 @@ void unary_f32(UnaryFn fn, const float* x, float* y, int64_t n) {
     case UnaryFn::kCos: return HWY_DYNAMIC_DISPATCH(CosArray)(x, y, n);
   }
 }
+
+float max_f32(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(MaxArray)(x, n); }
+
+double exp_shift_sum_f32(const float* x, float* y, int64_t n, float shift) {
+  return HWY_DYNAMIC_DISPATCH(ExpShiftSumArray)(x, y, n, shift);
+}
+
+void scale_f32(float* y, int64_t n, float s) { HWY_DYNAMIC_DISPATCH(ScaleArray)(y, n, s); }
 
 const char* target_name() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
@@ -152,6 +259,26 @@ void unary_f32(UnaryFn fn, const float* x, float* y, int64_t n) {
     case UnaryFn::kSin: return each(x, y, n, scalar::sin);
     case UnaryFn::kCos: return each(x, y, n, scalar::cos);
   }
+}
+
+float max_f32(const float* x, int64_t n) {
+  float m = -HUGE_VALF;
+  for (int64_t i = 0; i < n; ++i) m = x[i] > m ? x[i] : m;
+  return m;
+}
+
+double exp_shift_sum_f32(const float* x, float* y, int64_t n, float shift) {
+  double total = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const float e = std::exp(x[i] - shift);
+    total += static_cast<double>(e);
+    if (y != nullptr) y[i] = e;
+  }
+  return total;
+}
+
+void scale_f32(float* y, int64_t n, float s) {
+  for (int64_t i = 0; i < n; ++i) y[i] *= s;
 }
 
 const char* target_name() { return "scalar"; }

@@ -19,6 +19,19 @@ enum class UnaryFn : int32_t { kExp, kLog, kTanh, kSigmoid, kSin, kCos };
 /// y[i] = fn(x[i]) for i < n.
 void unary_f32(UnaryFn fn, const float* x, float* y, int64_t n);
 
+// Row primitives of softmax, log_softmax and logsumexp (Note [SIMD rows] in simd_math.cpp).
+
+/// The largest of x[0, n): -inf when n == 0; when x holds a NaN the result is either NaN or
+/// the largest of the rest (either makes a softmax row NaN through e^(x - max)).
+float max_f32(const float* x, int64_t n);
+
+/// y[i] = e^(x[i] - shift) for i < n (nothing stored when y is null); returns their sum,
+/// accumulated in float over blocks of 256 elements and in double across blocks. y may be x.
+double exp_shift_sum_f32(const float* x, float* y, int64_t n, float shift);
+
+/// y[i] *= s for i < n.
+void scale_f32(float* y, int64_t n, float s);
+
 /// The instruction set the dispatch chose ("AVX3", "AVX2", ..., "scalar").
 const char* target_name();
 

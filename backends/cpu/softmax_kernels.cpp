@@ -10,9 +10,10 @@
 // Each row is computed as PyTorch does, stably: m = max(x), s = sum(e^(x - m)),
 // y = e^(x - m) / s. That is two reading passes and the write:
 //  1. the maximum, in the compute type (float for the 16-bit floats), skipping NaN;
-//  2. e^(x - m) in the compute type, summed in double (as the sums of reduce_kernels.cpp);
+//  2. e^(x - m) in the compute type, summed in double (as the sums of reduce_kernels.cpp;
+//     a contiguous float32 row in float over blocks of 256, Note [SIMD rows] in simd_math.cpp);
 //     float32 and float64 store each e^(x - m) into the output already, in its own dtype, so
-//  3. only scales the output by 1/s (in double, one rounding). The 16-bit floats would round
+//  3. only scales the output by 1/s (float32 in float, float64 in double). The 16-bit floats would round
 //     e^(x - m) twice that way, so their pass 3 computes it again from the input instead.
 // IEEE arithmetic then gives PyTorch's special cases: a NaN x makes e^(x - m), s and so the
 // whole row NaN; +inf gives inf - inf = NaN and so a NaN sum and a NaN row; a row of only -inf
@@ -79,6 +80,11 @@ inline OpMath<T> lowest() {
 /// Pass 1 over elements [b, e): their maximum (-inf when empty or all NaN).
 template <class T>
 OpMath<T> range_max(const Row& r, int64_t b, int64_t e) {
+  if constexpr (std::is_same_v<T, float>) {  // a contiguous float row: simd_math.hpp
+    if (r.si == static_cast<int64_t>(sizeof(float))) {
+      return simd::max_f32(reinterpret_cast<const float*>(r.in) + b, e - b);
+    }
+  }
   OpMath<T> acc = lowest<T>();
   if (r.si != static_cast<int64_t>(sizeof(T))) {
     for (int64_t i = b; i < e; ++i) acc = fmax_of(acc, load(at<T>(r.in, i, r.si)));
@@ -116,6 +122,13 @@ double sum_lanes(const M* v, int64_t n) {
 /// chunks (float32 and the 16-bit floats) go through the vectorised exp of simd_math.hpp.
 template <class T, bool Log>
 double range_exp_sum(const Row& r, OpMath<T> max, int64_t b, int64_t e) {
+  constexpr int64_t f32 = sizeof(float);
+  if constexpr (std::is_same_v<T, float>) {  // contiguous float rows: one fused SIMD pass
+    if (r.si == f32 && (Log || r.so == f32)) {
+      float* y = Log ? nullptr : reinterpret_cast<float*>(r.out) + b;
+      return simd::exp_shift_sum_f32(reinterpret_cast<const float*>(r.in) + b, y, e - b, max);
+    }
+  }
   OpMath<T> buf[kChunk];
   double sum = 0;
   for (int64_t c = b; c < e; c += kChunk) {
@@ -142,6 +155,8 @@ void range_scale(const Row& r, OpMath<T> max, double inv, int64_t b, int64_t e) 
     for (int64_t i = b; i < e; ++i) {
       at<T>(r.out, i, r.so) = convert<T>(std::exp(load(at<T>(r.in, i, r.si)) - max) * f);
     }
+  } else if (std::is_same_v<T, float> && r.so == static_cast<int64_t>(sizeof(T))) {
+    simd::scale_f32(reinterpret_cast<float*>(r.out) + b, e - b, static_cast<float>(inv));
   } else if (r.so == static_cast<int64_t>(sizeof(T))) {
     T* o = reinterpret_cast<T*>(r.out);
     for (int64_t i = b; i < e; ++i) o[i] = static_cast<T>(static_cast<double>(o[i]) * inv);
@@ -173,6 +188,56 @@ void range_finish(const Row& r, OpMath<T> max, double sum, int64_t b, int64_t e)
   }
 }
 
+/// Note [One-pass float rows]
+/// A contiguous float32 row of up to kMaxStripes * kStripe elements reads memory once for
+/// passes 1 and 2: per stripe of kStripe elements (in L1 after its maximum is taken) m_b, the
+/// stripe's maximum, then e^(x - m_b) stored and summed (s_b), so the exponentials overlap the
+/// row's stream from memory. Then M = max m_b, S = sum s_b * e^(m_b - M) (in double, stripes
+/// in order) and pass 3 scales stripe b by e^(m_b - M) / S (log_softmax: writes
+/// (x - M) - log S). The special cases stay those of Note [Softmax passes]: a NaN or +inf makes
+/// its s_b and so S NaN; a stripe of only -inf stores zeros with s_b = 0 and factor
+/// e^(-inf - M) = 0 beside a finite M, while a row of only -inf has M = -inf, e^(-inf - -inf) =
+/// NaN and so a NaN row.
+constexpr int64_t kStripe = 1024;
+constexpr int64_t kMaxStripes = 64;
+
+template <bool Log>
+bool float_row_one_pass(const Row& r, int64_t n) {
+  constexpr int64_t f32 = sizeof(float);
+  if (r.si != f32 || r.so != f32 || n > kStripe * kMaxStripes) return false;
+  const float* x = reinterpret_cast<const float*>(r.in);
+  float* y = reinterpret_cast<float*>(r.out);
+  float m[kMaxStripes];
+  double s[kMaxStripes];
+  const int64_t stripes = (n + kStripe - 1) / kStripe;
+  float max = lowest<float>();
+  for (int64_t b = 0; b < stripes; ++b) {
+    const int64_t lo = b * kStripe, len = std::min(kStripe, n - lo);
+    m[b] = simd::max_f32(x + lo, len);
+    if (m[b] == lowest<float>()) {
+      s[b] = 0;
+      if constexpr (!Log) std::fill(y + lo, y + lo + len, 0.0f);
+    } else {
+      s[b] = simd::exp_shift_sum_f32(x + lo, Log ? nullptr : y + lo, len, m[b]);
+    }
+    max = fmax_of(max, m[b]);
+  }
+  double sum = 0;
+  for (int64_t b = 0; b < stripes; ++b) {
+    sum += s[b] * std::exp(static_cast<double>(m[b]) - static_cast<double>(max));
+  }
+  if constexpr (Log) {
+    range_log<float>(r, max, std::log(sum), 0, n);
+  } else {
+    for (int64_t b = 0; b < stripes; ++b) {
+      const int64_t lo = b * kStripe, len = std::min(kStripe, n - lo);
+      const double f = std::exp(static_cast<double>(m[b]) - static_cast<double>(max)) / sum;
+      simd::scale_f32(y + lo, len, static_cast<float>(f));
+    }
+  }
+  return true;
+}
+
 /// Row o of the plan.
 inline Row row_at(const SoftmaxPlan& p, char* in, char* out, int64_t o) {
   int64_t in_off, out_off;
@@ -185,6 +250,9 @@ template <class T, bool Log>
 void softmax_rows(const SoftmaxPlan& p, char* in, char* out, int nt) {
   auto one = [&](int64_t o) {
     const Row r = row_at(p, in, out, o);
+    if constexpr (std::is_same_v<T, float>) {
+      if (float_row_one_pass<Log>(r, p.n)) return;
+    }
     const OpMath<T> max = range_max<T>(r, 0, p.n);
     range_finish<T, Log>(r, max, range_exp_sum<T, Log>(r, max, 0, p.n), 0, p.n);
   };

@@ -97,6 +97,24 @@ inline Values input(kf_dtype_t d, size_t n, uint32_t seed) {
 }
 
 /** A bad status with a message naming the op. */
+/** Six rows of `n` values (n > 2048) for the softmax family, as dtype d stores them: random
+ *  values; the first 2048 -inf and the rest random; all -inf; a NaN at n - 10; values near
+ *  -300 but for the last 100 near 0 (stretches whose share is below the float range); a +inf
+ *  at 1500. Long enough for kernels that take rows in stretches of 1024 to see several. */
+inline Values masked_long_rows(kf_dtype_t d, int64_t n, uint32_t seed) {
+  Values v = pseudo_random(static_cast<size_t>(6 * n), -6, 6, seed);
+  const auto at = [&](int64_t row, int64_t k) -> double& {
+    return v[static_cast<size_t>(row * n + k)];
+  };
+  for (int64_t k = 0; k < 2048; ++k) at(1, k) = -INFINITY;
+  for (int64_t k = 0; k < n; ++k) at(2, k) = -INFINITY;
+  at(3, n - 10) = NAN;
+  for (int64_t k = 0; k < n - 100; ++k) at(4, k) -= 300;
+  at(5, 1500) = INFINITY;
+  for (double& x : v) x = round_to(d, x);
+  return v;
+}
+
 inline ::testing::AssertionResult refused(kf_status_t s, const char* op) {
   if (s != KF_INVALID_ARGUMENT && s != KF_OUT_OF_RANGE)
     return ::testing::AssertionFailure()

@@ -50,6 +50,15 @@ TEST_P(LogSoftmax, LargeStridedAndStable) {
   EXPECT_TRUE(matches(rt, red::map_lines(tv, sq, 1, log_softmax_of), sq, dt(), 8));
 }
 
+TEST_P(LogSoftmax, LongRowsWithMaskedStretches) {
+  CTS_REQUIRE(dt(), "log_softmax");
+  const Shape sh{6, 3000};
+  const Values v = red::masked_long_rows(dt(), 3000, 68);
+  Tensor t = make(v, sh), r;
+  CTS_ASSERT_OK(kf_log_softmax(t.get(), 1, KF_DTYPE_UNDEFINED, r.put()));
+  EXPECT_TRUE(matches(r, red::map_lines(v, sh, 1, log_softmax_of), sh, dt(), 8));
+}
+
 TEST_P(LogSoftmax, SpecialValuesAndShapes) {
   // Rows: -inf beside finite; NaN; +inf; all -inf.
   const double ninf = -INFINITY, inf = INFINITY;

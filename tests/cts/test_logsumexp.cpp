@@ -22,6 +22,18 @@ double lse_of(const Values& g) {
   return m + std::log(s);
 }
 
+TEST_P(Logsumexp, LongRowsWithMaskedStretches) {
+  CTS_REQUIRE(dt(), "logsumexp");
+  const Shape sh{6, 3000};
+  const Values v = red::masked_long_rows(dt(), 3000, 42);
+  Tensor t = make(v, sh), r;
+  const int64_t d = 1;
+  CTS_ASSERT_OK(kf_logsumexp(t.get(), &d, 1, false, r.put()));
+  Values want;
+  for (const Values& row : red::lines(v, sh, 1)) want.push_back(lse_of(row));
+  EXPECT_TRUE(matches(r, want, {6}, dt(), 8));
+}
+
 TEST_P(Logsumexp, Dims) {
   const Shape s{2, 3, 4};
   const Values v = red::input(dt(), 24, 41);

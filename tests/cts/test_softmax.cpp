@@ -1,6 +1,6 @@
 // CTS: softmax (along one dim, the dtype= argument, special values, strides, empty and 0-dim
 // tensors). The reference is computed here in double from the inputs as the dtype stores them.
-#include "cts_util.hpp"
+#include "reduce_ref.hpp"
 
 namespace cts {
 namespace {
@@ -201,6 +201,14 @@ TEST_P(Softmax, RowsSumToOne) {
     }
     EXPECT_NEAR(s, 1.0, eps) << "row " << row;
   }
+}
+
+TEST_P(Softmax, LongRowsWithMaskedStretches) {
+  CTS_REQUIRE(dt(), "softmax");
+  const Shape sh{6, 3000};
+  const Values v = red::masked_long_rows(dt(), 3000, 19);
+  Tensor t = make(v, sh);
+  EXPECT_TRUE(softmax_matches(t, v, sh, 1, dt()));
 }
 
 TEST_P(Softmax, LargeAcrossThreads) {
