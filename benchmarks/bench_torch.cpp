@@ -10,9 +10,12 @@
 //                         comparison, see below).
 //
 // What keeps the comparison fair, and strict on kernforge's side:
-// - at::set_num_threads(1): kernforge runs a 1-element add on the calling thread; libtorch
-//   would not split one element across threads either, but one intra-op thread keeps its
-//   OpenMP pool from being started or spinning next to the other benchmarks on a small machine.
+// - at::set_num_threads(1) while a torch benchmark runs (OneTorchThread): kernforge runs a
+//   1-element add on the calling thread; libtorch would not split one element across threads
+//   either, but one intra-op thread keeps its OpenMP pool from being started or spinning. The
+//   count is put back afterwards: it is the calling thread's OpenMP setting, which the CPU
+//   backend and oneDNN read too, so leaving it at 1 would run every other benchmark of the
+//   process on one thread.
 // - BM_TorchAddTiny runs under c10::InferenceMode: kernforge has no autograd, so there libtorch
 //   runs without its autograd and view-tracking dispatch layers too. This is libtorch's fastest
 //   path for the call, so its ratio is the smallest one libtorch's C++ API can give.
@@ -34,7 +37,20 @@
 
 namespace {
 
+/// One libtorch intra-op thread for the life of the object, the previous count afterwards.
+class OneTorchThread {
+ public:
+  OneTorchThread() : saved_(at::get_num_threads()) { at::set_num_threads(1); }
+  ~OneTorchThread() { at::set_num_threads(saved_); }
+  OneTorchThread(const OneTorchThread&) = delete;
+  OneTorchThread& operator=(const OneTorchThread&) = delete;
+
+ private:
+  int saved_;
+};
+
 void BM_TorchAddTiny(benchmark::State& state) {
+  const OneTorchThread one_thread;
   const c10::InferenceMode no_autograd;
   const torch::Tensor a = torch::full({1}, 1.5f, torch::dtype(torch::kFloat32));
   const torch::Tensor b = torch::full({1}, 1.5f, torch::dtype(torch::kFloat32));
@@ -45,6 +61,7 @@ void BM_TorchAddTiny(benchmark::State& state) {
 }
 
 void BM_TorchAddTinyDefault(benchmark::State& state) {
+  const OneTorchThread one_thread;
   const torch::Tensor a = torch::full({1}, 1.5f, torch::dtype(torch::kFloat32));
   const torch::Tensor b = torch::full({1}, 1.5f, torch::dtype(torch::kFloat32));
   for (auto _ : state) {
@@ -58,7 +75,6 @@ void BM_TorchAddTinyDefault(benchmark::State& state) {
 namespace kf_bench {
 
 void register_torch_benchmarks(int repetitions) {
-  at::set_num_threads(1);
   for (auto [name, fn] : {std::pair{"BM_TorchAddTinyDefault", &BM_TorchAddTinyDefault},
                           std::pair{"BM_TorchAddTiny", &BM_TorchAddTiny}}) {
     benchmark::internal::Benchmark* bm = benchmark::RegisterBenchmark(name, fn);
@@ -68,6 +84,9 @@ void register_torch_benchmarks(int repetitions) {
 
 std::string torch_version() { return TORCH_VERSION; }
 
-std::string torch_threads() { return std::to_string(at::get_num_threads()); }
+std::string torch_threads() {
+  const OneTorchThread one_thread;  // what the torch benchmarks run with
+  return std::to_string(at::get_num_threads());
+}
 
 }  // namespace kf_bench

@@ -182,13 +182,10 @@ kf_status_t cpu_describe(void* /*state*/, char* buf, size_t cap) noexcept {
 kf_status_t cpu_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
   if (reg == nullptr || reg->register_kernel == nullptr) return KF_INVALID_ARGUMENT;
   kf_status_t (*const families[])(const kf_registrar_t*) = {
-      register_factory_kernels, register_binary_kernels, register_unary_kernels,
-      register_reduce_kernels,  register_softmax_kernels, register_linalg_kernels,
-      register_copy_kernels,    register_random_kernels,  register_index_kernels,
-      register_compare_kernels, register_minmax_pow_kernels, register_math_kernels,
-      register_activation_kernels, register_rounding_kernels, register_norm_kernels,
-      register_attention_kernels, register_prod_minmax_kernels, register_moments_kernels,
-      register_logical_reduce_kernels, register_logsumexp_kernels, register_cumsum_kernels};
+#define KF_CPU_KERNEL_FAMILY(family) register_##family##_kernels,
+#include "kernel_families.inc"
+#undef KF_CPU_KERNEL_FAMILY
+  };
   for (auto family : families) {
     const kf_status_t s = family(reg);
     if (s != KF_OK) return s;

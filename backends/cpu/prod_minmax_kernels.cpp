@@ -6,13 +6,15 @@
 // output's width (two's complement, as PyTorch), bool products are a logical and; an empty
 // product is 1. amin reads and writes self's dtype; argmin reads self and writes int64. Both
 // mirror amax/argmax: NaN is the minimum (amin propagates it, argmin returns the first NaN),
-// argmin returns the first index of the minimum, and an empty reduced dim is refused.
+// argmin returns the first index of the minimum, and an empty reduced dim is refused (the
+// reducers of both families are extremum_reducers.hpp's).
 #include <cmath>
 #include <limits>
 
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
+#include "extremum_reducers.hpp"
 #include "reducer_util.hpp"
 
 namespace kf::cpu {
@@ -66,99 +68,6 @@ struct ProdReducer {
     } else {
       *reinterpret_cast<T*>(out) = convert<T>(acc);
     }
-  }
-};
-
-/// min with NaN as the result whenever one is seen.
-template <class M>
-inline M nan_min(M acc, M x) {
-  if constexpr (std::is_floating_point_v<M>) {
-    return (x < acc || x != x) ? x : acc;
-  } else {
-    return x < acc ? x : acc;
-  }
-}
-
-template <class T>
-struct MinReducer {
-  using Acc = OpMath<T>;
-  Acc identity() const {
-    if constexpr (std::is_floating_point_v<Acc>) {
-      return std::numeric_limits<Acc>::infinity();
-    } else {
-      return std::numeric_limits<Acc>::max();
-    }
-  }
-  void step(Acc& acc, T v, int64_t) const { acc = nan_min(acc, load(v)); }
-  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t) const {
-    if (s != static_cast<int64_t>(sizeof(T))) {
-      for (int64_t i = 0; i < n; ++i) acc = nan_min(acc, load(row_elem<T>(p, i, s)));
-      return;
-    }
-    const T* x = reinterpret_cast<const T*>(p);
-    Acc lane[kLanes];
-    for (int k = 0; k < kLanes; ++k) lane[k] = acc;
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-      for (int k = 0; k < kLanes; ++k) lane[k] = nan_min(lane[k], load(x[i + k]));
-    }
-    for (; i < n; ++i) lane[0] = nan_min(lane[0], load(x[i]));
-    for (int k = 0; k < kLanes; ++k) acc = nan_min(acc, lane[k]);
-  }
-  void combine(Acc& acc, const Acc& later) const { acc = nan_min(acc, later); }
-  void store(char* out, const Acc& acc) const { *reinterpret_cast<T*>(out) = convert<T>(acc); }
-};
-
-template <class T>
-struct ArgMinBest {
-  OpMath<T> value;
-  int64_t index;  // -1: nothing seen yet
-};
-
-/// First index of the minimum, NaN counting as the minimum.
-template <class T>
-struct ArgminReducer {
-  using Acc = ArgMinBest<T>;
-  using M = OpMath<T>;
-  static bool better(M x, M best) {
-    if constexpr (std::is_floating_point_v<M>) {
-      return x < best || (x != x && best == best);
-    } else {
-      return x < best;
-    }
-  }
-  Acc identity() const { return Acc{M(), -1}; }
-  void step(Acc& acc, T v, int64_t pos) const {
-    const M x = load(v);
-    if (acc.index < 0 || better(x, acc.value)) acc = Acc{x, pos};
-  }
-  /// A contiguous run in two passes: its minimum (vectorised, MinReducer's rule), then the
-  /// first position holding it; an earlier position in acc wins ties.
-  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t pos) const {
-    if (s != static_cast<int64_t>(sizeof(T)) || n < 2 * kLanes) {
-      for (int64_t i = 0; i < n; ++i) step(acc, row_elem<T>(p, i, s), pos + i);
-      return;
-    }
-    M m = MinReducer<T>{}.identity();
-    MinReducer<T>{}.row(m, p, s, n, pos);
-    const T* x = reinterpret_cast<const T*>(p);
-    int64_t i = 0;
-    if constexpr (std::is_floating_point_v<M>) {
-      if (m != m) {
-        while (load(x[i]) == load(x[i])) ++i;  // the first NaN
-      } else {
-        while (load(x[i]) != m) ++i;
-      }
-    } else {
-      while (load(x[i]) != m) ++i;
-    }
-    combine(acc, Acc{m, pos + i});
-  }
-  void combine(Acc& acc, const Acc& later) const {
-    if (later.index >= 0 && (acc.index < 0 || better(later.value, acc.value))) acc = later;
-  }
-  void store(char* out, const Acc& acc) const {
-    *reinterpret_cast<int64_t*>(out) = acc.index < 0 ? 0 : acc.index;
   }
 };
 

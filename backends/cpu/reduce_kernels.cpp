@@ -4,7 +4,7 @@
 // in its own dtype and writes int64. Floating sums accumulate in double (16-bit floats and
 // float32 too), integer sums in wrapping 64-bit; mean divides by the number of reduced
 // elements (0/0 = NaN for an empty reduction). amax/argmax treat NaN as the maximum and argmax
-// returns the first index of the maximum (PyTorch).
+// returns the first index of the maximum (PyTorch); their reducers are extremum_reducers.hpp's.
 #include <cmath>
 #include <limits>
 
@@ -12,6 +12,7 @@
 #include "elementwise.hpp"
 #include "kernels.hpp"
 #include "reduce_plan.hpp"
+#include "extremum_reducers.hpp"
 #include "reducer_util.hpp"
 
 namespace kf::cpu {
@@ -23,13 +24,7 @@ constexpr uint32_t kSumMask = kNumericMask;
 constexpr uint32_t kMeanMask = kAllFloatMask;
 constexpr uint32_t kAmaxMask = kAllMask;
 constexpr uint32_t kArgmaxMask = kAllMask;
-constexpr int kLanes = 8;  // independent accumulators of contiguous rows (vectorisable)
-
-/// Element i of a strided row (stride in bytes).
-template <class T>
-inline T element(const char* p, int64_t i, int64_t stride) {
-  return *reinterpret_cast<const T*>(p + i * stride);
-}
+constexpr int kLanes = kReduceLanes;
 
 template <class T>
 using SumAcc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;
@@ -43,7 +38,7 @@ struct SumReducer {
   void step(Acc& acc, T v, int64_t) const { acc += static_cast<Acc>(load(v)); }
   void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t) const {
     if (s != static_cast<int64_t>(sizeof(T))) {
-      for (int64_t i = 0; i < n; ++i) acc += static_cast<Acc>(load(element<T>(p, i, s)));
+      for (int64_t i = 0; i < n; ++i) acc += static_cast<Acc>(load(row_elem<T>(p, i, s)));
       return;
     }
     const T* x = reinterpret_cast<const T*>(p);
@@ -64,80 +59,6 @@ struct SumReducer {
     } else {
       *reinterpret_cast<T*>(out) = convert<T>(acc);
     }
-  }
-};
-
-/// max with NaN as the greatest value.
-template <class M>
-inline M nan_max(M acc, M x) {
-  if constexpr (std::is_floating_point_v<M>) {
-    return (x > acc || x != x) ? x : acc;
-  } else {
-    return x > acc ? x : acc;
-  }
-}
-
-template <class T>
-struct MaxReducer {
-  using Acc = OpMath<T>;
-  Acc identity() const {
-    if constexpr (std::is_floating_point_v<Acc>) {
-      return -std::numeric_limits<Acc>::infinity();
-    } else {
-      return std::numeric_limits<Acc>::lowest();
-    }
-  }
-  void step(Acc& acc, T v, int64_t) const { acc = nan_max(acc, load(v)); }
-  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t) const {
-    if (s != static_cast<int64_t>(sizeof(T))) {
-      for (int64_t i = 0; i < n; ++i) acc = nan_max(acc, load(element<T>(p, i, s)));
-      return;
-    }
-    const T* x = reinterpret_cast<const T*>(p);
-    Acc lane[kLanes];
-    for (int k = 0; k < kLanes; ++k) lane[k] = acc;
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes) {
-      for (int k = 0; k < kLanes; ++k) lane[k] = nan_max(lane[k], load(x[i + k]));
-    }
-    for (; i < n; ++i) lane[0] = nan_max(lane[0], load(x[i]));
-    for (int k = 0; k < kLanes; ++k) acc = nan_max(acc, lane[k]);
-  }
-  void combine(Acc& acc, const Acc& later) const { acc = nan_max(acc, later); }
-  void store(char* out, const Acc& acc) const { *reinterpret_cast<T*>(out) = convert<T>(acc); }
-};
-
-template <class T>
-struct ArgBest {
-  OpMath<T> value;
-  int64_t index;  // -1: nothing seen yet
-};
-
-/// First index of the maximum, NaN counting as the maximum.
-template <class T>
-struct ArgmaxReducer {
-  using Acc = ArgBest<T>;
-  using M = OpMath<T>;
-  static bool better(M x, M best) {
-    if constexpr (std::is_floating_point_v<M>) {
-      return x > best || (x != x && best == best);
-    } else {
-      return x > best;
-    }
-  }
-  Acc identity() const { return Acc{M(), -1}; }
-  void step(Acc& acc, T v, int64_t pos) const {
-    const M x = load(v);
-    if (acc.index < 0 || better(x, acc.value)) acc = Acc{x, pos};
-  }
-  void row(Acc& acc, const char* p, int64_t s, int64_t n, int64_t pos) const {
-    for (int64_t i = 0; i < n; ++i) step(acc, element<T>(p, i, s), pos + i);
-  }
-  void combine(Acc& acc, const Acc& later) const {
-    if (later.index >= 0 && (acc.index < 0 || better(later.value, acc.value))) acc = later;
-  }
-  void store(char* out, const Acc& acc) const {
-    *reinterpret_cast<int64_t*>(out) = acc.index < 0 ? 0 : acc.index;
   }
 };
 
