@@ -7,12 +7,19 @@
 // BM_KfAddOut/n, BM_KfAdd/n   kf_add_out into an existing tensor, kf_add into a new one.
 // BM_KfExpOut/n, BM_KfSumAll/n   kf_exp_out, kf_sum over everything.
 // BM_KfSoftmax/4096   kf_softmax of 4096 x 4096 float32 along the last dim (new output).
+// BM_DnnlSoftmax/4096   oneDNN's softmax primitive on the same shape into an existing output
+//     (the plugin's own kernel is kept where it is not slower than this).
+// BM_DnnlExp/n   oneDNN's eltwise exp over n float32, against BM_KfExpOut.
+// BM_KfLayerNorm/4096, BM_DnnlLayerNorm/4096   kf_layer_norm over the last dim of 4096 x 4096
+//     float32 (weight and bias, new output), and oneDNN's layer normalisation (scale and shift)
+//     on the same shape into an existing output.
 // BM_DnnlSgemm/n   oneDNN's dnnl_sgemm called directly (with BM_CblasSgemm of
 //     bench_dispatch.cpp, the engines kf_matmul float32 is held to: >= 95% of the best).
 // BM_MatmulKernforgeBf16/n, BM_DnnlMatmulBf16/n   kf_matmul of bfloat16 n x n, and oneDNN's
 //     matmul primitive on the same sizes created once (budget: bfloat16 >= 2x float32 on CPUs
 //     with AVX512-BF16 or AMX).
 // Bytes per iteration are the counters' GB/s (reads plus writes).
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -203,5 +210,91 @@ void BM_DnnlMatmulBf16(benchmark::State& state) {
   set_gflops(state, n);
 }
 BENCHMARK(BM_DnnlMatmulBf16)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_DnnlSoftmax(benchmark::State& state) {
+  using dt = dnnl::memory::data_type;
+  using tag = dnnl::memory::format_tag;
+  const int64_t n = state.range(0);
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const dnnl::memory::desc md({n, n}, dt::f32, tag::ab);
+  const dnnl::softmax_forward::primitive_desc pd(
+      dnnl::softmax_forward::desc(dnnl::prop_kind::forward_inference, md, 1), engine);
+  const dnnl::softmax_forward softmax(pd);
+  dnnl::memory src(md, engine), dst(md, engine);
+  const std::vector<float> values = filled(n * n, -1.0f);
+  std::copy(values.begin(), values.end(), static_cast<float*>(src.get_data_handle()));
+  for (auto _ : state) {
+    softmax.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+    stream.wait();
+  }
+  state.SetLabel(pd.impl_info_str());
+  set_bandwidth(state, 2 * kF32 * n * n);
+}
+BENCHMARK(BM_DnnlSoftmax)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_DnnlExp(benchmark::State& state) {
+  using dt = dnnl::memory::data_type;
+  const int64_t n = state.range(0);
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const dnnl::memory::desc md({n}, dt::f32, dnnl::memory::format_tag::a);
+  const dnnl::eltwise_forward::primitive_desc pd(
+      dnnl::eltwise_forward::desc(dnnl::prop_kind::forward_inference,
+                                  dnnl::algorithm::eltwise_exp, md, 0.0f, 0.0f),
+      engine);
+  const dnnl::eltwise_forward exp(pd);
+  dnnl::memory src(md, engine), dst(md, engine);
+  std::fill_n(static_cast<float*>(src.get_data_handle()), n, -1.0f);
+  for (auto _ : state) {
+    exp.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+    stream.wait();
+  }
+  state.SetLabel(pd.impl_info_str());
+  set_bandwidth(state, 2 * kF32 * n);
+}
+BENCHMARK(BM_DnnlExp)->Arg(k16M)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_KfLayerNorm(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = make_tensor(state, filled(n * n, -1.0f), {n, n});
+  kf_tensor_t w = make_tensor(state, filled(n, 1.0f), {n});
+  kf_tensor_t b = make_tensor(state, filled(n, 0.0f), {n});
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    check(state, kf_layer_norm(a, &n, 1, w, b, 1e-5, &out), "kf_layer_norm");
+    kf_tensor_release(out);
+  }
+  set_bandwidth(state, 2 * kF32 * n * n);
+  for (kf_tensor_t t : {a, w, b}) kf_tensor_release(t);
+}
+BENCHMARK(BM_KfLayerNorm)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_DnnlLayerNorm(benchmark::State& state) {
+  using dt = dnnl::memory::data_type;
+  using flags = dnnl::normalization_flags;
+  const int64_t n = state.range(0);
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  const dnnl::memory::desc md({n, n}, dt::f32, dnnl::memory::format_tag::ab);
+  const dnnl::layer_normalization_forward::primitive_desc pd(
+      dnnl::layer_normalization_forward::desc(dnnl::prop_kind::forward_inference, md, 1e-5f,
+                                              flags::use_scale | flags::use_shift),
+      engine);
+  const dnnl::layer_normalization_forward norm(pd);
+  const dnnl::memory::desc wd({n}, dt::f32, dnnl::memory::format_tag::a);
+  dnnl::memory src(md, engine), dst(md, engine), scale(wd, engine), shift(wd, engine);
+  std::fill_n(static_cast<float*>(src.get_data_handle()), n * n, -1.0f);
+  std::fill_n(static_cast<float*>(scale.get_data_handle()), n, 1.0f);
+  std::fill_n(static_cast<float*>(shift.get_data_handle()), n, 0.0f);
+  for (auto _ : state) {
+    norm.execute(stream, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}, {DNNL_ARG_SCALE, scale},
+                          {DNNL_ARG_SHIFT, shift}});
+    stream.wait();
+  }
+  state.SetLabel(pd.impl_info_str());
+  set_bandwidth(state, 2 * kF32 * n * n);
+}
+BENCHMARK(BM_DnnlLayerNorm)->Arg(4096)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -14,6 +14,8 @@
 //     E[x^2] - E[x]^2 even when the mean is large; rms_norm's mean of squares;
 //  2. y = (x - mean) * rstd * w + b (rms_norm: y = x * rstd * w) in the compute type (float for
 //     the 16-bit floats, as PyTorch), rounded once into out.
+// Contiguous float32 rows take both passes through simd_math.hpp (Note [SIMD rows]): the
+// statistics in float per block of 256 around the block's first element, merged in double.
 // A missing weight is ones and a missing bias zeros (exact). The rows are split over threads;
 // a row whose trailing dims do not collapse into one strided line (a permuted input) is
 // gathered into a per-thread buffer first, and an output row likewise scattered from one.
@@ -29,6 +31,7 @@
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
+#include "simd_math.hpp"
 
 namespace kf::cpu {
 namespace {
@@ -270,6 +273,16 @@ void layer_norm_typed(const ops::layer_norm::Args& a) {
   const double eps = a.eps;
   const int64_t d = p.d;
   for_each_norm_row(p, nt, [&](const T* x, int64_t xs, T* y, int64_t ys) {
+    if constexpr (std::is_same_v<T, float>) {  // contiguous float rows: simd_math.hpp
+      if (xs == 1 && ys == 1) {
+        double mean, m2;
+        simd::moments_f32(x, d, &mean, &m2);
+        const double rstd = 1.0 / std::sqrt(m2 / static_cast<double>(d) + eps);
+        simd::norm_affine_f32(x, y, d, static_cast<float>(mean), static_cast<float>(rstd),
+                              p.w.data(), p.b.data());
+        return;
+      }
+    }
     const Moments m = row_moments(x, xs, d);
     const double rstd = 1.0 / std::sqrt(m.m2 / static_cast<double>(d) + eps);
     write_row<T>(x, xs, y, ys, d, static_cast<M>(m.mean), static_cast<M>(rstd), p.w.data(),
@@ -287,6 +300,14 @@ void rms_norm_typed(const ops::rms_norm::Args& a) {
   const double eps = a.eps ? *a.eps : static_cast<double>(std::numeric_limits<M>::epsilon());
   const int64_t d = p.d;
   for_each_norm_row(p, nt, [&](const T* x, int64_t xs, T* y, int64_t ys) {
+    if constexpr (std::is_same_v<T, float>) {  // contiguous float rows: simd_math.hpp
+      if (xs == 1 && ys == 1) {
+        const double ms = simd::sum_squares_f32(x, d) / static_cast<double>(d);
+        const double rstd = 1.0 / std::sqrt(ms + eps);
+        simd::norm_affine_f32(x, y, d, 0.0f, static_cast<float>(rstd), p.w.data(), p.b.data());
+        return;
+      }
+    }
     const double rstd = 1.0 / std::sqrt(row_mean_square(x, xs, d) + eps);
     write_row<T>(x, xs, y, ys, d, M(0), static_cast<M>(rstd), p.w.data(), p.b.data());
   });

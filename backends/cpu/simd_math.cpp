@@ -17,6 +17,11 @@
 // Highway's Exp, whose range it does not need) covers every lane up to 88: a lane below -87
 // (e^-87 is about 1.6e-38, where the normal floats end) gives 0 rather than libm's subnormal,
 // -inf included; a lane above 88 or NaN sends its vector to the C library.
+// moments_f32 works per block of 256 elements around the block's first element x0: with
+// d = x - x0 (exact when x and x0 are within a factor of two of each other), the block's mean
+// x0 + sum(d) / n in double and its sum of squared deviations sum((d - mean(d))^2) in float
+// lanes, blocks merged with Chan's formula in double. So a large mean next to a small spread
+// loses nothing to cancellation; sum_squares_f32 sums blocks the same way.
 #include "simd_math.hpp"
 
 #include <algorithm>
@@ -201,6 +206,83 @@ void ScaleArray(float* y, int64_t n, float s) {
   for (; i < n; ++i) y[i] *= s;
 }
 
+constexpr int64_t kBlockVectors = 16;  // vectors per float block of the sums
+
+/// The sum of f(v) over whole vectors of x[i, end) into a float vector; i moves past them.
+template <class F>
+HWY_INLINE V block_sum(D d, const float* x, int64_t& i, int64_t end, F f) {
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  V acc = hn::Zero(d);
+  for (; i + lanes <= end; i += lanes) acc = hn::Add(acc, f(hn::LoadU(d, x + i)));
+  return acc;
+}
+
+void MomentsArray(const float* x, int64_t n, double* mean, double* m2) {
+  const D d;
+  const int64_t block = kBlockVectors * static_cast<int64_t>(hn::Lanes(d));
+  double total = 0, mu = 0, sq = 0;
+  for (int64_t b = 0; b < n; b += block) {
+    const int64_t end = std::min(n, b + block);
+    const float x0 = x[b];
+    const V v0 = hn::Set(d, x0);
+    int64_t i = b;
+    float s1 = hn::GetLane(hn::SumOfLanes(d, block_sum(d, x, i, end, [&](V v) {
+      return hn::Sub(v, v0);
+    })));
+    for (int64_t j = i; j < end; ++j) s1 += x[j] - x0;
+    const double cn = static_cast<double>(end - b);
+    const float dm = s1 / static_cast<float>(cn);
+    const V vdm = hn::Set(d, dm);
+    i = b;
+    float s2 = hn::GetLane(hn::SumOfLanes(d, block_sum(d, x, i, end, [&](V v) {
+      const V dev = hn::Sub(hn::Sub(v, v0), vdm);
+      return hn::Mul(dev, dev);
+    })));
+    for (int64_t j = i; j < end; ++j) s2 += (x[j] - x0 - dm) * (x[j] - x0 - dm);
+    const double cmean = static_cast<double>(x0) + static_cast<double>(s1) / cn;
+    const double all = total + cn, delta = cmean - mu;  // Chan's merge
+    mu += delta * (cn / all);
+    sq += static_cast<double>(s2) + delta * delta * (total * cn / all);
+    total = all;
+  }
+  *mean = mu;
+  *m2 = sq;
+}
+
+double SumSquaresArray(const float* x, int64_t n) {
+  const D d;
+  const int64_t block = kBlockVectors * static_cast<int64_t>(hn::Lanes(d));
+  double sum = 0;
+  for (int64_t b = 0; b < n; b += block) {
+    const int64_t end = std::min(n, b + block);
+    int64_t i = b;
+    float s = hn::GetLane(hn::SumOfLanes(d, block_sum(d, x, i, end, [](V v) {
+      return hn::Mul(v, v);
+    })));
+    for (; i < end; ++i) s += x[i] * x[i];
+    sum += static_cast<double>(s);
+  }
+  return sum;
+}
+
+void NormAffineArray(const float* x, float* y, int64_t n, float shift, float scale,
+                     const float* w, const float* b) {
+  const D d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const V vs = hn::Set(d, shift), vk = hn::Set(d, scale), one = hn::Set(d, 1.0f);
+  const V zero = hn::Zero(d);
+  int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) {
+    const V t = hn::Mul(hn::Sub(hn::LoadU(d, x + i), vs), vk);
+    const V vw = w != nullptr ? hn::LoadU(d, w + i) : one;
+    const V vb = b != nullptr ? hn::LoadU(d, b + i) : zero;
+    hn::StoreU(hn::MulAdd(t, vw, vb), d, y + i);
+  }
+  for (; i < n; ++i) {
+    y[i] = (x[i] - shift) * scale * (w != nullptr ? w[i] : 1.0f) + (b != nullptr ? b[i] : 0.0f);
+  }
+}
+
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 
 }  // namespace kf::cpu::simd::HWY_NAMESPACE
@@ -220,6 +302,9 @@ HWY_EXPORT(CosArray);
 HWY_EXPORT(MaxArray);
 HWY_EXPORT(ExpShiftSumArray);
 HWY_EXPORT(ScaleArray);
+HWY_EXPORT(MomentsArray);
+HWY_EXPORT(SumSquaresArray);
+HWY_EXPORT(NormAffineArray);
 HWY_EXPORT(TargetName);
 
 void unary_f32(UnaryFn fn, const float* x, float* y, int64_t n) {
@@ -240,6 +325,19 @@ double exp_shift_sum_f32(const float* x, float* y, int64_t n, float shift) {
 }
 
 void scale_f32(float* y, int64_t n, float s) { HWY_DYNAMIC_DISPATCH(ScaleArray)(y, n, s); }
+
+void moments_f32(const float* x, int64_t n, double* mean, double* m2) {
+  HWY_DYNAMIC_DISPATCH(MomentsArray)(x, n, mean, m2);
+}
+
+double sum_squares_f32(const float* x, int64_t n) {
+  return HWY_DYNAMIC_DISPATCH(SumSquaresArray)(x, n);
+}
+
+void norm_affine_f32(const float* x, float* y, int64_t n, float shift, float scale,
+                     const float* w, const float* b) {
+  HWY_DYNAMIC_DISPATCH(NormAffineArray)(x, y, n, shift, scale, w, b);
+}
 
 const char* target_name() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
@@ -279,6 +377,30 @@ double exp_shift_sum_f32(const float* x, float* y, int64_t n, float shift) {
 
 void scale_f32(float* y, int64_t n, float s) {
   for (int64_t i = 0; i < n; ++i) y[i] *= s;
+}
+
+void moments_f32(const float* x, int64_t n, double* mean, double* m2) {
+  double mu = 0, sq = 0;  // Welford's update, in double
+  for (int64_t i = 0; i < n; ++i) {
+    const double v = x[i], delta = v - mu;
+    mu += delta / static_cast<double>(i + 1);
+    sq += delta * (v - mu);
+  }
+  *mean = mu;
+  *m2 = sq;
+}
+
+double sum_squares_f32(const float* x, int64_t n) {
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(x[i]) * x[i];
+  return sum;
+}
+
+void norm_affine_f32(const float* x, float* y, int64_t n, float shift, float scale,
+                     const float* w, const float* b) {
+  for (int64_t i = 0; i < n; ++i) {
+    y[i] = (x[i] - shift) * scale * (w != nullptr ? w[i] : 1.0f) + (b != nullptr ? b[i] : 0.0f);
+  }
 }
 
 const char* target_name() { return "scalar"; }

@@ -32,6 +32,19 @@ double exp_shift_sum_f32(const float* x, float* y, int64_t n, float shift);
 /// y[i] *= s for i < n.
 void scale_f32(float* y, int64_t n, float s);
 
+// Row primitives of layer_norm and rms_norm (Note [SIMD rows] in simd_math.cpp).
+
+/// The mean and the sum of squared deviations from it of x[0, n), n > 0: per block of 256
+/// elements, in float around the block's first element, merged across blocks in double.
+void moments_f32(const float* x, int64_t n, double* mean, double* m2);
+
+/// The sum of x[i]^2 for i < n: in float per block of 256 elements, in double across blocks.
+double sum_squares_f32(const float* x, int64_t n);
+
+/// y[i] = (x[i] - shift) * scale * w[i] + b[i] for i < n (w null: ones; b null: zeros).
+void norm_affine_f32(const float* x, float* y, int64_t n, float shift, float scale,
+                     const float* w, const float* b);
+
 /// The instruction set the dispatch chose ("AVX3", "AVX2", ..., "scalar").
 const char* target_name();
 
