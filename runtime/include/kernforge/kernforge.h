@@ -228,7 +228,8 @@ KF_API kf_status_t kf_tensor_item(kf_tensor_t t, kf_scalar_t* out);
  *    element size; negative strides (the memory before data + byte_offset is not vouched for);
  *    element counts, strides or byte spans that do not fit in int64, and a byte_offset or span
  *    that wraps the address space. NULL strides mean compact row-major, as the specification
- *    allows. Unknown flag bits and IS_COPIED are ignored.
+ *    allows. The other flags (IS_COPIED, IS_SUBBYTE_TYPE_PADDED: no kernforge dtype is narrower
+ *    than a byte) and unknown flag bits are ignored.
  */
 
 /** Exports `t` as a versioned DLPack tensor (DLPack >= 1.0 consumers). `*out` is the caller's
