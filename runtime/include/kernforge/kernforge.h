@@ -26,7 +26,8 @@
  * Version rules: KF_ABI_VERSION_MAJOR changes when anything here changes incompatibly;
  * KF_ABI_VERSION_MINOR grows when functions, enum values or struct fields are appended
  * (1.1: library roots, backend failure and details; 1.2: streams and events, ops defined by
- * plugins in the boxed API, kf_op_doc, KF_KERNEL_BACKEND_FALLBACK, state and kind names).
+ * plugins in the boxed API, kf_op_doc, KF_KERNEL_BACKEND_FALLBACK, state and kind names;
+ * 1.3: DLPack export and import, kf_tensor_to_dlpack*, kf_tensor_from_dlpack*).
  */
 #ifndef KERNFORGE_KERNFORGE_H_
 #define KERNFORGE_KERNFORGE_H_
@@ -35,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernforge/dlpack.h"
 #include "kernforge/types.h"
 
 #ifdef __cplusplus
@@ -170,6 +172,78 @@ KF_API kf_status_t kf_tensor_data_ptr(kf_tensor_t t, void** out);
 KF_API kf_status_t kf_tensor_is_contiguous(kf_tensor_t t, bool* out);
 /** The value of a 1-element tensor as a scalar (float64, int64 or bool by dtype). */
 KF_API kf_status_t kf_tensor_item(kf_tensor_t t, kf_scalar_t* out);
+
+/* ------------------------------------------------------ DLPack (ABI 1.3) -- */
+
+/*
+ * Zero-copy exchange with other array libraries through DLPack 1.x (kernforge/dlpack.h). Both
+ * directions share memory: nothing is copied, and a write through either side is seen by the
+ * other (with the usual rule that two writers at once are a data race).
+ *
+ * What kernforge exports (kf_tensor_to_dlpack, kf_tensor_to_dlpack_legacy):
+ *  - dl_tensor.data is the address of element [0, ..., 0] (what kf_tensor_data_ptr returns) and
+ *    byte_offset is 0, for views too. (The specification recommends keeping data at a 256-byte
+ *    aligned base and moving the view's start into byte_offset; the libraries that import
+ *    DLPack read data + byte_offset either way, PyTorch, NumPy and CuPy export this same form,
+ *    and the base of borrowed memory is not aligned to anything, so kernforge keeps the form
+ *    that needs no base.)
+ *  - shape and strides are ndim int64 each, strides in elements, never NULL (also for ndim 0).
+ *    They live in the export's own allocation and stay valid until its deleter runs.
+ *  - device is {kernforge device type, index}: kernforge's built-in device types use DLPack's
+ *    numbers (cpu kDLCPU, cuda kDLCUDA, rocm kDLROCM, xpu kDLOneAPI). A tensor on a device type a
+ *    plugin brought (numbers from KF_DEVICE_DYNAMIC_BASE) has no DLPack number: KF_UNIMPLEMENTED.
+ *  - dtype: float16/32/64 are kDLFloat, bfloat16 kDLBfloat, int* kDLInt, uint8 kDLUInt, bool
+ *    kDLBool (8 bits); lanes 1.
+ *  - versioned: version {1, 1} (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION of kernforge/dlpack.h)
+ *    and flags 0 (kernforge tensors are writable and the export is not a copy).
+ *  - The export holds one reference to `t` (so its memory stays alive even when the caller
+ *    releases `t` right away). The consumer calls `(*out)->deleter(*out)` exactly once, from
+ *    any thread, when it is done: that drops the reference and frees the struct. Until then the
+ *    consumer must not modify the struct.
+ *  - The memory is the tensor's memory on its device: work kernforge queued on an asynchronous
+ *    device may still be writing it. Call kf_synchronize(device) (or synchronize the stream the
+ *    work was queued on) before another library reads it.
+ *
+ * What kernforge imports (kf_tensor_from_dlpack, kf_tensor_from_dlpack_legacy):
+ *  - The new tensor uses the memory in place, like kf_tensor_from_blob with data + byte_offset
+ *    as the address of element [0, ..., 0], and the same checks of its span: the producer
+ *    vouches for the bytes from that address up to the last element the strides reach.
+ *  - On success the tensor owns `src`: kernforge calls src->deleter(src) exactly once (when it
+ *    is not NULL), when the last tensor or view over the memory is released, from the thread
+ *    that releases it. The caller must not use or free `src` any more.
+ *  - On failure nothing changed: `src` still belongs to the caller, its deleter was not
+ *    called, and `*out` is untouched. The caller usually calls src->deleter(src) itself (a
+ *    PyCapsule's destructor does). For a versioned struct whose major version is not 1, the
+ *    specification allows reading nothing but `version`, `manager_ctx` and `deleter`: call the
+ *    deleter.
+ *  - Refused, with KF_INVALID_ARGUMENT unless noted and a message naming the value:
+ *    NULL src or out; a versioned struct of DLPack major != 1 (KF_ABI_MISMATCH, naming both
+ *    versions; a newer minor is read); the READ_ONLY flag (kernforge tensors are writable: copy
+ *    the tensor first, e.g. ask the producer for a copy, and import the copy); lanes != 1,
+ *    bits < 8 (sub-byte types) and any code/bits kernforge has no dtype for (uint16, complex,
+ *    float8, opaque handles, ...); a device type no loaded backend serves, such as kDLCUDAHost,
+ *    kDLOpenCL or a number kernforge does not know, and a device index beyond the serving
+ *    backend's device count (KF_UNAVAILABLE); ndim < 0 or > KF_MAX_NDIM; NULL shape with
+ *    ndim > 0; negative sizes; NULL data with elements; a first element not aligned to the
+ *    element size; negative strides (the memory before data + byte_offset is not vouched for);
+ *    element counts, strides or byte spans that do not fit in int64, and a byte_offset or span
+ *    that wraps the address space. NULL strides mean compact row-major, as the specification
+ *    allows. The other flags (IS_COPIED, IS_SUBBYTE_TYPE_PADDED: no kernforge dtype is narrower
+ *    than a byte) and unknown flag bits are ignored.
+ */
+
+/** Exports `t` as a versioned DLPack tensor (DLPack >= 1.0 consumers). `*out` is the caller's
+ * until it calls (*out)->deleter(*out). See above for the layout and ownership. */
+KF_API kf_status_t kf_tensor_to_dlpack(kf_tensor_t t, DLManagedTensorVersioned** out);
+/** The same as the unversioned struct, for consumers that ask for a DLPack version below 1.0
+ * (no version, no flags). The caller calls (*out)->deleter(*out) once. */
+KF_API kf_status_t kf_tensor_to_dlpack_legacy(kf_tensor_t t, DLManagedTensor** out);
+/** A tensor over the memory of a versioned DLPack tensor, without a copy. On success the tensor
+ * owns `src` (its deleter runs once, when the memory's last tensor is released); on failure the
+ * caller still owns it. The caller owns one reference to `*out`. */
+KF_API kf_status_t kf_tensor_from_dlpack(DLManagedTensorVersioned* src, kf_tensor_t* out);
+/** The same for the unversioned struct (producers of DLPack below 1.0, or asked for one). */
+KF_API kf_status_t kf_tensor_from_dlpack_legacy(DLManagedTensor* src, kf_tensor_t* out);
 
 /* ------------------------------------------------------------ boxed ops -- */
 

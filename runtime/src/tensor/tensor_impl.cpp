@@ -210,8 +210,7 @@ namespace {
 // reach before `data`, is refused, and the reach must not wrap the address space. The storage
 // is that span, so the views of the tensor stay inside it (Note [Layout rules]).
 size_t borrowed_bytes(const void* data, const int64_t* shape, const int64_t* strides,
-                      int32_t ndim, size_t item) {
-  constexpr const char* what = "kf_tensor_from_blob";
+                      int32_t ndim, size_t item, const char* what) {
   for (int32_t i = 0; i < ndim; ++i) {
     if (strides[i] < 0) {
       fail(KF_INVALID_ARGUMENT,
@@ -235,8 +234,8 @@ size_t borrowed_bytes(const void* data, const int64_t* shape, const int64_t* str
 }  // namespace
 
 TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
-                         kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx) {
-  constexpr const char* what = "kf_tensor_from_blob";
+                         kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx,
+                         const char* what) {
   if (!is_valid_dtype(dtype)) {
     fail(KF_INVALID_ARGUMENT, "{}: invalid dtype value {}", what, static_cast<int>(dtype));
   }
@@ -251,7 +250,7 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
     contiguous_strides(shape, ndim, own_strides);
     strides = own_strides;
   }
-  const size_t bytes = borrowed_bytes(data, shape, strides, ndim, item);
+  const size_t bytes = borrowed_bytes(data, shape, strides, ndim, item, what);
   // Out of memory: nothing is kept and the deleter is not called (the caller keeps the memory).
   TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
   Storage* s = nullptr;

@@ -94,8 +94,10 @@ TensorImpl* new_view(const TensorImpl& base, const int64_t* shape, const int64_t
                      int32_t ndim, int64_t offset, const char* what = "view");
 
 /// A tensor over borrowed memory (kf_tensor_from_blob; Note [Memory of kf_tensor_from_blob]).
+/// Errors name `what` (the C ABI function). When it throws, the deleter is not called.
 TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
-                         kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx);
+                         kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx,
+                         const char* what = "kf_tensor_from_blob");
 
 void retain(TensorImpl* t) noexcept;
 void release(TensorImpl* t) noexcept;

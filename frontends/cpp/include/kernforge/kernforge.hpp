@@ -294,6 +294,20 @@ class Tensor {
   }
   Tensor to(Dtype dtype) const { return to(device(), dtype); }
 
+  /// A zero-copy DLPack export (kf_tensor_to_dlpack): the struct keeps the tensor's memory
+  /// alive until `m->deleter(m)` runs, which its owner calls once.
+  DLManagedTensorVersioned* to_dlpack() const {
+    DLManagedTensorVersioned* m = nullptr;
+    detail::check(kf_tensor_to_dlpack(h_, &m));
+    return m;
+  }
+  /// The same as the unversioned struct (kf_tensor_to_dlpack_legacy).
+  DLManagedTensor* to_dlpack_legacy() const {
+    DLManagedTensor* m = nullptr;
+    detail::check(kf_tensor_to_dlpack_legacy(h_, &m));
+    return m;
+  }
+
   Tensor& operator+=(const Tensor& o) { return add_(o); }
   Tensor& operator-=(const Tensor& o) { return sub_(o); }
   Tensor& operator*=(const Tensor& o) { return mul_(o); }
@@ -321,6 +335,21 @@ class Tensor {
 
   kf_tensor_t h_ = nullptr;
 };
+
+/// A tensor over a DLPack tensor's memory, without a copy (kf_tensor_from_dlpack). On success
+/// the tensor owns `src` (its deleter runs when the memory's last tensor goes); when this
+/// throws, `src` is still the caller's.
+inline Tensor from_dlpack(DLManagedTensorVersioned* src) {
+  kf_tensor_t out = nullptr;
+  detail::check(kf_tensor_from_dlpack(src, &out));
+  return Tensor::adopt(out);
+}
+/// The same for the unversioned struct (kf_tensor_from_dlpack_legacy).
+inline Tensor from_dlpack(DLManagedTensor* src) {
+  kf_tensor_t out = nullptr;
+  detail::check(kf_tensor_from_dlpack_legacy(src, &out));
+  return Tensor::adopt(out);
+}
 
 namespace detail {
 inline std::vector<kf_tensor_t> handles(const std::vector<Tensor>& tensors) {
