@@ -76,6 +76,8 @@ def dtype_from_name(name):
     return _C.promote_types(name, name)
 
 
+from ._array_api import e, inf, nan, newaxis, pi  # noqa: E402,F401
+
 manual_seed = _C.manual_seed
 synchronize = _C.synchronize
 set_num_threads = _C.set_num_threads

@@ -64,6 +64,8 @@ def _from_python(data, dtype, device):
     except struct.error as e:
         raise OverflowError(f"a value does not fit in {have.name}: {e}") from None
     flat = memoryview(raw).cast("B")
+    if 0 in shape:  # memoryview cannot take a shape with zeros: 1-D, then the shape
+        return _C.from_buffer(flat.cast(fmt), dtype, device).reshape(shape)
     if not shape:  # a number: one element, then 0 dims
         return _C.from_buffer(flat.cast(fmt), dtype, device).reshape(())
     return _C.from_buffer(flat.cast(fmt, shape), dtype, device)
@@ -79,11 +81,11 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         return t
     if copy is False:
         raise ValueError("asarray(copy=False): kernforge copies host data into its own memory")
-    if isinstance(obj, (bool, int, float, list, tuple)):
+    if type(obj) in (bool, int, float, list, tuple):  # numpy scalars (float64 is a float) are buffers
         return _from_python(obj, dtype, device)
     try:
         return _C.from_buffer(obj, dtype, device)
-    except BufferError:
+    except (BufferError, ValueError):  # not C-contiguous (numpy says ValueError)
         np = sys.modules.get("numpy")
         if np is None:
             raise
