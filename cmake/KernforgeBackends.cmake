@@ -10,6 +10,8 @@
 #     ON    added, and the configure fails when it declares that it cannot be built here,
 #           saying why and what to do.
 #   One STATUS line at the end lists the backends built and skipped.
+#   KF_BACKEND_DEFAULT (AUTO unless set) is the first value of every KF_BACKEND_<NAME>: the
+#   wheel's build sets it to OFF and KF_BACKEND_CPU to ON, so it names no other backend.
 #
 # kernforge_backend_unavailable(<reason>...)
 #   Called from a backend's own CMakeLists.txt when something it needs is missing here, before
@@ -60,7 +62,10 @@ function(kernforge_add_backends dir)
     string(MAKE_C_IDENTIFIER "${name}" upper)
     string(TOUPPER "${upper}" upper)
     set(option KF_BACKEND_${upper})
-    set(${option} AUTO CACHE STRING
+    if(NOT DEFINED KF_BACKEND_DEFAULT)
+      set(KF_BACKEND_DEFAULT AUTO)
+    endif()
+    set(${option} ${KF_BACKEND_DEFAULT} CACHE STRING
         "Build the ${name} backend: AUTO (where it can be built), ON (must be built) or OFF")
     set_property(CACHE ${option} PROPERTY STRINGS AUTO ON OFF)
 

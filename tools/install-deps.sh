@@ -47,3 +47,16 @@ if ! python3 -c 'import yaml' 2>/dev/null; then
   echo "install-deps: $(command -v python3) lacks PyYAML; installing it with pip"
   python3 -m pip install --quiet pyyaml
 fi
+
+# The Python frontend's build (nanobind, scikit-build-core) and tests (numpy, pytest,
+# hypothesis), for the same python3, with pip only when missing. An interpreter marked
+# "externally managed" (PEP 668, Debian's own) is allowed for these user-level packages.
+py_missing=()
+for mod in nanobind:nanobind scikit_build_core:scikit-build-core numpy:numpy pytest:pytest \
+           hypothesis:hypothesis; do
+  python3 -c "import ${mod%%:*}" 2>/dev/null || py_missing+=("${mod#*:}")
+done
+if ((${#py_missing[@]})); then
+  echo "install-deps: $(command -v python3) lacks ${py_missing[*]}; installing with pip"
+  PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install --quiet "${py_missing[@]}"
+fi

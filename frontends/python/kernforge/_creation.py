@@ -1,0 +1,103 @@
+"""Tensors from Python data: ``asarray`` (the array API's) and ``tensor`` (PyTorch's).
+
+Accepted: a Tensor, anything with the buffer protocol (numpy arrays and scalars, array.array,
+memoryview), a Python bool/int/float, and nested sequences of those. Python data takes
+PyTorch's default dtypes: bool, int64, and float32 for floats.
+"""
+
+import struct
+import sys
+
+from . import _C
+from ._tensor import Tensor, _dtype_named, _struct_format
+
+
+def _shape_and_values(data):
+    """The shape of nested sequences and their values, flattened; ValueError when ragged."""
+    shape, level = [], data
+    while isinstance(level, (list, tuple)):
+        shape.append(len(level))
+        if not level:
+            break
+        level = level[0]
+    flat = []
+
+    def walk(x, depth):
+        if depth == len(shape):
+            if isinstance(x, (list, tuple)):
+                raise ValueError("the nested sequences are ragged (every row of a dim must have "
+                                 "the same length)")
+            flat.append(x.item() if isinstance(x, Tensor) else x)
+            return
+        if not isinstance(x, (list, tuple)) or len(x) != shape[depth]:
+            raise ValueError(f"the nested sequences are ragged: expected {shape[depth]} "
+                             f"entries at depth {depth}")
+        for e in x:
+            walk(e, depth + 1)
+
+    walk(data, 0)
+    return tuple(shape), flat
+
+
+def _python_dtype(values):
+    kind = "bool"
+    for v in values:
+        if isinstance(v, bool):
+            continue
+        if isinstance(v, int):
+            kind = "int64" if kind == "bool" else kind
+        elif isinstance(v, float):
+            return "float32"
+        elif hasattr(v, "__float__"):
+            return "float32"  # numpy scalars and the like
+        else:
+            raise TypeError(f"cannot make a tensor of {type(v).__name__} values")
+    return kind if values else "float32"
+
+
+def _from_python(data, dtype, device):
+    shape, values = _shape_and_values(data)
+    have = _dtype_named(_python_dtype(values))
+    fmt = _struct_format(have)
+    try:
+        raw = struct.pack(f"{len(values)}{fmt}", *values)
+    except struct.error as e:
+        raise OverflowError(f"a value does not fit in {have.name}: {e}") from None
+    flat = memoryview(raw).cast("B")
+    if 0 in shape:  # memoryview cannot take a shape with zeros: 1-D, then the shape
+        return _C.from_buffer(flat.cast(fmt), dtype, device).reshape(shape)
+    if not shape:  # a number: one element, then 0 dims
+        return _C.from_buffer(flat.cast(fmt), dtype, device).reshape(())
+    return _C.from_buffer(flat.cast(fmt, shape), dtype, device)
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None):
+    """A tensor from obj (array API): a Tensor (returned as it is when dtype and device match
+    and copy is not True), a buffer (numpy array), a number or nested sequences."""
+    if isinstance(obj, Tensor):
+        t = obj.to(device=device, dtype=dtype)
+        if copy and t is obj:
+            t = obj.clone()
+        return t
+    if copy is False:
+        raise ValueError("asarray(copy=False): kernforge copies host data into its own memory")
+    if type(obj) in (bool, int, float, list, tuple):  # numpy scalars (float64 is a float) are buffers
+        return _from_python(obj, dtype, device)
+    try:
+        return _C.from_buffer(obj, dtype, device)
+    except (BufferError, ValueError):  # not C-contiguous (numpy says ValueError)
+        np = sys.modules.get("numpy")
+        if np is None:
+            raise
+        return _C.from_buffer(np.ascontiguousarray(obj), dtype, device)
+    except TypeError:
+        if hasattr(obj, "__array__") or "numpy" not in sys.modules:
+            np = sys.modules.get("numpy")
+            if np is not None and hasattr(obj, "__array__"):
+                return _C.from_buffer(np.ascontiguousarray(np.asarray(obj)), dtype, device)
+        raise
+
+
+def tensor(data, *, dtype=None, device=None):
+    """A new tensor with a copy of data (PyTorch's kf.tensor)."""
+    return asarray(data, dtype=dtype, device=device, copy=True)

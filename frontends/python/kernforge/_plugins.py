@@ -1,0 +1,142 @@
+"""Third-party backends registered in the entry-point group ``kernforge.backends``.
+
+They load last, after the core has started with its own plugins (the order ``import torch``
+autoloads device backends in). An entry point names a manifest or a folder of manifests:
+
+* ``mybackend = mypackage`` -- the package's folder; every ``*.json`` in it is a manifest (the
+  package is not imported: finding its folder is enough);
+* ``mybackend = mypackage:manifest`` -- an attribute (a path, or a function returning one) that
+  is a manifest file or a folder of them; a relative path is taken from the package's folder.
+
+A broken entry point is skipped and recorded (``kernforge.doctor()`` shows it); it never breaks
+``import kernforge``. ``KERNFORGE_AUTOLOAD=0`` turns the group off, as it turns off the core's
+own discovery.
+"""
+
+import importlib.util
+import os
+import sys
+
+GROUP = "kernforge.backends"
+
+
+def _module_dir(module):
+    spec = importlib.util.find_spec(module)
+    if spec is None:
+        raise ImportError(f"module {module!r} is not installed")
+    if spec.submodule_search_locations:
+        return os.path.abspath(list(spec.submodule_search_locations)[0])
+    if spec.origin is None:
+        raise ImportError(f"module {module!r} has no folder")
+    return os.path.dirname(os.path.abspath(spec.origin))
+
+
+def _manifests(path):
+    if os.path.isdir(path):
+        found = sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".json"))
+        if not found:
+            raise FileNotFoundError(f"no *.json plugin manifest in the folder {path}")
+        return found
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"the plugin manifest {path} does not exist")
+    return [path]
+
+
+def paths_of(ep):
+    """The manifest paths an entry point names (absolute)."""
+    if ep.attr is None:
+        return _manifests(_module_dir(ep.module))
+    target = ep.load()
+    if callable(target):
+        target = target()
+    path = os.fspath(target)
+    if not os.path.isabs(path):
+        path = os.path.join(_module_dir(ep.module), path)
+    return _manifests(path)
+
+
+class EntryPoint:
+    """One `name = module[:attr]` line of the group (importlib.metadata's EntryPoint, minus the
+    ~15 ms its import costs; importing it would be a third of the import budget)."""
+
+    def __init__(self, name, value):
+        self.name, self.value = name, value
+        module, _, attr = value.partition(":")
+        self.module, self.attr = module.strip(), (attr.strip() or None)
+
+    def load(self):
+        import importlib
+        obj = importlib.import_module(self.module)
+        for part in (self.attr or "").split("."):
+            if part:
+                obj = getattr(obj, part)
+        return obj
+
+
+def _group_lines(text):
+    section = None
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("[") and line.endswith("]"):
+            section = line[1:-1].strip()
+        elif section == GROUP and "=" in line and not line.startswith(("#", ";")):
+            name, _, value = line.partition("=")
+            yield name.strip(), value.strip()
+
+
+def _entry_points():
+    """The group's entry points of every distribution on sys.path, the first distribution of a
+    name winning, as importlib.metadata orders them (sys.path order)."""
+    seen, found = set(), []
+    for base in sys.path:
+        base = base or "."
+        try:
+            names = sorted(os.listdir(base))
+        except OSError:
+            continue
+        for n in names:
+            if not n.endswith((".dist-info", ".egg-info")):
+                continue
+            dist = n.rsplit(".", 1)[0].split("-")[0].lower().replace("-", "_").replace(".", "_")
+            if dist in seen:
+                continue
+            seen.add(dist)
+            try:
+                with open(os.path.join(base, n, "entry_points.txt"), encoding="utf-8") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            if GROUP in text:
+                found.extend(EntryPoint(k, v) for k, v in _group_lines(text))
+    return found
+
+
+def load(C):
+    """Loads every plugin of the group; returns one record per entry point."""
+    if os.environ.get("KERNFORGE_AUTOLOAD", "").strip() == "0":
+        return []
+    try:
+        eps = _entry_points()
+    except Exception as e:  # a broken distribution's metadata must not break import
+        return [{"name": "*", "value": GROUP, "paths": [], "state": "failed",
+                 "error": f"reading the entry points failed: {type(e).__name__}: {e}"}]
+    records = []
+    for ep in sorted(eps, key=lambda e: e.name):
+        record = {"name": ep.name, "value": ep.value, "paths": [], "state": "loaded", "error": ""}
+        try:
+            record["paths"] = paths_of(ep)
+        except Exception as e:
+            record.update(state="failed", error=f"{type(e).__name__}: {e}")
+            records.append(record)
+            continue
+        errors = []
+        for path in record["paths"]:
+            status, message = C.try_load_plugin(path)
+            if status == "KF_ALREADY_EXISTS":
+                record["state"] = "already loaded"
+            elif status != "KF_OK":
+                errors.append(f"{path}: {status}: {message}")
+        if errors:
+            record.update(state="failed", error="; ".join(errors))
+        records.append(record)
+    return records

@@ -1,0 +1,248 @@
+"""The Tensor's Python side: indexing, conversions to Python and numpy, repr, ``to``.
+
+The type itself, its accessors and its operators live in ``_C`` (the fast path); this module adds
+what is easier said in Python, and ``install_ops`` adds one method per op of the registry whose
+first argument is ``Tensor self``.
+"""
+
+import sys
+
+from . import _C
+
+Tensor = _C.Tensor
+_dtypes = _C._dtypes
+_float32 = _dtypes[0] if _dtypes[0].name == "float32" else None
+
+
+def _dtype_named(name):
+    for d in _dtypes:
+        if d.name == name:
+            return d
+    raise TypeError(f"unknown dtype {name!r}")
+
+
+def _struct_format(dtype):
+    """The buffer format of a dtype, from its kind and size ('' when Python has none)."""
+    kind, size = dtype.kind, dtype.itemsize
+    if kind == "f":
+        return {2: "e", 4: "f", 8: "d"}.get(size, "") if dtype.name != "bfloat16" else ""
+    if kind == "i":
+        return {1: "b", 2: "h", 4: "i", 8: "q"}.get(size, "")
+    if kind == "u":
+        return {1: "B", 2: "H", 4: "I", 8: "Q"}.get(size, "")
+    return "?" if kind == "b" else ""
+
+
+# ------------------------------------------------------------------ indexing
+
+def _index_tensor(idx):
+    if isinstance(idx, Tensor):
+        return idx
+    from ._creation import asarray
+    return asarray(idx)
+
+
+def _getitem(self, key):
+    if not isinstance(key, tuple):
+        key = (key,)
+    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
+    if sum(1 for k in key if k is Ellipsis) > 1:
+        raise IndexError("an index can only have a single ellipsis ('...')")
+    if n_real > self.ndim:
+        raise IndexError(f"too many indices for a tensor of {self.ndim} dims: {n_real} given")
+    t, d = self, 0
+    for k in key:
+        if k is Ellipsis:
+            d += self.ndim - n_real
+        elif k is None:
+            t = t.unsqueeze(d)
+            d += 1
+        elif isinstance(k, bool):
+            raise IndexError("a bool index is not supported; use a bool tensor with kf.where")
+        elif isinstance(k, int) or (hasattr(k, "__index__") and not isinstance(k, Tensor)):
+            size = t.shape[d]
+            i = k.__index__()
+            if not -size <= i < size:
+                raise IndexError(f"index {i} is out of range for dim {d} of size {size}")
+            t = t.select(d, i)
+        elif isinstance(k, slice):
+            if k.step is not None and k.step <= 0:
+                raise ValueError("slices of a tensor need a positive step (PyTorch's rule); "
+                                 "use kf.flip-free indexing or index_select")
+            if not (k.start is None and k.stop is None and k.step is None):
+                t = t.slice(d, k.start, k.stop, 1 if k.step is None else k.step)
+            d += 1
+        else:
+            idx = _index_tensor(k)
+            if idx.dtype.kind == "b":
+                raise IndexError("indexing with a bool mask is not supported yet; use kf.where")
+            t = t.index_select(d, idx.reshape(-1) if idx.ndim != 1 else idx)
+            if idx.ndim != 1:
+                t = t.reshape(t.shape[:d] + idx.shape + t.shape[d + 1:])
+            d += idx.ndim
+    return t
+
+
+def _setitem(self, key, value):
+    view = _getitem(self, key)
+    if not isinstance(key, tuple):
+        key = (key,)
+    if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice))) for k in key):
+        raise IndexError("assigning through an index tensor is not supported; only basic "
+                         "indexing (ints, slices, None, ...) gives a view to write into")
+    if isinstance(value, (bool, int, float)):
+        view.fill_(value)
+    else:
+        if not isinstance(value, Tensor):
+            from ._creation import asarray
+            value = asarray(value, device=self.device)
+        view.copy_(value)
+
+
+def _iter(self):
+    if self.ndim == 0:
+        raise TypeError("iteration over a 0-dim tensor")
+    for i in range(self.shape[0]):
+        yield self.select(0, i)
+
+
+# ------------------------------------------------------------ conversions
+
+def tolist(self):
+    """The elements as (nested) Python lists of bool, int or float; a 0-dim tensor's value."""
+    if self.ndim == 0:
+        return self.item()
+    t = self
+    fmt = _struct_format(t.dtype)
+    if fmt in ("", "e"):  # bfloat16, float16: read through float32
+        t = t._to(None, _dtype_named("float32"))
+        fmt = "f"
+    shape = t.shape
+    if 0 in shape:
+        def empty(dims):
+            return [] if dims[0] == 0 or len(dims) == 1 else [empty(dims[1:]) for _ in range(dims[0])]
+        return empty(shape)
+    return memoryview(_C.to_bytes(t)).cast(fmt, shape).tolist()
+
+
+def numpy(self):
+    """A numpy array with a copy of the elements (on the host)."""
+    import numpy as np
+    fmt = _struct_format(self.dtype)
+    if not fmt:
+        raise TypeError(f"numpy has no {self.dtype.name}; convert first, e.g. "
+                        "t.to(dtype=kf.float32).numpy()")
+    out = np.empty(self.shape, dtype=np.dtype(fmt))
+    _C.copy_into(self, out)
+    return out
+
+
+def _array(self, dtype=None, copy=None):
+    a = numpy(self)
+    return a if dtype is None else a.astype(dtype, copy=False)
+
+
+def to(self, *args, device=None, dtype=None, copy=False):
+    """A copy on another device and/or with another dtype: t.to('cpu'), t.to(kf.float64),
+    t.to('cuda', kf.float16), t.to(device=..., dtype=...). Returns self when nothing changes
+    (unless copy=True)."""
+    for a in args:
+        if isinstance(a, _C.dtype) or (isinstance(a, type) and a in (bool, int, float)):
+            dtype = a
+        elif isinstance(a, Tensor):
+            device, dtype = a.device, a.dtype
+        elif isinstance(a, str):
+            try:
+                _C.device(a)
+                device = a
+            except Exception:
+                dtype = a
+        else:
+            device = a
+    if not copy and (device is None or _C.device(device) == self.device) and \
+            (dtype is None or _C.promote_types(dtype, dtype) is self.dtype):
+        return self
+    return self._to(device, dtype)
+
+
+# ---------------------------------------------------------------- repr
+
+def _fmt(v):
+    if isinstance(v, float):
+        if v != v or v in (float("inf"), float("-inf")):
+            return str(v)
+        text = f"{v:.4f}".rstrip("0")
+        return text if len(text) <= 12 else f"{v:.4e}"
+    return str(v)
+
+
+def _summary(t, edge=3):
+    """Nested lists of the elements, with '...' where a dim longer than 2 * edge is cut."""
+    if t.ndim == 0:
+        return _fmt(t.item())
+    n = t.shape[0]
+    if t.numel() <= 1000:
+        return _nested(t.tolist())
+    rows = list(range(n)) if n <= 2 * edge else list(range(edge)) + [None] + \
+        list(range(n - edge, n))
+    return [("..." if i is None else _summary(t.select(0, i), edge)) for i in rows]
+
+
+def _nested(v):
+    return [_nested(x) for x in v] if isinstance(v, list) else _fmt(v)
+
+
+def _render(v, indent):
+    if not isinstance(v, list):
+        return v
+    if v and isinstance(v[0], list):
+        sep = ",\n" + " " * (indent + 1)
+        return "[" + sep.join(_render(x, indent + 1) for x in v) + "]"
+    return "[" + ", ".join(v) + "]"
+
+
+def _repr(self):
+    body = _render(_summary(self), 7)
+    extra = [f"dtype={self.dtype.name}"]
+    if self.device != "cpu":
+        extra.append(f"device='{self.device}'")
+    if self.numel() == 0:
+        extra.insert(0, f"shape={self.shape}")
+    return f"tensor({body}, {', '.join(extra)})"
+
+
+# ----------------------------------------------------------------- the rest
+
+def size(self, dim=None):
+    """The shape (PyTorch's spelling), or the size of one dim."""
+    return self.shape if dim is None else self.shape[dim]
+
+
+def _array_namespace(self, api_version=None):
+    if api_version not in (None, "2023.12", "2022.12", "2021.12"):
+        raise ValueError(f"kernforge implements the array API 2023.12, not {api_version}")
+    return sys.modules["kernforge"]
+
+
+_PYTHON_METHODS = {
+    "__getitem__": _getitem, "__setitem__": _setitem, "__iter__": _iter,
+    "__repr__": _repr, "__str__": _repr, "__array__": _array,
+    "__array_namespace__": _array_namespace,
+    "tolist": tolist, "numpy": numpy, "to": to, "size": size,
+    "dim": lambda self: self.ndim,
+    "cpu": lambda self: self.to("cpu"),
+    "to_device": lambda self, device, /, *, stream=None: self.to(device),
+    "T": property(lambda self: self.permute(tuple(range(self.ndim - 1, -1, -1)))),
+    "mT": property(lambda self: self.transpose(-2, -1)),
+    "astype": lambda self, dtype, copy=True: self.to(dtype=dtype, copy=copy),
+}
+
+
+def install(infos):
+    """Adds the Python methods, then one method per op whose first argument is Tensor self (not
+    over a method _C or this module defines)."""
+    for name, f in _PYTHON_METHODS.items():
+        setattr(Tensor, name, f)
+    for name, info in infos.items():
+        if info.is_method and "::" not in name and not hasattr(Tensor, name):
+            setattr(Tensor, name, info.function)

@@ -1,0 +1,245 @@
+// The Tensor, dtype and device classes and their accessors. The arithmetic operators are in
+// tensor_ops.cpp; the op methods are added by the Python package from the registry.
+#include "tensor.hpp"
+
+#include <string>
+
+#include <nanobind/stl/string.h>
+
+#include "errors.hpp"
+
+namespace nb = nanobind;
+
+namespace kfpy {
+namespace {
+
+// The dtype singletons, owned by the module's `_dtypes` list (so they live while it does).
+PyObject* g_dtypes[KF_DTYPE_COUNT] = {};
+
+std::string device_name(kf_device_t d) {
+  char buf[64];
+  check(kf_device_name(d, buf, sizeof buf));
+  return buf;
+}
+
+nb::tuple shape_of(kf_tensor_t h) {
+  int32_t ndim = 0;
+  const int64_t* shape = nullptr;
+  check(kf_tensor_ndim(h, &ndim));
+  check(kf_tensor_shape(h, &shape));
+  PyObject* t = PyTuple_New(ndim);
+  if (t == nullptr) throw nb::python_error();
+  for (int32_t i = 0; i < ndim; ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(shape[i]));
+  return nb::steal<nb::tuple>(t);
+}
+
+nb::tuple strides_of(kf_tensor_t h) {
+  int32_t ndim = 0;
+  const int64_t* strides = nullptr;
+  check(kf_tensor_ndim(h, &ndim));
+  check(kf_tensor_strides(h, &strides));
+  nb::list l;
+  for (int32_t i = 0; i < ndim; ++i) l.append(strides[i]);
+  return nb::tuple(l);
+}
+
+nb::object item_of(kf_tensor_t h) {
+  kf_scalar_t s;
+  check(kf_tensor_item(h, &s));
+  if (s.tag == KF_SCALAR_BOOL) return nb::bool_(s.v.b);
+  if (s.tag == KF_SCALAR_INT64) return nb::int_(s.v.i64);
+  return nb::float_(s.v.f64);
+}
+
+void bind_dtype(nb::module_& m) {
+  nb::class_<DType>(m, "dtype", "A tensor element type (kf.float32, kf.int64, kf.bool, ...).")
+      .def_prop_ro("name", [](const DType& d) { return kf_dtype_name(static_cast<kf_dtype_t>(d.code)); })
+      .def_prop_ro("itemsize", [](const DType& d) { return kf_dtype_itemsize(d.code); })
+      .def_prop_ro("kind", [](const DType& d) { return std::string(1, kf_dtype_kind(d.code)); },
+                   "'f' floating, 'i' signed, 'u' unsigned, 'b' bool")
+      .def_prop_ro("is_floating_point", [](const DType& d) { return kf_dtype_kind(d.code) == 'f'; })
+      .def_ro("code", &DType::code)
+      .def("__repr__", [](const DType& d) {
+        return std::string("kernforge.") + kf_dtype_name(static_cast<kf_dtype_t>(d.code));
+      })
+      .def("__str__", [](const DType& d) { return kf_dtype_name(static_cast<kf_dtype_t>(d.code)); })
+      .def("__reduce__", [](const DType& d) {
+        return nb::make_tuple(nb::module_::import_("kernforge").attr("dtype_from_name"),
+                              nb::make_tuple(kf_dtype_name(static_cast<kf_dtype_t>(d.code))));
+      });
+  nb::list dtypes;
+  for (int32_t code = 0; code < KF_DTYPE_COUNT; ++code) {
+    nb::object o = nb::cast(DType{code}, nb::rv_policy::move);
+    g_dtypes[code] = o.ptr();
+    dtypes.append(o);
+  }
+  m.attr("_dtypes") = dtypes;
+}
+
+void bind_device(nb::module_& m) {
+  nb::class_<Device>(m, "device", "A device: kf.device('cpu'), kf.device('cuda:1').")
+      .def("__init__", [](Device* self, nb::handle spec) {
+        new (self) Device{to_device(spec, kf_device_cpu())};
+      }, nb::arg("spec"))
+      .def("__init__", [](Device* self, const std::string& type, int32_t index) {
+        kf_device_t d;
+        check(kf_device_parse(type.c_str(), &d));
+        d.index = index;
+        new (self) Device{d};
+      }, nb::arg("type"), nb::arg("index"))
+      .def_prop_ro("type", [](const Device& d) {
+        std::string name = device_name(kf_device_t{d.d.type, 0});
+        return name.substr(0, name.find(':'));
+      })
+      .def_prop_ro("index", [](const Device& d) { return d.d.index; })
+      .def("__str__", [](const Device& d) { return device_name(d.d); })
+      .def("__repr__", [](const Device& d) { return "device('" + device_name(d.d) + "')"; })
+      .def("__eq__", [](const Device& a, nb::handle b) {
+        if (!nb::isinstance<Device>(b) && !nb::isinstance<nb::str>(b)) return false;
+        const kf_device_t d = to_device(b, kf_device_cpu());
+        return a.d.type == d.type && a.d.index == d.index;
+      })
+      .def("__hash__", [](const Device& d) { return (static_cast<int64_t>(d.d.type) << 32) | d.d.index; });
+}
+
+}  // namespace
+
+nb::object wrap(kf_tensor_t h) { return nb::cast(Tensor(h), nb::rv_policy::move); }
+
+nb::object dtype_object(int32_t code) {
+  if (code < 0 || code >= KF_DTYPE_COUNT) raise(PyExc_ValueError, "unknown dtype code");
+  return nb::borrow(g_dtypes[code]);
+}
+
+kf_dtype_t to_dtype(nb::handle o) {
+  if (o.is_none()) return KF_DTYPE_UNDEFINED;
+  if (nb::isinstance<DType>(o)) return static_cast<kf_dtype_t>(nb::inst_ptr<DType>(o)->code);
+  if (o.ptr() == reinterpret_cast<PyObject*>(&PyBool_Type)) return KF_BOOL;
+  if (o.ptr() == reinterpret_cast<PyObject*>(&PyLong_Type)) return KF_INT64;
+  if (o.ptr() == reinterpret_cast<PyObject*>(&PyFloat_Type)) return KF_FLOAT64;
+  nb::object name;
+  if (nb::isinstance<nb::str>(o)) {
+    name = nb::borrow(o);
+  } else if (nb::hasattr(o, "name") && nb::isinstance<nb::str>(o.attr("name"))) {
+    name = o.attr("name");  // numpy.dtype('float32')
+  } else if (nb::hasattr(o, "__name__")) {
+    name = o.attr("__name__");  // numpy.float32
+  } else {
+    PyErr_Format(PyExc_TypeError, "expected a dtype (kf.float32, 'float32', ...), got %R", o.ptr());
+    throw nb::python_error();
+  }
+  kf_dtype_t d;
+  const char* text = PyUnicode_AsUTF8(name.ptr());
+  if (text == nullptr) throw nb::python_error();
+  if (kf_dtype_parse(text, &d) != KF_OK) {
+    PyErr_Format(PyExc_TypeError, "%s; expected a dtype (kf.float32, 'float32', 'f32', ...), got %R",
+                 kf_last_error_message(), o.ptr());
+    throw nb::python_error();
+  }
+  return d;
+}
+
+kf_device_t to_device(nb::handle o, kf_device_t fallback) {
+  if (o.is_none()) return fallback;
+  if (nb::isinstance<Device>(o)) return nb::inst_ptr<Device>(o)->d;
+  if (!nb::isinstance<nb::str>(o)) {
+    PyErr_Format(PyExc_TypeError, "expected a device (kf.device('cpu'), 'cpu', 'cuda:1'), got %R",
+                 o.ptr());
+    throw nb::python_error();
+  }
+  kf_device_t d;
+  const char* text = PyUnicode_AsUTF8(o.ptr());
+  if (text == nullptr) throw nb::python_error();
+  check(kf_device_parse(text, &d));
+  return d;
+}
+
+bool to_scalar(nb::handle o, kf_scalar_t& out) {
+  PyObject* p = o.ptr();
+  if (PyBool_Check(p)) {
+    out = kf_scalar_bool(p == Py_True);
+  } else if (PyLong_Check(p)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+    if (overflow != 0) raise(PyExc_OverflowError, "a Python int outside int64 cannot be a kernforge scalar");
+    out = kf_scalar_i64(v);
+  } else if (PyFloat_Check(p)) {
+    out = kf_scalar_f64(PyFloat_AS_DOUBLE(p));
+  } else {
+    return false;
+  }
+  return true;
+}
+
+kf_tensor_t number_tensor(nb::handle o, bool floating_context) {
+  kf_scalar_t s;
+  if (!to_scalar(o, s)) return nullptr;
+  kf_tensor_t t = nullptr;
+  if (s.tag == KF_SCALAR_BOOL) {
+    const bool v = s.v.b;
+    check(kf_tensor_from_data(&v, nullptr, 0, KF_BOOL, kf_device_cpu(), &t));
+  } else if (s.tag == KF_SCALAR_INT64) {
+    check(kf_tensor_from_data(&s.v.i64, nullptr, 0, KF_INT64, kf_device_cpu(), &t));
+  } else if (floating_context) {
+    check(kf_tensor_from_data(&s.v.f64, nullptr, 0, KF_FLOAT64, kf_device_cpu(), &t));
+  } else {
+    const float v = static_cast<float>(s.v.f64);
+    check(kf_tensor_from_data(&v, nullptr, 0, KF_FLOAT32, kf_device_cpu(), &t));
+  }
+  return t;
+}
+
+void bind_tensor(nb::module_& m) {
+  bind_dtype(m);
+  bind_device(m);
+  auto cls = nb::class_<Tensor>(m, "Tensor",
+                                "An n-dimensional array on a kernforge device (a reference to a "
+                                "kf_tensor_t).");
+  cls.def_prop_ro("shape", [](const Tensor& t) { return shape_of(t.h); })
+      .def_prop_ro("ndim", [](const Tensor& t) {
+        int32_t n = 0;
+        check(kf_tensor_ndim(t.h, &n));
+        return n;
+      })
+      .def_prop_ro("dtype", [](const Tensor& t) {
+        kf_dtype_t d;
+        check(kf_tensor_dtype(t.h, &d));
+        return dtype_object(d);
+      })
+      .def_prop_ro("device", [](const Tensor& t) {
+        kf_device_t d;
+        check(kf_tensor_device(t.h, &d));
+        return Device{d};
+      })
+      .def("numel", [](const Tensor& t) {
+        int64_t n = 0;
+        check(kf_tensor_numel(t.h, &n));
+        return n;
+      }, "The number of elements.")
+      .def("stride", [](const Tensor& t) { return strides_of(t.h); }, "Strides in elements.")
+      .def("is_contiguous", [](const Tensor& t) {
+        bool c = false;
+        check(kf_tensor_is_contiguous(t.h, &c));
+        return c;
+      })
+      .def("data_ptr", [](const Tensor& t) {
+        void* p = nullptr;
+        check(kf_tensor_data_ptr(t.h, &p));
+        return reinterpret_cast<uintptr_t>(p);
+      }, "The address of element [0, ..., 0].")
+      .def("item", [](const Tensor& t) { return item_of(t.h); },
+           "The value of a one-element tensor as a Python bool, int or float.")
+      .def("_to", [](const Tensor& t, nb::handle device, nb::handle dtype) {
+        kf_device_t cur;
+        check(kf_tensor_device(t.h, &cur));
+        kf_tensor_t out = nullptr;
+        check(kf_tensor_to(t.h, to_device(device, cur), to_dtype(dtype), &out));
+        return wrap(out);
+      }, nb::arg("device").none() = nb::none(), nb::arg("dtype").none() = nb::none(),
+         "A copy on `device` with `dtype` (either may be None: unchanged).")
+      .def_prop_ro("_handle", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.h); })
+      .def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()); });
+  bind_tensor_ops(m, cls);
+}
+
+}  // namespace kfpy

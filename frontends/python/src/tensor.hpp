@@ -1,0 +1,71 @@
+// The Python Tensor type: a nanobind class that owns one reference to a kf_tensor_t, and the
+// dtype and device objects. The conversions from Python values (dtypes by object or name,
+// devices by object or name, numbers as scalars or 0-dim tensors) are shared by the operators
+// (tensor_ops.cpp) and the boxed op calls (op_call.cpp).
+#pragma once
+
+#include <cstdint>
+
+#include <nanobind/nanobind.h>
+
+#include "kernforge/kernforge.h"
+
+namespace kfpy {
+
+/// One reference to a tensor; moved, never copied (a copy would need a retain for nothing).
+struct Tensor {
+  kf_tensor_t h = nullptr;
+  explicit Tensor(kf_tensor_t handle) noexcept : h(handle) {}
+  Tensor(Tensor&& o) noexcept : h(o.h) { o.h = nullptr; }
+  Tensor(const Tensor&) = delete;
+  Tensor& operator=(const Tensor&) = delete;
+  Tensor& operator=(Tensor&&) = delete;
+  ~Tensor() { kf_tensor_release(h); }
+};
+
+/// A dtype object: one instance per dtype (kf.float32 is kf.float32), made at module import.
+struct DType {
+  int32_t code;
+};
+
+/// A device object ("cpu", "cuda:1").
+struct Device {
+  kf_device_t d;
+};
+
+/// A new Python Tensor owning `h` (the caller's reference moves into it).
+nanobind::object wrap(kf_tensor_t h);
+
+/// The tensor inside a Python object, or nullptr when it is not a Tensor.
+inline kf_tensor_t tensor_of(nanobind::handle o);
+
+/// The dtype object of `code` (a borrowed singleton).
+nanobind::object dtype_object(int32_t code);
+
+/// Reads a dtype: a dtype object, a name ("float32", "f32"), Python's bool/int/float, or
+/// anything with a `name` (numpy's dtypes); None gives KF_DTYPE_UNDEFINED. TypeError otherwise.
+kf_dtype_t to_dtype(nanobind::handle o);
+
+/// Reads a device: a device object or a name ("cpu", "cuda:1"); None gives `fallback`.
+kf_device_t to_device(nanobind::handle o, kf_device_t fallback);
+
+/// True (and `out` set) when `o` is a Python bool, int or float.
+bool to_scalar(nanobind::handle o, kf_scalar_t& out);
+
+/// A 0-dim CPU tensor holding the Python number `o`, promoted the way PyTorch promotes a Python
+/// number against tensors: an int is int64 and a bool is bool (both rank below any dimensioned
+/// tensor of their kind), a float is float64 when `floating_context` (a floating tensor decides
+/// the dtype) and float32 otherwise (the default float dtype, as PyTorch's `int_tensor + 0.5`).
+/// Returns nullptr when `o` is not a number.
+kf_tensor_t number_tensor(nanobind::handle o, bool floating_context);
+
+void bind_tensor(nanobind::module_& m);
+void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
+void bind_buffers(nanobind::module_& m);
+
+inline kf_tensor_t tensor_of(nanobind::handle o) {
+  if (!nanobind::isinstance<Tensor>(o)) return nullptr;
+  return nanobind::inst_ptr<Tensor>(o)->h;
+}
+
+}  // namespace kfpy

@@ -1,0 +1,206 @@
+// The Tensor's operators, bound straight to the typed C entry points (kf_add, kf_mul, ...): the
+// path of `a + b` is one nanobind call, one C call and one new Python object, with no Python
+// code in between. A Python number on either side becomes a 0-dim tensor (number_tensor), which
+// the core's type promotion ranks below dimensioned tensors, as PyTorch does.
+#include <cstdint>
+
+#include "errors.hpp"
+#include "tensor.hpp"
+
+namespace nb = nanobind;
+
+namespace kfpy {
+namespace {
+
+using BinaryFn = kf_status_t (*)(kf_tensor_t, kf_tensor_t, kf_tensor_t*);
+using UnaryFn = kf_status_t (*)(kf_tensor_t, kf_tensor_t*);
+using InplaceFn = kf_status_t (*)(kf_tensor_t, kf_tensor_t);
+
+// A 0-dim tensor made for one call.
+struct Temporary {
+  kf_tensor_t h = nullptr;
+  ~Temporary() { kf_tensor_release(h); }
+};
+
+bool is_floating(kf_tensor_t t) {
+  kf_dtype_t d = KF_DTYPE_UNDEFINED;
+  return kf_tensor_dtype(t, &d) == KF_OK && kf_dtype_kind(d) == 'f';
+}
+
+kf_dtype_t dtype_of(kf_tensor_t t) {
+  kf_dtype_t d = KF_DTYPE_UNDEFINED;
+  check(kf_tensor_dtype(t, &d));
+  return d;
+}
+
+kf_status_t add1(kf_tensor_t a, kf_tensor_t b, kf_tensor_t* o) { return kf_add(a, b, kf_scalar_i64(1), o); }
+kf_status_t sub1(kf_tensor_t a, kf_tensor_t b, kf_tensor_t* o) { return kf_sub(a, b, kf_scalar_i64(1), o); }
+kf_status_t add1_(kf_tensor_t a, kf_tensor_t b) { return kf_add_(a, b, kf_scalar_i64(1)); }
+kf_status_t sub1_(kf_tensor_t a, kf_tensor_t b) { return kf_sub_(a, b, kf_scalar_i64(1)); }
+
+// `other` as a tensor: itself, or a 0-dim tensor of a Python number held by `tmp`; nullptr when
+// it is neither (the operator then returns NotImplemented, so Python tries the other side).
+kf_tensor_t operand(nb::handle other, kf_tensor_t self, Temporary& tmp) {
+  kf_tensor_t b = tensor_of(other);
+  if (b != nullptr) return b;
+  tmp.h = number_tensor(other, is_floating(self));
+  return tmp.h;
+}
+
+template <BinaryFn Fn, bool Reflected = false, bool Numbers = true>
+nb::object binary(nb::handle self, nb::handle other) {
+  const kf_tensor_t a = tensor_of(self);
+  Temporary tmp;
+  const kf_tensor_t b = Numbers ? operand(other, a, tmp) : tensor_of(other);
+  if (a == nullptr || b == nullptr) return nb::borrow(Py_NotImplemented);
+  kf_tensor_t out = nullptr;
+  const kf_status_t s = Reflected ? Fn(b, a, &out) : Fn(a, b, &out);
+  if (s != KF_OK) raise_status(s);
+  return wrap(out);
+}
+
+template <InplaceFn Fn>
+nb::object inplace(nb::handle self, nb::handle other) {
+  const kf_tensor_t a = tensor_of(self);
+  Temporary tmp;
+  const kf_tensor_t b = operand(other, a, tmp);
+  if (a == nullptr || b == nullptr) return nb::borrow(Py_NotImplemented);
+  check(Fn(a, b));
+  return nb::borrow(self);
+}
+
+template <UnaryFn Fn>
+nb::object unary(nb::handle self) {
+  kf_tensor_t out = nullptr;
+  check(Fn(tensor_of(self), &out));
+  return wrap(out);
+}
+
+// `&`, `|` and `~` are logical on bool tensors only: the registry has no bitwise ops, and a
+// logical result for integers would silently differ from Python's and PyTorch's bitwise one.
+template <BinaryFn Fn>
+nb::object logical(nb::handle self, nb::handle other) {
+  const kf_tensor_t a = tensor_of(self);
+  Temporary tmp;
+  const kf_tensor_t b = operand(other, a, tmp);
+  if (a == nullptr || b == nullptr) return nb::borrow(Py_NotImplemented);
+  if (dtype_of(a) != KF_BOOL || dtype_of(b) != KF_BOOL) {
+    raise(PyExc_TypeError, "& and | are defined for bool tensors only (kernforge has no bitwise "
+                           "integer ops); compare first, e.g. (a > 0) & (b > 0)");
+  }
+  kf_tensor_t out = nullptr;
+  check(Fn(a, b, &out));
+  return wrap(out);
+}
+
+nb::object invert(nb::handle self) {
+  const kf_tensor_t a = tensor_of(self);
+  if (dtype_of(a) != KF_BOOL) raise(PyExc_TypeError, "~ is defined for bool tensors only");
+  Temporary no;
+  const bool f = false;
+  check(kf_tensor_from_data(&f, nullptr, 0, KF_BOOL, kf_device_cpu(), &no.h));
+  kf_tensor_t out = nullptr;
+  check(kf_eq(a, no.h, &out));
+  return wrap(out);
+}
+
+int64_t numel(kf_tensor_t t) {
+  int64_t n = 0;
+  check(kf_tensor_numel(t, &n));
+  return n;
+}
+
+kf_scalar_t only_value(nb::handle self, const char* what) {
+  const kf_tensor_t t = tensor_of(self);
+  if (numel(t) != 1) {
+    PyErr_Format(PyExc_ValueError, "%s of a tensor with %lld elements is ambiguous; it needs "
+                 "exactly one element (use .any() or .all() for a truth value)", what,
+                 static_cast<long long>(numel(t)));
+    throw nb::python_error();
+  }
+  kf_scalar_t s;
+  check(kf_tensor_item(t, &s));
+  return s;
+}
+
+void bind_alpha_methods(nb::class_<Tensor>& cls) {
+  cls.def("add_", [](nb::handle self, nb::handle other, nb::handle alpha) {
+    kf_scalar_t a;
+    if (!to_scalar(alpha, a)) raise(PyExc_TypeError, "alpha must be a Python number");
+    Temporary tmp;
+    const kf_tensor_t b = operand(other, tensor_of(self), tmp);
+    if (b == nullptr) raise(PyExc_TypeError, "add_: other must be a Tensor or a number");
+    check(kf_add_(tensor_of(self), b, a));
+    return nb::borrow(self);
+  }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, "In place: self += alpha * other.");
+  cls.def("sub_", [](nb::handle self, nb::handle other, nb::handle alpha) {
+    kf_scalar_t a;
+    if (!to_scalar(alpha, a)) raise(PyExc_TypeError, "alpha must be a Python number");
+    Temporary tmp;
+    const kf_tensor_t b = operand(other, tensor_of(self), tmp);
+    if (b == nullptr) raise(PyExc_TypeError, "sub_: other must be a Tensor or a number");
+    check(kf_sub_(tensor_of(self), b, a));
+    return nb::borrow(self);
+  }, nb::arg("other"), nb::kw_only(), nb::arg("alpha") = 1, "In place: self -= alpha * other.");
+  cls.def("mul_", &inplace<kf_mul_>, "In place: self *= other.");
+  cls.def("div_", &inplace<kf_div_>, "In place: self /= other.");
+}
+
+}  // namespace
+
+void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& cls) {
+  cls.def("__add__", &binary<add1>)
+      .def("__radd__", &binary<add1, true>)
+      .def("__sub__", &binary<sub1>)
+      .def("__rsub__", &binary<sub1, true>)
+      .def("__mul__", &binary<kf_mul>)
+      .def("__rmul__", &binary<kf_mul, true>)
+      .def("__truediv__", &binary<kf_div>)
+      .def("__rtruediv__", &binary<kf_div, true>)
+      .def("__pow__", &binary<kf_pow>)
+      .def("__rpow__", &binary<kf_pow, true>)
+      .def("__matmul__", &binary<kf_matmul, false, false>)
+      .def("__rmatmul__", &binary<kf_matmul, true, false>)
+      .def("__eq__", &binary<kf_eq>)
+      .def("__ne__", &binary<kf_ne>)
+      .def("__lt__", &binary<kf_lt>)
+      .def("__le__", &binary<kf_le>)
+      .def("__gt__", &binary<kf_gt>)
+      .def("__ge__", &binary<kf_ge>)
+      .def("__and__", &logical<kf_logical_and>)
+      .def("__rand__", &logical<kf_logical_and>)
+      .def("__or__", &logical<kf_logical_or>)
+      .def("__ror__", &logical<kf_logical_or>)
+      .def("__invert__", &invert)
+      .def("__iadd__", &inplace<add1_>)
+      .def("__isub__", &inplace<sub1_>)
+      .def("__imul__", &inplace<kf_mul_>)
+      .def("__itruediv__", &inplace<kf_div_>)
+      .def("__neg__", &unary<kf_neg>)
+      .def("__abs__", &unary<kf_abs>)
+      .def("__pos__", [](nb::handle self) { return nb::borrow(self); })
+      .def("__bool__", [](nb::handle self) {
+        const kf_scalar_t s = only_value(self, "the truth value");
+        return s.tag == KF_SCALAR_BOOL ? s.v.b : s.tag == KF_SCALAR_INT64 ? s.v.i64 != 0 : s.v.f64 != 0;
+      })
+      .def("__float__", [](nb::handle self) {
+        const kf_scalar_t s = only_value(self, "float()");
+        return s.tag == KF_SCALAR_FLOAT64 ? s.v.f64 : s.tag == KF_SCALAR_INT64 ? double(s.v.i64) : double(s.v.b);
+      })
+      .def("__int__", [](nb::handle self) {
+        const kf_scalar_t s = only_value(self, "int()");
+        return s.tag == KF_SCALAR_FLOAT64 ? int64_t(s.v.f64) : s.tag == KF_SCALAR_INT64 ? s.v.i64 : int64_t(s.v.b);
+      })
+      .def("__len__", [](nb::handle self) {
+        int32_t ndim = 0;
+        const int64_t* shape = nullptr;
+        check(kf_tensor_ndim(tensor_of(self), &ndim));
+        if (ndim == 0) raise(PyExc_TypeError, "len() of a 0-dim tensor");
+        check(kf_tensor_shape(tensor_of(self), &shape));
+        return shape[0];
+      });
+  bind_alpha_methods(cls);
+  (void)m;
+}
+
+}  // namespace kfpy

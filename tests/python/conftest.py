@@ -1,0 +1,19 @@
+"""pytest configuration of the Python frontend's tests.
+
+The suite runs against whatever `import kernforge` finds: the build tree's package
+(build/<preset>/python, PYTHONPATH set by CTest) or an installed one. KF_CDEV_PLUGIN_DIR, set by
+CTest, is the folder of the dispatch tests' cdev plugin (it defines cdev::scale and cdev::axpy),
+used by the tests of plugin-defined ops and entry points; without it those tests are skipped.
+"""
+
+import os
+
+import pytest
+
+
+@pytest.fixture(scope="session")
+def cdev_dir():
+    d = os.environ.get("KF_CDEV_PLUGIN_DIR", "")
+    if not d or not os.path.exists(os.path.join(d, "cdev.json")):
+        pytest.skip("KF_CDEV_PLUGIN_DIR does not name the cdev test plugin's folder")
+    return d

@@ -1,0 +1,102 @@
+"""Third-party backends from the entry-point group kernforge.backends: a fake installed
+distribution (a dist-info folder with entry_points.txt) on sys.path, with a good plugin (the
+cdev test plugin copied into its package) and broken ones; each case in a fresh interpreter."""
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+
+def make_distribution(root, entry_points):
+    info = os.path.join(root, "fake_kernforge_backends-1.0.dist-info")
+    os.makedirs(info)
+    with open(os.path.join(info, "METADATA"), "w") as f:
+        f.write("Metadata-Version: 2.1\nName: fake-kernforge-backends\nVersion: 1.0\n")
+    with open(os.path.join(info, "entry_points.txt"), "w") as f:
+        f.write("[kernforge.backends]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points))
+
+
+@pytest.fixture
+def site(tmp_path, cdev_dir):
+    good = tmp_path / "fake_cdev"
+    good.mkdir()
+    for name in ("cdev.json", "libkernforge_cdev.so"):
+        shutil.copy(os.path.join(cdev_dir, name), good / name)
+    (good / "__init__.py").write_text("")
+    broken = tmp_path / "fake_broken"
+    broken.mkdir()
+    (broken / "__init__.py").write_text("MANIFEST = 'nothing_here.json'\n")
+    return tmp_path
+
+
+def run(site, code, env=None):
+    e = dict(os.environ)
+    e["PYTHONPATH"] = os.pathsep.join([str(site), e.get("PYTHONPATH", "")])
+    e.pop("KERNFORGE_PLUGIN_PATH", None)
+    e.update(env or {})
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=e,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_a_good_entry_point_loads_last_and_its_ops_appear(site):
+    make_distribution(site, [("cdev", "fake_cdev")])
+    r = run(site, """
+        import kernforge as kf
+        names = [b["name"] for b in kf.backends()]
+        print(names[-1], [b["state"] for b in kf.backends() if b["name"] == "cdev"])
+        print(kf.ops.cdev.scale(kf.ones(2).to("cdev"), 3.0).to("cpu").tolist())
+        print(kf.doctor().ok)
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["cdev ['loaded']", "[3.0, 3.0]", "True"]
+
+
+def test_broken_entry_points_are_skipped_and_reported(site):
+    make_distribution(site, [("cdev", "fake_cdev"), ("missing", "no_such_module_kf"),
+                             ("nomanifest", "fake_broken:MANIFEST"),
+                             ("raises", "fake_broken:no_such_attribute")])
+    r = run(site, """
+        import kernforge as kf
+        print(kf.ones(2) + 1)
+        rep = kf.doctor()
+        print(rep.ok)
+        for e in rep.data["entry_points"]:
+            print(e["name"], e["state"], e["error"][:60])
+        print(str(rep))
+    """)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == "tensor([2., 2.], dtype=float32)" and out[1] == "False"
+    states = dict(line.split(" ", 2)[:2] for line in out[2:6])
+    assert states == {"cdev": "loaded", "missing": "failed", "nomanifest": "failed",
+                      "raises": "failed"}
+    assert "no_such_module_kf" in r.stdout and "nothing_here.json" in r.stdout
+    assert "entry points (kernforge.backends):" in r.stdout
+
+
+def test_a_manifest_whose_library_is_broken_is_rejected_not_fatal(site):
+    bad = site / "fake_cdev"
+    (bad / "libkernforge_cdev.so").write_bytes(b"")  # a zero-byte library
+    make_distribution(site, [("cdev", "fake_cdev")])
+    r = run(site, """
+        import kernforge as kf
+        print(kf.zeros(1).tolist())
+        rep = kf.doctor()
+        print(rep.ok, rep.data["entry_points"][0]["state"])
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[1] == "False failed"
+
+
+def test_autoload_0_turns_entry_points_off(site):
+    make_distribution(site, [("cdev", "fake_cdev")])
+    r = run(site, """
+        import kernforge as kf
+        print(kf.doctor().data["entry_points"], hasattr(kf.ops, "cdev"))
+    """, {"KERNFORGE_AUTOLOAD": "0"})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[] False"

@@ -1,0 +1,192 @@
+"""Ops against numpy, with shapes, dtypes and broadcasting drawn by Hypothesis.
+
+The expected result dtype comes from promote() below, an independent statement of PyTorch's
+rules (numpy's differ: int32 + float32 is float64 there); the values from numpy computing in
+that dtype.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import kernforge as kf
+
+settings.register_profile("kernforge", max_examples=60, deadline=None)
+settings.load_profile("kernforge")
+
+DTYPES = ["bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64"]
+NUMERIC = DTYPES[1:]
+FLOATS = ["float32", "float64"]
+
+
+def promote(a, b):
+    """PyTorch's promote_types for the dtypes above."""
+    if a == b:
+        return a
+    kind = {"bool": 0, "uint8": 1, "int8": 1, "int16": 1, "int32": 1, "int64": 1}
+    ka, kb = kind.get(a, 2), kind.get(b, 2)
+    if ka != kb:
+        return a if ka > kb else b
+    if {a, b} == {"uint8", "int8"}:
+        return "int16"
+    size = lambda d: np.dtype(d).itemsize
+    return a if size(a) > size(b) else b
+
+
+def category(d):
+    return 0 if d == "bool" else 1 if np.dtype(d).kind in "iu" else 2
+
+
+def result_type(a, b):
+    """PyTorch's result_type of two tensors: a 0-dim one decides only when its category (bool <
+    integer < floating) is higher than the dimensioned one's."""
+    da, db = a.dtype.name, b.dtype.name
+    if (a.ndim == 0) != (b.ndim == 0):
+        dim, zero = (da, db) if b.ndim == 0 else (db, da)
+        return dim if category(zero) <= category(dim) else promote(dim, zero)
+    return promote(da, db)
+
+
+def values(dtype, shape):
+    if dtype == "bool":
+        elems = st.booleans()
+    elif dtype.startswith(("int", "uint")):
+        lo = 0 if dtype == "uint8" else -20
+        elems = st.integers(lo, 20)
+    else:
+        elems = st.floats(-20, 20, width=16 if dtype == "float16" else 32)
+    return hnp.arrays(np.dtype(dtype), shape, elements=elems)
+
+
+@st.composite
+def binary_case(draw, dtypes=NUMERIC):
+    shapes = draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4))
+    da, db = draw(st.sampled_from(dtypes)), draw(st.sampled_from(dtypes))
+    return draw(values(da, shapes.input_shapes[0])), draw(values(db, shapes.input_shapes[1]))
+
+
+def check(t, expected, dtype, rtol=1e-6, atol=1e-6):
+    assert t.dtype.name == dtype, f"dtype {t.dtype.name}, expected {dtype}"
+    assert t.shape == expected.shape
+    got = t.to(dtype="float32").numpy() if dtype == "bfloat16" else t.numpy()
+    if np.dtype(dtype).kind == "f":
+        np.testing.assert_allclose(got, expected.astype(dtype), rtol=rtol, atol=atol)
+    else:
+        np.testing.assert_array_equal(got, expected.astype(dtype))
+
+
+@pytest.mark.parametrize("op,ref", [("__add__", np.add), ("__sub__", np.subtract),
+                                    ("__mul__", np.multiply), ("maximum", np.maximum),
+                                    ("minimum", np.minimum)])
+@given(case=binary_case())
+def test_binary_ops_broadcast_and_promote(op, ref, case):
+    a, b = case
+    r = result_type(a, b)
+    ta, tb = kf.asarray(a), kf.asarray(b)
+    got = getattr(ta, op)(tb)
+    with np.errstate(over="ignore"):
+        expected = ref(a.astype(r), b.astype(r))
+    check(got, expected, r, rtol=1e-3 if r == "float16" else 1e-6, atol=1e-2 if r == "float16" else 1e-6)
+
+
+@pytest.mark.parametrize("op,ref", [("__eq__", np.equal), ("__ne__", np.not_equal),
+                                    ("__lt__", np.less), ("__le__", np.less_equal),
+                                    ("__gt__", np.greater), ("__ge__", np.greater_equal)])
+@given(case=binary_case(DTYPES))
+def test_comparisons(op, ref, case):
+    a, b = case
+    r = result_type(a, b)
+    got = getattr(kf.asarray(a), op)(kf.asarray(b))
+    check(got, ref(a.astype(r), b.astype(r)), "bool")
+
+
+@given(case=binary_case(FLOATS))
+def test_true_division(case):
+    a, b = case
+    b = np.where(b == 0, 1, b).astype(b.dtype)
+    r = result_type(a, b)
+    check(kf.asarray(a) / kf.asarray(b), a.astype(r) / b.astype(r), r, rtol=1e-5)
+
+
+@pytest.mark.parametrize("name,ref,positive", [
+    ("exp", np.exp, False), ("log", np.log, True), ("sqrt", np.sqrt, True),
+    ("sin", np.sin, False), ("cos", np.cos, False), ("tanh", np.tanh, False),
+    ("abs", np.abs, False), ("neg", np.negative, False), ("floor", np.floor, False),
+    ("ceil", np.ceil, False), ("relu", lambda x: np.maximum(x, 0), False),
+    ("sigmoid", lambda x: 1 / (1 + np.exp(-x)), False)])
+@given(data=st.data())
+def test_unary_float_ops(name, ref, positive, data):
+    dtype = data.draw(st.sampled_from(FLOATS))
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, max_side=5))
+    a = data.draw(values(dtype, shape))
+    if positive:
+        a = np.abs(a) + np.array(0.5, dtype)
+    check(getattr(kf, name)(kf.asarray(a)), ref(a.astype("float64")), dtype, rtol=2e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("name,ref", [("sum", np.sum), ("mean", np.mean), ("max", np.max),
+                                      ("min", np.min), ("prod", np.prod)])
+@given(data=st.data())
+def test_reductions_with_axis_and_keepdims(name, ref, data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=1, max_side=4))
+    a = data.draw(values("float64", shape))
+    axis = data.draw(st.none() | st.lists(st.integers(0, len(shape) - 1), unique=True,
+                                           min_size=1).map(tuple))
+    keepdims = data.draw(st.booleans())
+    got = getattr(kf, name)(kf.asarray(a), axis=axis, keepdims=keepdims)
+    check(got, np.asarray(ref(a, axis=axis, keepdims=keepdims)), "float64", rtol=1e-9, atol=1e-9)
+
+
+@given(data=st.data())
+def test_var_std_follow_the_array_api_in_the_namespace(data):
+    a = data.draw(values("float64", data.draw(hnp.array_shapes(min_dims=1, max_dims=2, min_side=2))))
+    np.testing.assert_allclose(kf.var(kf.asarray(a)).item(), np.var(a), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(kf.std(kf.asarray(a), correction=1).item(), np.std(a, ddof=1),
+                               rtol=1e-9, atol=1e-12)
+
+
+@given(m=st.integers(1, 6), k=st.integers(1, 6), n=st.integers(1, 6),
+       dtype=st.sampled_from(FLOATS), data=st.data())
+def test_matmul_operator(m, k, n, dtype, data):
+    a, b = data.draw(values(dtype, (m, k))), data.draw(values(dtype, (k, n)))
+    check(kf.asarray(a) @ kf.asarray(b), a.astype("float64") @ b.astype("float64"), dtype,
+          rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("tensor_dtype,number,expected", [
+    ("int32", 2, "int32"), ("int32", 2.5, "float32"), ("float16", 2.5, "float16"),
+    ("float64", 0.1, "float64"), ("bool", 1, "int64"), ("bool", True, "bool"),
+    ("uint8", 3, "uint8"), ("int64", 1.5, "float32"), ("bfloat16", 2, "bfloat16")])
+def test_python_numbers_promote_like_pytorch(tensor_dtype, number, expected):
+    t = kf.ones(3, dtype=tensor_dtype)
+    for r in (t + number, number + t, t * number, number * t):
+        assert r.dtype.name == expected
+    if tensor_dtype != "bool":
+        assert (t + number).tolist() == [1 + number] * 3
+
+
+def test_float64_numbers_keep_their_precision():
+    assert (kf.zeros(1, dtype=kf.float64) + 0.1).item() == 0.1
+    assert (1 - kf.zeros(1, dtype=kf.float64) - 0.1).item() == 0.9
+
+
+def test_reflected_and_inplace_operators():
+    t = kf.tensor([1.0, 2.0, 4.0])
+    assert (2 - t).tolist() == [1.0, 0.0, -2.0]
+    assert (8 / t).tolist() == [8.0, 4.0, 2.0]
+    assert (2 ** kf.tensor([1.0, 3.0])).tolist() == [2.0, 8.0]
+    assert (t ** 2).tolist() == [1.0, 4.0, 16.0]
+    u = t
+    u += 1
+    u *= 2
+    assert u is t and t.tolist() == [4.0, 6.0, 10.0]
+    assert (-t).tolist() == [-4.0, -6.0, -10.0] and abs(-t).tolist() == t.tolist()
+    m = kf.tensor([True, False])
+    assert (m & kf.tensor([True, True])).tolist() == [True, False]
+    assert (~m).tolist() == [False, True] and (m | False).tolist() == [True, False]
+    with pytest.raises(TypeError, match="bool tensors only"):
+        kf.ones(2, dtype=kf.int32) & kf.ones(2, dtype=kf.int32)
+    assert t.__add__("x") is NotImplemented
+    with pytest.raises(TypeError):
+        t + "x"
