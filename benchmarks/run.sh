@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the release preset, runs kernforge_bench (JSON) and kernforge_bench_startup (JSON) and
-# writes docs/benchmarks.md.
+# Builds the release preset, runs kernforge_bench (JSON), kernforge_bench_startup (JSON) and,
+# when the Python frontend is built, benchmarks/bench_python.py (JSON), and writes
+# docs/benchmarks.md.
 #   benchmarks/run.sh [extra Google Benchmark flags, e.g. --benchmark_filter=Tiny]
 # The tiny-op budget compares kf_add with libtorch's torch::add in the same run. libtorch is
 # optional (Debian: libtorch-dev, installed by benchmarks/install-libtorch.sh); without it the
@@ -20,6 +21,11 @@ cd "$root"
 
 cmake --preset release
 cmake --build --preset release --target kernforge_bench kernforge_bench_startup kernforge_cli
+python_targets=()  # the Python frontend, when the configure found nanobind
+if cmake --build --preset release --target help | grep -q '^kernforge_python:'; then
+  cmake --build --preset release --target kernforge_python kernforge_python_files
+  python_targets=(yes)
+fi
 
 bench_list="$(./build/release/bin/kernforge_bench --benchmark_list_tests=true)"
 if ! grep -qx BM_TorchAddTiny <<<"$bench_list"; then
@@ -44,8 +50,15 @@ KF_BENCH_TINY_REPETITIONS="${KF_BENCH_TINY_REPETITIONS:-30}" ./build/release/bin
 startup_json="${KF_STARTUP_JSON:-build/release/startup.json}"
 ./build/release/bin/kernforge_bench_startup --runs "${KF_STARTUP_RUNS:-50}" --json "$startup_json"
 
+python_args=()
+if ((${#python_targets[@]})); then
+  python_json="${KF_PYTHON_BENCH_JSON:-build/release/python-bench.json}"
+  PYTHONPATH="$root/build/release/python" python3 benchmarks/bench_python.py "$python_json"
+  python_args=(--python "$python_json")
+fi
+
 python3 benchmarks/write_report.py "$json" docs/benchmarks.md --build-type Release \
   --kernforge-info "$(./build/release/bin/kernforge info --json)" --startup "$startup_json" \
   --doctor "$(./build/release/bin/kernforge doctor --json || true)" \
-  --note "${KF_BENCH_NOTE:-}" --load-before "$load_before"
+  --note "${KF_BENCH_NOTE:-}" --load-before "$load_before" "${python_args[@]}"
 echo "wrote docs/benchmarks.md from $json and $startup_json"

@@ -26,6 +26,7 @@ import subprocess
 from pathlib import Path
 
 import cpu_budgets
+import python_budgets
 
 TINY_ADD_VS_TORCH_BUDGET = 10.0  # kf_add through the C ABI at least this many times faster
 MATMUL_BUDGET_PCT = 95.0
@@ -191,7 +192,7 @@ def startup_budget_row(startup: dict | None) -> list[str]:
 
 
 def budget_rows(picked: dict[str, dict], report: dict, startup: dict | None = None,
-                doctor: dict | None = None) -> list[str]:
+                doctor: dict | None = None, python: dict | None = None) -> list[str]:
     lines = ["| budget | measured | target | ratio | verdict |", "|---|---:|---:|---:|---|"]
     lines += tiny_vs_torch_rows(picked, report)
     for n in (1024, 2048):
@@ -205,7 +206,8 @@ def budget_rows(picked: dict[str, dict], report: dict, startup: dict | None = No
                      f"{ours['GFLOP/s']:.1f} vs {ref['GFLOP/s']:.1f} GFLOP/s | "
                      f"≥ {MATMUL_BUDGET_PCT:.0f}% | {pct:.1f}% | {verdict} |")
     lines += cpu_budgets.cpu_budget_rows(picked, doctor, real_ns)
-    return lines + opencl_budget_row(picked) + startup_budget_row(startup)
+    return (lines + opencl_budget_row(picked) + startup_budget_row(startup) +
+            python_budgets.python_budget_rows(python))
 
 
 def opencl_budget_row(picked: dict[str, dict]) -> list[str]:
@@ -363,7 +365,8 @@ def machine_lines(report: dict, info: dict | None, build_type: str,
 
 def render(report: dict, info: dict | None, build_type: str,
            startup: dict | None = None, note: str | None = None,
-           load_before: float | None = None, doctor: dict | None = None) -> str:
+           load_before: float | None = None, doctor: dict | None = None,
+           python: dict | None = None) -> str:
     picked = figures(report)
     out = ["# Benchmarks", "",
            f"Written by `benchmarks/write_report.py` on {dt.date.today().isoformat()} from a run "
@@ -377,9 +380,11 @@ def render(report: dict, info: dict | None, build_type: str,
     if note:
         out += ["", f"Note on this run: {note}"]
     out += busy_note(load_before)
-    out += ["", "## Budgets", ""] + budget_rows(picked, report, startup, doctor)
+    out += ["", "## Budgets", ""] + budget_rows(picked, report, startup, doctor, python)
     if startup:
         out += [""] + startup_section(startup)
+    if python:
+        out += [""] + python_budgets.python_section(python)
     opencl = opencl_section(picked)
     if opencl:
         out += [""] + opencl
@@ -412,6 +417,8 @@ def main() -> None:
     parser.add_argument("--note", help="a line about the run's conditions, printed as given")
     parser.add_argument("--doctor", help="the output of `kernforge doctor --json` (the cpu "
                         "backend's GEMM engines and CPU level)")
+    parser.add_argument("--python", type=Path,
+                        help="the JSON written by benchmarks/bench_python.py")
     parser.add_argument("--load-before", type=float,
                         help="the 1-minute load average before the benchmarks started")
     args = parser.parse_args()
@@ -419,12 +426,13 @@ def main() -> None:
     info = json.loads(args.kernforge_info) if args.kernforge_info else None
     startup = json.loads(args.startup.read_text()) if args.startup else None
     doctor = json.loads(args.doctor) if args.doctor else None
+    python = json.loads(args.python.read_text()) if args.python else None
     failed = errors(report)
     if failed:
         raise SystemExit("benchmarks failed, docs not written:\n  " + "\n  ".join(failed))
     args.markdown.parent.mkdir(parents=True, exist_ok=True)
     args.markdown.write_text(render(report, info, args.build_type, startup, args.note or None,
-                                        args.load_before, doctor))
+                                        args.load_before, doctor, python))
 
 
 if __name__ == "__main__":

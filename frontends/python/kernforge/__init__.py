@@ -22,7 +22,7 @@ from . import _plugins  # noqa: E402
 
 _entry_points = _plugins.load(_C)
 
-from . import _array_api, _creation, _doctor, _ops, _tensor  # noqa: E402
+from . import _array_api, _creation, _dlpack, _doctor, _ops, _tensor  # noqa: E402
 
 Tensor = _C.Tensor
 dtype = _C.dtype
@@ -84,6 +84,7 @@ set_num_threads = _C.set_num_threads
 get_num_threads = _C.get_num_threads
 memory_stats = _C.memory_stats
 empty_cache = _C.empty_cache
+from_dlpack = _dlpack.from_dlpack
 asarray = _creation.asarray
 tensor = _creation.tensor
 # Names the registry must not replace (the package's own functions of the same name).

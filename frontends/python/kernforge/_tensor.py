@@ -7,7 +7,7 @@ first argument is ``Tensor self``.
 
 import sys
 
-from . import _C
+from . import _C, _dlpack
 
 Tensor = _C.Tensor
 _dtypes = _C._dtypes
@@ -228,6 +228,7 @@ _PYTHON_METHODS = {
     "__getitem__": _getitem, "__setitem__": _setitem, "__iter__": _iter,
     "__repr__": _repr, "__str__": _repr, "__array__": _array,
     "__array_namespace__": _array_namespace,
+    "__dlpack__": _dlpack.__dlpack__, "__dlpack_device__": _dlpack.__dlpack_device__,
     "tolist": tolist, "numpy": numpy, "to": to, "size": size,
     "dim": lambda self: self.ndim,
     "cpu": lambda self: self.to("cpu"),

@@ -12,6 +12,7 @@ namespace nb = nanobind;
 namespace kfpy {
 void bind_ops(nb::module_& m);
 void bind_runtime(nb::module_& m);
+void bind_dlpack(nb::module_& m);
 }  // namespace kfpy
 
 NB_MODULE(_C, m) {
@@ -21,4 +22,5 @@ NB_MODULE(_C, m) {
   kfpy::bind_buffers(m);
   kfpy::bind_ops(m);
   kfpy::bind_runtime(m);
+  kfpy::bind_dlpack(m);
 }

@@ -1,0 +1,102 @@
+"""The Python frontend's speed, side by side with numpy and torch (where installed) in the same
+run; writes JSON for write_report.py (--python).
+
+    python3 benchmarks/bench_python.py OUT.json [--repetitions 15] [--import-runs 30]
+
+- Tiny `a + b`: two 1-element float32 operands, a new result each call: kernforge's Tensor,
+  numpy's `np.add(x, y)` and `x + y`, torch's `a + b`. Each repetition times every candidate
+  once (timeit, best of its loop), in a shuffled order, so a change of machine load hits them
+  all; the figures are the medians over the repetitions, in ns per call.
+- Import: fresh interpreters `python -c "import kernforge"` (every plugin probed: `import`
+  starts the runtime), `import numpy`, `import torch`, and `python -c pass`, started round-robin
+  after one warm-up round; the figures are medians of the wall-clock time in ms, and each
+  import's cost is its median minus the bare interpreter's.
+The interpreter is this one; kernforge is whichever `import kernforge` finds (PYTHONPATH).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+
+
+def _candidates():
+    import numpy as np
+
+    import kernforge as kf
+    a, b = kf.ones(1), kf.ones(1)
+    x, y = np.ones(1, np.float32), np.ones(1, np.float32)
+    out = {"kernforge a + b": lambda: a + b, "numpy np.add(x, y)": lambda: np.add(x, y),
+           "numpy x + y": lambda: x + y}
+    versions = {"kernforge": kf.__version__, "numpy": np.__version__}
+    try:
+        import torch
+        torch.set_num_threads(1)
+        ta, tb = torch.ones(1), torch.ones(1)
+        out["torch a + b"] = lambda: ta + tb
+        versions["torch"] = torch.__version__
+    except ImportError:
+        pass
+    return out, versions
+
+
+def time_tiny(repetitions: int) -> tuple[dict, dict]:
+    candidates, versions = _candidates()
+    samples = {name: [] for name in candidates}
+    order = list(candidates)
+    for _ in range(repetitions):
+        random.shuffle(order)
+        for name in order:
+            timer = timeit.Timer(candidates[name])
+            number, _ = timer.autorange()
+            best = min(timer.repeat(repeat=3, number=number)) / number
+            samples[name].append(best * 1e9)
+    return ({name: {"median_ns": statistics.median(v), "min_ns": min(v), "max_ns": max(v)}
+             for name, v in samples.items()}, versions)
+
+
+def time_imports(runs: int) -> dict:
+    kinds = {"bare": "pass", "kernforge": "import kernforge", "numpy": "import numpy"}
+    try:
+        import torch  # noqa: F401
+        kinds["torch"] = "import torch"
+    except ImportError:
+        pass
+    walls = {k: [] for k in kinds}
+    for round_ in range(runs + 1):
+        for kind, code in kinds.items():
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], check=True)
+            if round_:  # round 0 warms the page cache
+                walls[kind].append((time.perf_counter() - start) * 1e3)
+    bare = statistics.median(walls["bare"])
+    return {k: {"median_ms": statistics.median(v), "min_ms": min(v), "max_ms": max(v),
+                "import_ms": statistics.median(v) - bare} for k, v in walls.items()}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("json")
+    parser.add_argument("--repetitions", type=int, default=15)
+    parser.add_argument("--import-runs", type=int, default=30)
+    args = parser.parse_args()
+    tiny, versions = time_tiny(args.repetitions)
+    result = {"python": platform.python_version(), "versions": versions, "tiny_add": tiny,
+              "imports": time_imports(args.import_runs)}
+    with open(args.json, "w") as f:
+        json.dump(result, f, indent=1)
+    for name, v in tiny.items():
+        print(f"{name:24s} {v['median_ns']:8.1f} ns")
+    for name, v in result["imports"].items():
+        print(f"import {name:12s} {v['median_ms']:8.1f} ms (import cost {v['import_ms']:.1f} ms)")
+
+
+if __name__ == "__main__":
+    main()
