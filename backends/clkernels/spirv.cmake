@@ -100,7 +100,9 @@ function(_kernforge_spirv_rule source dt_name dt_value fp64 out_cpp)
     COMMAND "${CMAKE_COMMAND}" -E rename "${stem}.spv.tmp" "${stem}.spv"
     DEPENDS "${source}" ${headers} "${KF_CLKERNELS_SPIRV_SCRIPT}"
             "${KF_CLKERNELS_DIR}/spirv_ir.py"
-    BYPRODUCTS "${stem}.ll" "${stem}.opt.ll" "${stem}.bc" "${stem}.spv.tmp"
+    # (not the .spv.tmp, which the last step renames: a byproduct that is missing afterwards
+    # would make every build run the command again)
+    BYPRODUCTS "${stem}.ll" "${stem}.opt.ll" "${stem}.bc"
     COMMENT "SPIR-V: ${family}.cl for ${dt_name}, KF_HAS_FP64=${fp64}"
     VERBATIM)
   set(${out_cpp} "${stem}.cpp" PARENT_SCOPE)

@@ -224,7 +224,7 @@ endfunction()
 function(_kernforge_plugin_exports target)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     set(map "${CMAKE_CURRENT_BINARY_DIR}/${target}.map")
-    file(WRITE "${map}" "{ global: kf_plugin_get; local: *; };\n")
+    file(CONFIGURE OUTPUT "${map}" CONTENT "{ global: kf_plugin_get; local: *; };\n")  # unchanged: no relink
     target_link_options(${target} PRIVATE "-Wl,--version-script=${map}"
                         $<$<NOT:$<BOOL:${KF_FUZZ}>>:-Wl,--no-undefined>)  # as libkernforge
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
