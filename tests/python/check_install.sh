@@ -25,7 +25,8 @@ names = zipfile.ZipFile(sys.argv[1]).namelist()
 need = ["kernforge/__init__.py", "kernforge/_ops.py", "kernforge/lib/libkernforge.so.1",
         "kernforge/lib/libkernforge_global_deps.so",
         "kernforge/lib/kernforge/plugins/libkernforge_cpu.so",
-        "kernforge/lib/kernforge/plugins/cpu.json", "kernforge/bin/kernforge"]
+        "kernforge/lib/kernforge/plugins/cpu.json", "kernforge/bin/kernforge",
+        "kernforge/__init__.pyi", "kernforge/py.typed"]
 missing = [n for n in need if n not in names]
 assert not missing, f"the wheel lacks {missing}"
 assert any(n.startswith("kernforge/_C.") and n.endswith(".so") for n in names), "no _C"
