@@ -34,13 +34,17 @@
 #include <torch/version.h>
 
 #include <benchmark/benchmark.h>
+#include <omp.h>
 
 namespace {
 
-/// One libtorch intra-op thread for the life of the object, the previous count afterwards.
+/// One libtorch intra-op thread for the life of the object, the calling thread's OpenMP count
+/// of before afterwards. The count is read from OpenMP, not at::get_num_threads(): libtorch's
+/// first call of that sets the count to its default, the number of physical cores (1 on a
+/// 2-vCPU machine), which would then stay for every other benchmark.
 class OneTorchThread {
  public:
-  OneTorchThread() : saved_(at::get_num_threads()) { at::set_num_threads(1); }
+  OneTorchThread() : saved_(omp_get_max_threads()) { at::set_num_threads(1); }
   ~OneTorchThread() { at::set_num_threads(saved_); }
   OneTorchThread(const OneTorchThread&) = delete;
   OneTorchThread& operator=(const OneTorchThread&) = delete;

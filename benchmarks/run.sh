@@ -22,8 +22,10 @@ cd "$root"
 cmake --preset release
 cmake --build --preset release --target kernforge_bench kernforge_bench_startup kernforge_cli
 python_targets=()  # the Python frontend, when the configure found nanobind
-if cmake --build --preset release --target help | grep -q '^kernforge_python:'; then
-  cmake --build --preset release --target kernforge_python kernforge_python_files
+build_targets="$(cmake --build --preset release --target help)"  # (grep -q on a pipe: SIGPIPE)
+if grep -q '^kernforge_python:' <<<"$build_targets"; then
+  cmake --build --preset release --target kernforge_python kernforge_python_files \
+    kernforge_python_stub
   python_targets=(yes)
 fi
 

@@ -170,8 +170,8 @@ GemmLibrary choose_f32_library(Isa cpu, GemmCandidate openblas, GemmCandidate on
   if (!openblas.available && !onednn.available) return GemmLibrary::kPlain;
   if (!onednn.available) return GemmLibrary::kOpenBlas;
   if (!openblas.available) return GemmLibrary::kOneDnn;
-  return fp_level(onednn.isa) > fp_level(openblas.isa) ? GemmLibrary::kOneDnn
-                                                       : GemmLibrary::kOpenBlas;
+  return fp_level(onednn.isa) >= fp_level(openblas.isa) ? GemmLibrary::kOneDnn
+                                                        : GemmLibrary::kOpenBlas;
 }
 
 const GemmEngines& gemm_engines() {
