@@ -9,8 +9,10 @@
 //    openblas_get_corename(), oneDNN's from dnnl_get_effective_cpu_isa(), both capped at AVX-512,
 //    which is all float32 FMA uses); on a tie, oneDNN (its sgemm at 2048² ran 7% ahead of
 //    OpenBLAS's Cooperlake kernels on a Zen 4, and at parity on the Emerald Rapids of the
-//    SkylakeX figures above; docs/benchmarks.md). The user's OPENBLAS_CORETYPE is never set or
-//    changed here.
+//    SkylakeX figures above; docs/benchmarks.md), except that products of at most 64³
+//    multiply-adds stay on OpenBLAS, whose call is 2-9x cheaper there (dnnl_sgemm's pays for
+//    its kernel choice and scratch memory on every call; gemm_engine.cpp has the figures). The
+//    user's OPENBLAS_CORETYPE is never set or changed here.
 //  - float64: OpenBLAS (oneDNN has no float64 GEMM on CPUs).
 //  - bfloat16 / float16: oneDNN's matmul when it has kernels for the dtype here (Note [16-bit
 //    engines] in onednn_matmul.cpp); else converted to float32 and multiplied on the float32
