@@ -9,7 +9,9 @@ import struct
 import sys
 
 from . import _C
-from ._tensor import Tensor, _dtype_named, _struct_format
+from ._dtypes import _dtype_named, _struct_format
+
+Tensor = _C.Tensor
 
 
 def _shape_and_values(data):

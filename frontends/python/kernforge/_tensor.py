@@ -8,37 +8,15 @@ first argument is ``Tensor self``.
 import sys
 
 from . import _C, _dlpack
+from ._creation import asarray
+from ._dtypes import _dtype_named, _struct_format
 
 Tensor = _C.Tensor
-_dtypes = _C._dtypes
-_float32 = _dtypes[0] if _dtypes[0].name == "float32" else None
-
-
-def _dtype_named(name):
-    for d in _dtypes:
-        if d.name == name:
-            return d
-    raise TypeError(f"unknown dtype {name!r}")
-
-
-def _struct_format(dtype):
-    """The buffer format of a dtype, from its kind and size ('' when Python has none)."""
-    kind, size = dtype.kind, dtype.itemsize
-    if kind == "f":
-        return {2: "e", 4: "f", 8: "d"}.get(size, "") if dtype.name != "bfloat16" else ""
-    if kind == "i":
-        return {1: "b", 2: "h", 4: "i", 8: "q"}.get(size, "")
-    if kind == "u":
-        return {1: "B", 2: "H", 4: "I", 8: "Q"}.get(size, "")
-    return "?" if kind == "b" else ""
-
-
 # ------------------------------------------------------------------ indexing
 
 def _index_tensor(idx):
     if isinstance(idx, Tensor):
         return idx
-    from ._creation import asarray
     return asarray(idx)
 
 
@@ -94,8 +72,7 @@ def _setitem(self, key, value):
         view.fill_(value)
     else:
         if not isinstance(value, Tensor):
-            from ._creation import asarray
-            value = asarray(value, device=self.device)
+                    value = asarray(value, device=self.device)
         view.copy_(value)
 
 
