@@ -59,8 +59,12 @@ if ((${#python_targets[@]})); then
   python_args=(--python "$python_json")
 fi
 
+# The GPU check's figures, from a GPU machine (tools/device/cuda-check.sh), when a run is kept.
+cuda_args=()
+[[ -f benchmarks/results/cuda/bench_cuda.json ]] && cuda_args=(--cuda benchmarks/results/cuda)
+
 python3 benchmarks/write_report.py "$json" docs/benchmarks.md --build-type Release \
   --kernforge-info "$(./build/release/bin/kernforge info --json)" --startup "$startup_json" \
   --doctor "$(./build/release/bin/kernforge doctor --json || true)" \
-  --note "${KF_BENCH_NOTE:-}" --load-before "$load_before" "${python_args[@]}"
+  --note "${KF_BENCH_NOTE:-}" --load-before "$load_before" "${python_args[@]}" "${cuda_args[@]}"
 echo "wrote docs/benchmarks.md from $json and $startup_json"

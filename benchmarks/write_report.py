@@ -26,6 +26,7 @@ import subprocess
 from pathlib import Path
 
 import cpu_budgets
+import cuda_budgets
 import python_budgets
 
 TINY_ADD_VS_TORCH_BUDGET = 10.0  # kf_add through the C ABI at least this many times faster
@@ -366,7 +367,7 @@ def machine_lines(report: dict, info: dict | None, build_type: str,
 def render(report: dict, info: dict | None, build_type: str,
            startup: dict | None = None, note: str | None = None,
            load_before: float | None = None, doctor: dict | None = None,
-           python: dict | None = None) -> str:
+           python: dict | None = None, cuda: dict | None = None) -> str:
     picked = figures(report)
     out = ["# Benchmarks", "",
            f"Written by `benchmarks/write_report.py` on {dt.date.today().isoformat()} from a run "
@@ -381,6 +382,7 @@ def render(report: dict, info: dict | None, build_type: str,
         out += ["", f"Note on this run: {note}"]
     out += busy_note(load_before)
     out += ["", "## Budgets", ""] + budget_rows(picked, report, startup, doctor, python)
+    out += cuda_budgets.cuda_budget_rows(cuda)
     if startup:
         out += [""] + startup_section(startup)
     if python:
@@ -388,6 +390,7 @@ def render(report: dict, info: dict | None, build_type: str,
     opencl = opencl_section(picked)
     if opencl:
         out += [""] + opencl
+    out += [""] + cuda_budgets.cuda_section(cuda)
     out += ["", "## All figures", ""] + figures_table(picked, spreads(report))
     out += ["", "`BM_TinyAdd`: `kf_add(a, b, alpha=1, &out)` on two 1-element float32 tensors, "
             "then `kf_tensor_release(out)`. `BM_TorchAddTinyDefault` (built when libtorch is "
@@ -419,6 +422,8 @@ def main() -> None:
                         "backend's GEMM engines and CPU level)")
     parser.add_argument("--python", type=Path,
                         help="the JSON written by benchmarks/bench_python.py")
+    parser.add_argument("--cuda", type=Path,
+                        help="the folder the GPU check wrote (benchmarks/results/cuda)")
     parser.add_argument("--load-before", type=float,
                         help="the 1-minute load average before the benchmarks started")
     args = parser.parse_args()
@@ -432,7 +437,8 @@ def main() -> None:
         raise SystemExit("benchmarks failed, docs not written:\n  " + "\n  ".join(failed))
     args.markdown.parent.mkdir(parents=True, exist_ok=True)
     args.markdown.write_text(render(report, info, args.build_type, startup, args.note or None,
-                                        args.load_before, doctor, python))
+                                        args.load_before, doctor, python,
+                                        cuda_budgets.load(args.cuda)))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 # lld: the libFuzzer targets and the loader test's cross-built foreign-architecture library;
 # PoCL and the OpenCL headers: the opencl backend and its tests, on the CPU; Level Zero, clang-15,
 # llvm-spirv-15 and spirv-tools: the xpu backend and its SPIR-V kernels; dpkg-dev and file: the
-# Debian packages CPack makes; rustc: the Rust embedding example).
+# Debian packages CPack makes; rustc: the Rust embedding example; patchelf and xz-utils: the GPU
+# check's bundle, tools/device/cuda-check.sh). The CUDA toolkit is not a Debian package here:
+# the cuda backend builds where it is installed (/usr/local/cuda), and is skipped elsewhere.
 #   bash tools/install-deps.sh        (as root, or as a user with sudo)
 # Idempotent: when every package is already installed it touches nothing and takes a second.
 set -euo pipefail
@@ -16,6 +18,7 @@ packages=(
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo
   libze-dev clang-15 llvm-spirv-15 spirv-tools
   dpkg-dev file rustc
+  patchelf xz-utils
 )
 
 missing=()

@@ -13,7 +13,7 @@
 #include "dtype_dispatch.hpp"
 #include "kernels.hpp"
 #include "parallel.hpp"
-#include "philox.hpp"
+#include "kernforge/philox.hpp"
 
 namespace kf::cpu {
 namespace {

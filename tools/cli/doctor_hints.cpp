@@ -18,12 +18,15 @@ std::string upper(std::string s) {
   return s;
 }
 
-// The libraries the report lists as missing; else the one a "required library X ..." reason
-// names; else nothing.
+// The libraries the report lists as missing that the reason names (an optional one that is
+// missing, e.g. the CUDA driver on a machine without a GPU, did not stop the plugin: its reason
+// is its own); else the one a "required library X ..." reason names; else nothing.
 std::vector<std::string> missing_libraries(const ReportBackend& b) {
   std::vector<std::string> missing;
   for (const ReportLibrary& l : b.libraries) {
-    if (l.how == "missing") missing.push_back(l.soname);
+    if (l.how == "missing" && has(b.reason, ("library " + l.soname + " ").c_str())) {
+      missing.push_back(l.soname);
+    }
   }
   const std::string marker = "required library ";
   const size_t at = b.reason.find(marker);

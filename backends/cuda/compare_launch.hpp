@@ -1,0 +1,26 @@
+// compare_launch.hpp — the launcher of the comparisons and logical ops with a bool result
+// (compare.cu), shared by their host glue (compare_ops.cpp): eq ne lt le gt ge logical_and
+// logical_or. Both inputs have one dtype (any, bool included), the output is bool; the
+// Operands are {out, self, other}. Plain C++.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "operands.hpp"
+#include "pointwise_common.hpp"
+
+namespace kf::cuda {
+
+enum class CompareOp : int32_t { kEq, kNe, kLt, kLe, kGt, kGe, kAnd, kOr };
+
+/// The input dtypes of every op: all (the CPU backend's registration, binary_kernels.cpp and
+/// compare_kernels.cpp).
+constexpr uint32_t compare_dtype_mask(CompareOp) { return pointwise::kAllDtypes; }
+
+/// Queues out = op(self, other) for inputs of `dtype` on `stream`; nothing for zero elements.
+/// Throws std::logic_error for a dtype outside the mask.
+void launch_compare(CompareOp op, int32_t dtype, const Operands& p, cudaStream_t stream);
+
+}  // namespace kf::cuda

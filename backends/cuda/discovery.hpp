@@ -1,0 +1,40 @@
+// discovery.hpp — what init finds: the driver, the runtime and cuBLAS loaded, whether their
+// versions fit the ones the plugin was built against, and the devices.
+//
+// Note [No driver]: the manifest preloads libcuda.so.1 as an optional library, so the loader
+// looks for the driver with its own trusted search (never the current directory) before cudart
+// would dlopen it by name. discover() then asks the process whether a libcuda.so.1 is loaded
+// (dlopen RTLD_NOLOAD): when none is, the machine has no usable driver and the plugin is
+// unavailable with "no CUDA driver (libcuda.so.1 not found)", without calling the runtime.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backend.hpp"
+#include "kernforge/plugin.h"
+
+namespace kf::cuda {
+
+struct Discovery {
+  kf_status_t status = KF_OK;  // KF_UNAVAILABLE with `error` when nothing can be used
+  std::string error;
+  std::vector<std::string> warnings;  // versions that load but do not quite fit
+  Versions versions;
+  std::vector<DeviceInfo> devices;
+  std::vector<std::string> skipped;  // "device 1 (Tesla K80, sm_37): <why>"
+};
+
+/// Finds the driver, checks versions and lists the usable devices (see the Note).
+Discovery discover();
+
+/// "13.0" of CUDA's 1000 * major + 10 * minor.
+std::string cuda_version_text(int32_t version);
+
+/// One line on the libraries: runtime, driver and cuBLAS versions and paths.
+std::string describe_libraries(const Versions& v);
+
+/// "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB)".
+std::string describe_device(const DeviceInfo& d);
+
+}  // namespace kf::cuda

@@ -1,0 +1,172 @@
+// unary.cu — the kernels of the same-dtype unary ops (unary_launch.hpp): a functor per op on
+// compute types, run by the pointwise kernels (pointwise.cuh). Semantics are the CPU
+// backend's (backends/cpu/unary_kernels.cpp, math_kernels.cpp, activation_kernels.cpp):
+//   neg, abs      integers wrap (int8 -(-128) = -128, |-128| = -128); abs of bool and uint8
+//                 is the identity
+//   relu          x > 0 ? x : 0, NaN stays NaN
+//   sigmoid       1 / (1 + exp(-x)); rsqrt 1 / sqrt(x); reciprocal 1 / x (IEEE: 1/0 = inf)
+//   gelu          exact x * 0.5 * (1 + erf(x / sqrt(2))), or the tanh form (approximate)
+//   silu          x / (1 + exp(-x)) (silu(-inf) = NaN, as PyTorch)
+// Floating results come from CUDA's accurate math functions in float (16-bit floats too) or
+// double, never from the __fast intrinsics.
+#include "device_common.cuh"
+#include "pointwise.cuh"
+#include "unary_launch.hpp"
+
+namespace kf::cuda {
+namespace {
+
+using namespace pointwise;  // NOLINT: the helpers of the pointwise kernels
+
+struct Identity {
+  template <class C>
+  __device__ C operator()(C x) const { return x; }
+};
+
+struct Neg {
+  template <class C>
+  __device__ C operator()(C x) const {
+    if constexpr (std::is_integral_v<C>) {
+      return wrap_sub(C(0), x);
+    } else {
+      return -x;
+    }
+  }
+};
+
+struct Abs {  // signed integers and floats; bool and uint8 take the identity
+  template <class C>
+  __device__ C operator()(C x) const {
+    if constexpr (std::is_integral_v<C>) {
+      return x < C(0) ? wrap_sub(C(0), x) : x;
+    } else {
+      return m_fabs(x);
+    }
+  }
+};
+
+struct Relu {
+  template <class C>
+  __device__ C operator()(C x) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      return x > C(0) ? x : (x != x ? x : C(0));  // NaN stays NaN (PyTorch)
+    } else {
+      return x > C(0) ? x : C(0);
+    }
+  }
+};
+
+struct Exp {
+  template <class C>
+  __device__ C operator()(C x) const { return m_exp(x); }
+};
+struct Log {
+  template <class C>
+  __device__ C operator()(C x) const { return m_log(x); }
+};
+struct Sqrt {
+  template <class C>
+  __device__ C operator()(C x) const { return m_sqrt(x); }
+};
+struct Sigmoid {
+  template <class C>
+  __device__ C operator()(C x) const { return C(1) / (C(1) + m_exp(-x)); }
+};
+struct Tanh {
+  template <class C>
+  __device__ C operator()(C x) const { return m_tanh(x); }
+};
+struct Rsqrt {  // 1 / sqrt(x), both correctly rounded (not rsqrtf's 2 ulp)
+  template <class C>
+  __device__ C operator()(C x) const { return C(1) / m_sqrt(x); }
+};
+struct Sin {
+  template <class C>
+  __device__ C operator()(C x) const { return m_sin(x); }
+};
+struct Cos {
+  template <class C>
+  __device__ C operator()(C x) const { return m_cos(x); }
+};
+struct Erf {
+  template <class C>
+  __device__ C operator()(C x) const { return m_erf(x); }
+};
+struct Reciprocal {
+  template <class C>
+  __device__ C operator()(C x) const { return C(1) / x; }
+};
+
+struct Gelu {
+  bool approximate;  // the tanh form
+  template <class C>
+  __device__ C operator()(C x) const {
+    if (approximate) {
+      constexpr C kSqrt2OverPi = C(0.79788456080286535588);
+      constexpr C kCoeff = C(0.044715);
+      const C inner = kSqrt2OverPi * (x + kCoeff * x * x * x);
+      return C(0.5) * x * (C(1) + m_tanh(inner));
+    }
+    constexpr C kInvSqrt2 = C(0.70710678118654752440);
+    return x * C(0.5) * (C(1) + m_erf(x * kInvSqrt2));
+  }
+};
+
+struct Silu {
+  template <class C>
+  __device__ C operator()(C x) const { return x / (C(1) + m_exp(-x)); }
+};
+
+constexpr uint32_t kAbsIdentity = bit_of(KF_BOOL) | bit_of(KF_UINT8);
+constexpr uint32_t kAbsOwn = unary_dtype_mask(UnaryOp::kAbs) & ~kAbsIdentity;
+constexpr uint32_t kReluIdentity = bit_of(KF_UINT8);
+constexpr uint32_t kReluOwn = unary_dtype_mask(UnaryOp::kRelu) & ~kReluIdentity;
+constexpr uint32_t kFloatOps = kFloatDtypes;
+static_assert(unary_dtype_mask(UnaryOp::kExp) == kFloatOps, "the transcendentals take floats");
+
+// The floating-point ops; false for another op or dtype.
+bool launch_float(UnaryOp op, int32_t dtype, const Operands& p, const UnaryScalars& s,
+                  cudaStream_t stream) {
+  switch (op) {
+    case UnaryOp::kExp: return unary_same<kFloatOps>(dtype, p, Exp{}, stream);
+    case UnaryOp::kLog: return unary_same<kFloatOps>(dtype, p, Log{}, stream);
+    case UnaryOp::kSqrt: return unary_same<kFloatOps>(dtype, p, Sqrt{}, stream);
+    case UnaryOp::kSigmoid: return unary_same<kFloatOps>(dtype, p, Sigmoid{}, stream);
+    case UnaryOp::kTanh: return unary_same<kFloatOps>(dtype, p, Tanh{}, stream);
+    case UnaryOp::kRsqrt: return unary_same<kFloatOps>(dtype, p, Rsqrt{}, stream);
+    case UnaryOp::kSin: return unary_same<kFloatOps>(dtype, p, Sin{}, stream);
+    case UnaryOp::kCos: return unary_same<kFloatOps>(dtype, p, Cos{}, stream);
+    case UnaryOp::kErf: return unary_same<kFloatOps>(dtype, p, Erf{}, stream);
+    case UnaryOp::kReciprocal: return unary_same<kFloatOps>(dtype, p, Reciprocal{}, stream);
+    case UnaryOp::kGelu: return unary_same<kFloatOps>(dtype, p, Gelu{s.approximate}, stream);
+    case UnaryOp::kSilu: return unary_same<kFloatOps>(dtype, p, Silu{}, stream);
+    default: return false;
+  }
+}
+
+}  // namespace
+
+void launch_unary(UnaryOp op, int32_t dtype, const Operands& p, const UnaryScalars& s,
+                  cudaStream_t stream) {
+  if (p.numel <= 0) return;
+  bool done = false;
+  switch (op) {
+    case UnaryOp::kNeg:
+      done = unary_same<unary_dtype_mask(UnaryOp::kNeg)>(dtype, p, Neg{}, stream);
+      break;
+    case UnaryOp::kAbs:
+      done = unary_same<kAbsOwn>(dtype, p, Abs{}, stream) ||
+             identity<kAbsIdentity, Identity>(dtype, p, stream);
+      break;
+    case UnaryOp::kRelu:
+      done = unary_same<kReluOwn>(dtype, p, Relu{}, stream) ||
+             identity<kReluIdentity, Identity>(dtype, p, stream);
+      break;
+    default:
+      done = launch_float(op, dtype, p, s, stream);
+      break;
+  }
+  if (!done) unsupported("unary", static_cast<int>(op), dtype);
+}
+
+}  // namespace kf::cuda

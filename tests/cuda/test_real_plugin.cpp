@@ -1,0 +1,143 @@
+// The real libkernforge_cuda.so, loaded by the runtime as any program loads it. On a machine
+// with the CUDA toolkit but no driver (CI) it must be unavailable with "no CUDA driver
+// (libcuda.so.1 not found)", not crash and not be rejected, with its CUDA libraries preloaded in
+// PyTorch's order from the folders its manifest names; with a driver and a GPU it must be
+// loaded and describe the device. The manifest says "activation": "first_use": until something
+// needs a backend list, nothing of the plugin is loaded, not even cuBLAS.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "kernforge/kernforge.h"
+
+namespace {
+
+using json = nlohmann::json;
+
+json report() {
+  size_t needed = 0;
+  kf_runtime_report_json(nullptr, 0, &needed);
+  std::string text(needed, '\0');
+  EXPECT_EQ(kf_runtime_report_json(text.data(), text.size(), &needed), KF_OK);
+  text.resize(needed > 0 ? needed - 1 : 0);
+  return json::parse(text);
+}
+
+/// The report's entry named "cuda" in `list` ("backends" or "deferred"), or null.
+json entry(const json& r, const char* list) {
+  for (const json& b : r.value(list, json::array())) {
+    if (b.value("name", "") == "cuda") return b;
+  }
+  return nullptr;
+}
+
+/// The cuda backend's record (an enumeration: it starts the plugin).
+bool find_cuda(kf_backend_info_t* out) {
+  for (int32_t i = 0; i < kf_backend_count(); ++i) {
+    kf_backend_info_t info{};
+    info.struct_size = sizeof(info);
+    if (kf_backend_info(i, &info) == KF_OK && std::string(info.name) == "cuda") {
+      *out = info;
+      return true;
+    }
+  }
+  return false;
+}
+
+json manifest() {
+  std::ifstream in(KF_TEST_CUDA_MANIFEST);
+  EXPECT_TRUE(in.good()) << KF_TEST_CUDA_MANIFEST;
+  return json::parse(in);
+}
+
+bool mapped(const char* soname) {
+  void* h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
+  if (h != nullptr) dlclose(h);
+  return h != nullptr;
+}
+
+TEST(RealPlugin, TheManifestPreloadsInPyTorchsOrder) {
+  const json m = manifest();
+  std::vector<std::string> sonames;
+  std::vector<bool> required;
+  for (const json& p : m.at("preload")) {
+    sonames.push_back(p.at("soname").get<std::string>());
+    required.push_back(p.value("required", true));
+  }
+  ASSERT_EQ(sonames.size(), 5u) << m.dump(2);
+  EXPECT_EQ(sonames[0].rfind("libcublasLt.so.", 0), 0u) << m.dump(2);
+  EXPECT_EQ(sonames[1].rfind("libcublas.so.", 0), 0u) << m.dump(2);
+  EXPECT_EQ(sonames[2].rfind("libcudart.so.", 0), 0u) << m.dump(2);
+  EXPECT_EQ(sonames[3].rfind("libnvrtc.so.", 0), 0u) << m.dump(2);
+  EXPECT_EQ(sonames[4], "libcuda.so.1");
+  EXPECT_EQ(required, (std::vector<bool>{true, true, true, false, false}));
+  const std::vector<std::string> search = m.at("search").get<std::vector<std::string>>();
+  EXPECT_EQ(search, (std::vector<std::string>{"$ORIGIN", "$KERNFORGE_CUDA_HOME/lib64",
+                                              "$CUDA_HOME/lib64", "/usr/local/cuda/lib64"}));
+  EXPECT_EQ(m.value("activation", ""), "first_use");
+}
+
+TEST(RealPlugin, NothingOfItIsLoadedBeforeFirstUse) {
+  ASSERT_EQ(kf_init(nullptr), KF_OK);
+  const json r = report();
+  EXPECT_FALSE(entry(r, "deferred").is_null()) << "cuda is not set aside at start-up";
+  EXPECT_TRUE(entry(r, "backends").is_null());
+  EXPECT_FALSE(mapped(manifest().at("preload").at(1).at("soname").get<std::string>().c_str()))
+      << "cuBLAS was mapped before anything needed cuda";
+}
+
+TEST(RealPlugin, ReportsWhyItIsUnavailableOrItsDevices) {
+  kf_backend_info_t info{};
+  ASSERT_TRUE(find_cuda(&info)) << "libkernforge_cuda.so was not found next to libkernforge";
+  const std::string reason = info.reason;
+  const json record = entry(report(), "backends");
+  ASSERT_FALSE(record.is_null());
+  // The toolkit's libraries were preloaded, in the manifest's order, by absolute path.
+  std::vector<std::string> loaded;
+  for (const json& lib : record.value("libraries", json::array())) {
+    if (lib.value("how", "") == "loaded" || lib.value("how", "") == "already mapped") {
+      loaded.push_back(lib.value("soname", ""));
+      EXPECT_EQ(lib.value("path", "").rfind('/', 0), 0u) << lib.dump();
+    }
+  }
+  const json m = manifest();
+  ASSERT_GE(loaded.size(), 3u) << record.dump(2);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(loaded[i], m.at("preload").at(i).at("soname")) << record.dump(2);
+  if (!mapped("libcuda.so.1")) {
+    EXPECT_STREQ(kf_backend_state_name(info.state), "unavailable") << reason;
+    EXPECT_EQ(info.failure, KF_UNAVAILABLE);
+    EXPECT_NE(reason.find("cuda: no CUDA driver (libcuda.so.1 not found)"), std::string::npos)
+        << reason;
+    EXPECT_NE(record.value("reason", "").find("libcuda.so.1 not found"), std::string::npos)
+        << record.dump();
+    return;
+  }
+  if (info.state != KF_BACKEND_LOADED) {
+    // A driver without a GPU (or too old for the runtime) is unavailable, never rejected.
+    EXPECT_STREQ(kf_backend_state_name(info.state), "unavailable") << reason;
+    EXPECT_FALSE(reason.empty());
+    return;
+  }
+  EXPECT_GE(info.device_count, 1);
+  EXPECT_NE(std::string(info.details).find("CUDA runtime"), std::string::npos) << info.details;
+}
+
+TEST(RealPlugin, AnOpOnAMissingDeviceIsAClearError) {
+  kf_backend_info_t info{};
+  ASSERT_TRUE(find_cuda(&info));
+  if (info.state == KF_BACKEND_LOADED) GTEST_SKIP() << "cuda is loaded here";
+  kf_device_t cuda{};
+  ASSERT_EQ(kf_device_parse("cuda:0", &cuda), KF_OK);
+  const int64_t shape[] = {4};
+  kf_tensor_t t = nullptr;
+  EXPECT_NE(kf_tensor_empty(shape, 1, KF_FLOAT32, cuda, &t), KF_OK);
+  EXPECT_EQ(t, nullptr);
+  EXPECT_NE(std::string(kf_last_error_message()).find("cuda"), std::string::npos)
+      << kf_last_error_message();
+}
+
+}  // namespace
