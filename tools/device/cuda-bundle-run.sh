@@ -58,6 +58,19 @@ else
 fi
 cuda_ld_path="${KERNFORGE_CUDA_HOME:+$KERNFORGE_CUDA_HOME/lib64}"
 
+# The driver: the loader finds libcuda.so.1 through ld.so.cache and LD_LIBRARY_PATH; container
+# images often mount it elsewhere (/usr/local/nvidia/lib64) without telling ldconfig.
+if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+  for d in /usr/local/nvidia/lib64 /usr/local/nvidia/lib /usr/lib/wsl/lib; do
+    if [[ -e "$d/libcuda.so.1" ]]; then
+      export LD_LIBRARY_PATH="$d${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+      cuda_ld_path="$cuda_ld_path:$d"
+      say "CUDA driver: $d/libcuda.so.1 (not in ld.so.cache; added to LD_LIBRARY_PATH)"
+      break
+    fi
+  done
+fi
+
 run_step() {  # run_step NAME TIMEOUT CMD...: output in OUTDIR/NAME.txt
   local name="$1" limit="$2"
   shift 2
