@@ -4,7 +4,9 @@
 //     same size: the device's bandwidth, counted as bytes read plus bytes written;
 //   - matmul (f32, bf16, f16) next to cublasGemmEx called directly with the same types;
 //   - one tiny add (1 element, a new output) per iteration: what a call costs on the GPU, queued
-//     (the launch and the dispatch, not the kernel).
+//     (the launch and the dispatch, not the kernel);
+//   - a 256 MiB upload from pageable memory (kf_tensor_from_data, which the plugin stages
+//     through pinned buffers) next to cudaMemcpy from pageable and from pinned memory.
 // Each iteration times `kBatch` ops between two synchronizations with the wall clock and
 // reports the time per op (UseManualTime), so the synchronization is paid once per batch.
 // Where no GPU is, every benchmark is skipped with the runtime's reason.
@@ -129,6 +131,52 @@ BENCHMARK(BM_KfCudaAdd)->Arg(kBig)->UseManualTime()->Unit(benchmark::kMillisecon
 BENCHMARK(BM_KfCudaExp)->Arg(kBig)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KfCudaCopy)->Arg(kBig)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_KfCudaSum)->Arg(kBig)->UseManualTime()->Unit(benchmark::kMillisecond);
+
+// ------------------------------------------------------- host to device --
+// Note [Pinned staging] of the plugin (staging.hpp): kf_tensor_from_data of pageable memory
+// against cudaMemcpy from pageable and from pinned memory, 256 MiB each.
+
+void BM_KfCudaUpload(benchmark::State& state) {
+  if (skip_without_gpu(state)) return;
+  const int64_t n = state.range(0);
+  const std::vector<float> host(static_cast<size_t>(n), 1.0f);
+  time_batches(state, [&] {
+    kf_tensor_t t = nullptr;
+    check(state, kf_tensor_from_data(host.data(), &n, 1, KF_FLOAT32, cuda_device(), &t),
+          "kf_tensor_from_data");
+    kf_tensor_release(t);
+  });
+  kf_bench::set_bandwidth(state, 4.0 * static_cast<double>(n));
+}
+
+void BM_CudaMemcpyH2D(benchmark::State& state, bool pinned) {
+  if (skip_without_gpu(state)) return;
+  const size_t bytes = static_cast<size_t>(state.range(0)) * sizeof(float);
+  std::vector<float> pageable;
+  void* host = nullptr;
+  void* dev = nullptr;
+  if (pinned) {
+    if (cudaHostAlloc(&host, bytes, cudaHostAllocDefault) != cudaSuccess) host = nullptr;
+  } else {
+    pageable.assign(bytes / sizeof(float), 1.0f);
+    host = pageable.data();
+  }
+  if (host == nullptr || cudaMalloc(&dev, bytes) != cudaSuccess) {
+    state.SkipWithError("cudaHostAlloc or cudaMalloc failed");
+    return;
+  }
+  time_batches(state, [&] { cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice); });
+  kf_bench::set_bandwidth(state, static_cast<double>(bytes));
+  cudaFree(dev);
+  if (pinned) cudaFreeHost(host);
+}
+
+constexpr int64_t kUpload = int64_t{1} << 26;  // 64M floats: 256 MiB
+BENCHMARK(BM_KfCudaUpload)->Arg(kUpload)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CudaMemcpyH2D, pageable, false)->Arg(kUpload)->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CudaMemcpyH2D, pinned, true)->Arg(kUpload)->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 // ------------------------------------------------------------------- GEMM --
 

@@ -83,6 +83,16 @@ def cuda_budget_rows(cuda: dict | None) -> list[str]:
                                  f"{ours['GFLOP/s'] / 1e3:.1f} vs {ref['GFLOP/s'] / 1e3:.1f} "
                                  "TFLOP/s", f"≥ {GEMM_SHARE:.0%}", f"{share:.1%}",
                                  share >= GEMM_SHARE, "below budget"))
+    upload = _find(picked, "BM_KfCudaUpload/")
+    pageable = _find(picked, "BM_CudaMemcpyH2D/pageable/")
+    pinned = _find(picked, "BM_CudaMemcpyH2D/pinned/")
+    if upload and pageable and pinned:
+        rows.append(_row("cuda upload of 256 MiB from pageable memory (`kf_tensor_from_data`, "
+                         "pinned staging) vs `cudaMemcpy` from pageable memory; from pinned "
+                         f"memory {pinned['GB/s']:.1f} GB/s (informative: whether staging pays)",
+                         f"{upload['GB/s']:.1f} vs {pageable['GB/s']:.1f} GB/s", "≥ 1×",
+                         f"{upload['GB/s'] / pageable['GB/s']:.2f}×",
+                         upload["GB/s"] >= pageable["GB/s"], "staging does not pay"))
     tiny = _find(picked, "BM_KfCudaAddTiny")
     torch = cuda.get("torch")
     if tiny and torch:

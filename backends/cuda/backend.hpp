@@ -1,5 +1,6 @@
 // backend.hpp — the CUDA plugin's state (what init stores, kf_kernel_call_t.plugin_state):
-// the devices found, the library versions, cuBLAS handles and the random generator.
+// the devices found, the library versions, cuBLAS handles, the pinned staging buffers and the
+// random generator.
 //
 // Lifetime: made by init, destroyed by shutdown. Thread safety: devices and versions are
 // read-only after init; the handle pool and the generator are safe to use from any thread.
@@ -15,6 +16,7 @@
 
 #include "kernforge/philox.hpp"
 #include "kernforge/plugin.h"
+#include "staging.hpp"
 
 namespace kf::cuda {
 
@@ -68,9 +70,10 @@ struct CudaBackend {
   Versions versions;
   bool allow_tf32 = false;  // KERNFORGE_CUDA_ALLOW_TF32=1: float32 GEMM may use TF32
   CublasPool blas{0};
+  Staging staging{0};  // pinned buffers for large pageable copies (Note [Pinned staging])
   Random random;
 
-  explicit CudaBackend(size_t ndevices) : blas(ndevices) {}
+  explicit CudaBackend(size_t ndevices) : blas(ndevices), staging(ndevices) {}
   const DeviceInfo* device(int32_t index) const {
     return index >= 0 && static_cast<size_t>(index) < devices.size() ? &devices[index] : nullptr;
   }

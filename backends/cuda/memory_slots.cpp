@@ -4,7 +4,8 @@
 // the default stream. cudaMemcpy alone is not enough: from pageable host memory it returns once
 // the data is staged, and device-to-device it returns at once, while a kernel on one of our
 // non-blocking streams is not ordered after the legacy stream. So copy() queues the copy on the
-// legacy stream and waits for that stream.
+// legacy stream and waits for that stream; large copies to or from pageable memory go through
+// pinned buffers (staging.hpp, Note [Pinned staging]).
 //
 // Memory comes from cudaMalloc, never managed memory; the host's caching allocator keeps the
 // blocks, so cudaFree (which waits for the device) runs when a cache is emptied, not per tensor.
@@ -75,6 +76,10 @@ kf_status_t copy(void* state, int32_t device, void* dst, const void* src, size_t
   if (!valid_kind(kind)) return KF_INVALID_ARGUMENT;
   if (bytes == 0 || dst == src) return KF_OK;
   return on_device(state, device, [&]() -> kf_status_t {  // Note [Synchronous copies]
+    kf_status_t staged = KF_OK;  // Note [Pinned staging] (staging.hpp)
+    if (backend_of(state)->staging.copy(device, dst, src, bytes, kind, staged)) {
+      return staged;
+    }
     KF_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(dst, src, bytes, kind_of(kind), cudaStreamLegacy),
                             "cudaMemcpyAsync");
     KF_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(cudaStreamLegacy),
