@@ -85,6 +85,13 @@ KF_CUDA_MATH1(m_floor, floorf, floor)
 KF_CUDA_MATH1(m_ceil, ceilf, ceil)
 KF_CUDA_MATH1(m_rint, rintf, rint)  // half to even, as std::nearbyint in the default mode
 #undef KF_CUDA_MATH1
+/// A functor `Name` applying math function `fn` (one of the m_* above) to its argument.
+#define KF_CUDA_MATH_FUNCTOR(Name, fn)                               \
+  struct Name {                                                      \
+    template <class C>                                               \
+    __device__ C operator()(C x) const { return fn(x); }             \
+  };
+
 __device__ __forceinline__ float m_pow(float x, float y) { return ::powf(x, y); }
 __device__ __forceinline__ double m_pow(double x, double y) { return ::pow(x, y); }
 

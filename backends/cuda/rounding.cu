@@ -25,15 +25,9 @@ struct Identity {
   __device__ C operator()(C x) const { return x; }
 };
 
-struct Floor {  // floating dtypes; integers take the identity
-  template <class C>
-  __device__ C operator()(C x) const { return m_floor(x); }
-};
+KF_CUDA_MATH_FUNCTOR(Floor, m_floor)  // floating dtypes; integers take the identity
 
-struct Ceil {
-  template <class C>
-  __device__ C operator()(C x) const { return m_ceil(x); }
-};
+KF_CUDA_MATH_FUNCTOR(Ceil, m_ceil)
 
 struct Round {
   int mode;      // 0: rint(x); 1: rint(x * scale) / scale; -1: rint(x / scale) * scale

@@ -56,42 +56,21 @@ struct Relu {
   }
 };
 
-struct Exp {
-  template <class C>
-  __device__ C operator()(C x) const { return m_exp(x); }
-};
-struct Log {
-  template <class C>
-  __device__ C operator()(C x) const { return m_log(x); }
-};
-struct Sqrt {
-  template <class C>
-  __device__ C operator()(C x) const { return m_sqrt(x); }
-};
+KF_CUDA_MATH_FUNCTOR(Exp, m_exp)
+KF_CUDA_MATH_FUNCTOR(Log, m_log)
+KF_CUDA_MATH_FUNCTOR(Sqrt, m_sqrt)
 struct Sigmoid {
   template <class C>
   __device__ C operator()(C x) const { return C(1) / (C(1) + m_exp(-x)); }
 };
-struct Tanh {
-  template <class C>
-  __device__ C operator()(C x) const { return m_tanh(x); }
-};
+KF_CUDA_MATH_FUNCTOR(Tanh, m_tanh)
 struct Rsqrt {  // 1 / sqrt(x), both correctly rounded (not rsqrtf's 2 ulp)
   template <class C>
   __device__ C operator()(C x) const { return C(1) / m_sqrt(x); }
 };
-struct Sin {
-  template <class C>
-  __device__ C operator()(C x) const { return m_sin(x); }
-};
-struct Cos {
-  template <class C>
-  __device__ C operator()(C x) const { return m_cos(x); }
-};
-struct Erf {
-  template <class C>
-  __device__ C operator()(C x) const { return m_erf(x); }
-};
+KF_CUDA_MATH_FUNCTOR(Sin, m_sin)
+KF_CUDA_MATH_FUNCTOR(Cos, m_cos)
+KF_CUDA_MATH_FUNCTOR(Erf, m_erf)
 struct Reciprocal {
   template <class C>
   __device__ C operator()(C x) const { return C(1) / x; }
