@@ -9,6 +9,7 @@
 #include <cublas_v2.h>
 
 #include <atomic>
+#include <map>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -39,8 +40,11 @@ struct Versions {
   std::string driver_path, runtime_path, cublas_path;  // where the loaded libraries live
 };
 
-/// cuBLAS handles per device, reused: a handle serves one thread at a time (the stream is set
-/// on it for each call), so a call takes one from the pool and gives it back.
+/// cuBLAS handles per device and stream, reused. A handle serves one call at a time (the
+/// stream is set on it for each call), and a handle keeps to one stream: cuBLAS's default
+/// workspace belongs to the handle, so two streams sharing one could run two GEMMs over the same
+/// workspace at once. Work on one stream is ordered, so handles of the same stream can be
+/// reused as soon as a call has queued its work.
 class CublasPool {
  public:
   explicit CublasPool(size_t devices) : free_(devices) {}
@@ -48,14 +52,14 @@ class CublasPool {
   CublasPool(const CublasPool&) = delete;
   CublasPool& operator=(const CublasPool&) = delete;
 
-  /// A handle for `device` (the current device must be `device`); throws KernelError when
-  /// cublasCreate fails.
-  cublasHandle_t acquire(int32_t device);
-  void release(int32_t device, cublasHandle_t handle) noexcept;
+  /// A handle for `device` and `stream` (the current device must be `device`); throws
+  /// KernelError when cublasCreate fails.
+  cublasHandle_t acquire(int32_t device, void* stream);
+  void release(int32_t device, void* stream, cublasHandle_t handle) noexcept;
 
  private:
   std::mutex mutex_;
-  std::vector<std::vector<cublasHandle_t>> free_;
+  std::vector<std::map<void*, std::vector<cublasHandle_t>>> free_;  // [device][stream]
 };
 
 /// The generator of rand/randn, as the CPU backend's (docs/architecture.md, "Random numbers").

@@ -129,12 +129,13 @@ void require_int(int64_t v, const char* what, const char* op) {
   }
 }
 
-/// A handle of the pool for one call (released on every path).
+/// A handle of the pool for one call on `stream` (released on every path).
 class PooledHandle {
  public:
-  PooledHandle(CublasPool& pool, int32_t device)
-      : pool_(pool), device_(device), handle_(pool.acquire(device)) {}
-  ~PooledHandle() { pool_.release(device_, handle_); }
+  PooledHandle(CublasPool& pool, int32_t device, cudaStream_t stream)
+      : pool_(pool), device_(device), stream_(stream),
+        handle_(pool.acquire(device, stream)) {}
+  ~PooledHandle() { pool_.release(device_, stream_, handle_); }
   PooledHandle(const PooledHandle&) = delete;
   PooledHandle& operator=(const PooledHandle&) = delete;
   cublasHandle_t get() const { return handle_; }
@@ -142,6 +143,7 @@ class PooledHandle {
  private:
   CublasPool& pool_;
   int32_t device_;
+  cudaStream_t stream_;
   cublasHandle_t handle_;
 };
 
@@ -224,7 +226,7 @@ void blas_gemm(const KernelScope& scope, const BlasGemm& g, const char* op) {
   }
   const GemmCall call = plan_call(a, b, c, rows_out, ldc, op);
   {
-    PooledHandle handle(scope.backend().blas, g.device);
+    PooledHandle handle(scope.backend().blas, g.device, stream);
     check(cublasSetStream(handle.get(), stream), "cublasSetStream");
     check(cublasSetMathMode(handle.get(),
                             static_cast<cublasMath_t>(

@@ -1,7 +1,8 @@
-// cublas_pool.cpp — CublasPool (backend.hpp): cuBLAS handles kept per device and reused.
-// acquire hands out a free handle of the device or creates one (cublasCreate, on the current
-// device, which the caller has made `device`); release puts it back; the destructor destroys
-// them all. A handle is used by one call at a time; the pool never shrinks while it lives.
+// cublas_pool.cpp — CublasPool (backend.hpp): cuBLAS handles kept per device and stream and
+// reused. acquire hands out a free handle of the device and stream or creates one
+// (cublasCreate, on the current device, which the caller has made `device`); release puts it
+// back under its stream; the destructor destroys them all. A handle is used by one call at a
+// time; the pool never shrinks while it lives.
 #include <string>
 
 #include "backend.hpp"
@@ -11,12 +12,15 @@
 namespace kf::cuda {
 
 CublasPool::~CublasPool() {
-  for (std::vector<cublasHandle_t>& handles : free_) {
-    for (cublasHandle_t h : handles) (void)cublasDestroy(h);  // at shutdown: errors ignored
+  for (auto& streams : free_) {
+    for (auto& [stream, handles] : streams) {
+      (void)stream;
+      for (cublasHandle_t h : handles) (void)cublasDestroy(h);  // at shutdown: errors ignored
+    }
   }
 }
 
-cublasHandle_t CublasPool::acquire(int32_t device) {
+cublasHandle_t CublasPool::acquire(int32_t device, void* stream) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (device < 0 || static_cast<size_t>(device) >= free_.size()) {
@@ -24,8 +28,10 @@ cublasHandle_t CublasPool::acquire(int32_t device) {
                                                      std::to_string(device) + " (it has " +
                                                      std::to_string(free_.size()) + ")");
     }
-    std::vector<cublasHandle_t>& handles = free_[static_cast<size_t>(device)];
-    if (!handles.empty()) {
+    auto& streams = free_[static_cast<size_t>(device)];
+    const auto it = streams.find(stream);
+    if (it != streams.end() && !it->second.empty()) {
+      std::vector<cublasHandle_t>& handles = it->second;
       cublasHandle_t h = handles.back();
       handles.pop_back();
       return h;
@@ -36,12 +42,12 @@ cublasHandle_t CublasPool::acquire(int32_t device) {
   return h;
 }
 
-void CublasPool::release(int32_t device, cublasHandle_t handle) noexcept {
+void CublasPool::release(int32_t device, void* stream, cublasHandle_t handle) noexcept {
   if (handle == nullptr) return;
   try {
     std::lock_guard<std::mutex> lock(mutex_);
     if (device >= 0 && static_cast<size_t>(device) < free_.size()) {
-      free_[static_cast<size_t>(device)].push_back(handle);
+      free_[static_cast<size_t>(device)][stream].push_back(handle);
       return;
     }
   } catch (...) {  // no memory for the list (or a failed lock): the handle goes

@@ -70,7 +70,8 @@ Versions library_versions() {
 /// Why the runtime or cuBLAS loaded cannot serve this build ("" when they can); `warnings`
 /// gets what loads but is older than the build.
 std::string version_problem(const Versions& v, std::vector<std::string>& warnings) {
-  const std::string found = cuda_version_text(v.runtime), built = cuda_version_text(v.runtime_built);
+  const std::string found = cuda_version_text(v.runtime);
+  const std::string built = cuda_version_text(v.runtime_built);
   if (v.runtime / 1000 != v.runtime_built / 1000) {
     return "the CUDA runtime loaded (" + v.runtime_path + ") is " + found +
            ", the plugin was built against " + built + ": install the CUDA " +

@@ -40,7 +40,12 @@ KernelScope::KernelScope(const kf_kernel_call_t& call, const kf_tensor_view_t& a
     : backend_(backend_of(call.plugin_state)),
       device_(&device_of(backend_, anchor)),
       guard_(device_->ordinal),
-      stream_(static_cast<cudaStream_t>(call.stream)) {}
+      stream_(static_cast<cudaStream_t>(call.stream)) {
+  // An earlier failure this thread already reported (a slot's, or a failed allocation) must not
+  // be taken for this call's launch error by check(); a sticky error (a kernel fault) stays
+  // and fails this call's launches again.
+  (void)cudaGetLastError();
+}
 
 void KernelScope::check(const char* op) const {
   const cudaError_t e = cudaGetLastError();
@@ -49,7 +54,14 @@ void KernelScope::check(const char* op) const {
 
 StreamScratch::StreamScratch(size_t bytes, cudaStream_t stream) : stream_(stream) {
   if (bytes == 0) return;
-  kf::cuda::check(cudaMallocAsync(&ptr_, bytes, stream), "scratch memory (cudaMallocAsync)");
+  const cudaError_t e = cudaMallocAsync(&ptr_, bytes, stream);
+  if (e != cudaSuccess) {
+    // The failure is also the thread's last error (an allocation failure is not sticky):
+    // cleared, or the next op's KernelScope::check would report it as its own launch failure.
+    (void)cudaGetLastError();
+    ptr_ = nullptr;
+    throw_error(e, "scratch memory (cudaMallocAsync)");
+  }
 }
 
 StreamScratch::~StreamScratch() {

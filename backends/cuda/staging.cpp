@@ -24,14 +24,22 @@ struct Staging::Buffers {
     }
   }
 
-  /// Allocates the buffers and events on the current device; false (nothing kept) on failure.
+  /// Allocates the buffers and events on the current device; false on failure (what was made
+  /// is kept for the next try, which makes only the rest: not made again and leaked).
   bool prepare() {
     if (ready) return true;
     for (int i = 0; i < 2; ++i) {
-      if (cudaHostAlloc(&buf[i], kStageChunk, cudaHostAllocPortable) != cudaSuccess ||
-          cudaEventCreateWithFlags(&free[i], cudaEventDisableTiming) != cudaSuccess) {
+      if (buf[i] == nullptr &&
+          cudaHostAlloc(&buf[i], kStageChunk, cudaHostAllocPortable) != cudaSuccess) {
+        buf[i] = nullptr;
         (void)cudaGetLastError();
         return false;  // the destructor frees what was made; the copy goes direct
+      }
+      if (free[i] == nullptr &&
+          cudaEventCreateWithFlags(&free[i], cudaEventDisableTiming) != cudaSuccess) {
+        free[i] = nullptr;
+        (void)cudaGetLastError();
+        return false;
       }
     }
     ready = true;

@@ -35,10 +35,10 @@ class Staging {
   Staging& operator=(const Staging&) = delete;
 
   /// Copies `bytes` host <-> device (kind KF_COPY_HOST_TO_DEVICE or _DEVICE_TO_HOST) on
-  /// kernforge device `device` (its CUDA device current) through the pinned buffers, ordered after the legacy stream and
-  /// done when it returns. Returns false, having done nothing, when the copy should take the
-  /// direct path: small, pinned host memory, or the buffers busy. A CUDA failure is reported
-  /// (report(), cuda_check.hpp) in `status`.
+  /// kernforge device `device` (its CUDA device current) through the pinned buffers, ordered
+  /// after the legacy stream and done when it returns. Returns false, having done nothing,
+  /// when the copy should take the direct path: small, pinned host memory, or the buffers
+  /// busy. A CUDA failure is reported (report(), cuda_check.hpp) in `status`.
   bool copy(int32_t device, void* dst, const void* src, size_t bytes, int32_t kind,
             kf_status_t& status);
 

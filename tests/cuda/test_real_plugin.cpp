@@ -108,7 +108,9 @@ TEST(RealPlugin, ReportsWhyItIsUnavailableOrItsDevices) {
   }
   const json m = manifest();
   ASSERT_GE(loaded.size(), 3u) << record.dump(2);
-  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(loaded[i], m.at("preload").at(i).at("soname")) << record.dump(2);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(loaded[i], m.at("preload").at(i).at("soname")) << record.dump(2);
+  }
   if (!mapped("libcuda.so.1")) {
     EXPECT_STREQ(kf_backend_state_name(info.state), "unavailable") << reason;
     EXPECT_EQ(info.failure, KF_UNAVAILABLE);
