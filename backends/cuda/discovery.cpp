@@ -67,39 +67,6 @@ Versions library_versions() {
   return v;
 }
 
-/// Why the runtime or cuBLAS loaded cannot serve this build ("" when they can); `warnings`
-/// gets what loads but is older than the build.
-std::string version_problem(const Versions& v, std::vector<std::string>& warnings) {
-  const std::string found = cuda_version_text(v.runtime);
-  const std::string built = cuda_version_text(v.runtime_built);
-  if (v.runtime / 1000 != v.runtime_built / 1000) {
-    return "the CUDA runtime loaded (" + v.runtime_path + ") is " + found +
-           ", the plugin was built against " + built + ": install the CUDA " +
-           std::to_string(v.runtime_built / 1000) + " runtime, or point KERNFORGE_CUDA_HOME at it";
-  }
-  if (v.runtime < v.runtime_built) {
-    warnings.push_back("the CUDA runtime loaded is " + found + ", older than the " + built +
-                       " the plugin was built against");
-  }
-  if (v.cublas / 10000 != v.cublas_built / 10000) {
-    return "the cuBLAS loaded (" + v.cublas_path + ") is " + cublas_version_text(v.cublas) +
-           ", the plugin was built against " + cublas_version_text(v.cublas_built) +
-           ": install the cuBLAS of CUDA " + std::to_string(v.runtime_built / 1000);
-  }
-  return {};
-}
-
-/// The driver's check: its CUDA version against the runtime's ("" when it can run it).
-std::string driver_problem(const Versions& v) {
-  if (v.driver == 0) return {};
-  if (v.driver / 1000 < v.runtime / 1000) {
-    return "the NVIDIA driver (" + v.driver_path + ") supports CUDA up to " +
-           cuda_version_text(v.driver) + ", the runtime is " + cuda_version_text(v.runtime) +
-           ": update the driver to one for CUDA " + std::to_string(v.runtime / 1000);
-  }
-  return {};
-}
-
 DeviceInfo device_info(int ordinal) {
   DeviceInfo d;
   d.ordinal = ordinal;
@@ -131,6 +98,36 @@ void add_device(int ordinal, Discovery& out) {
 }
 
 }  // namespace
+
+std::string version_problem(const Versions& v, std::vector<std::string>& warnings) {
+  const std::string found = cuda_version_text(v.runtime);
+  const std::string built = cuda_version_text(v.runtime_built);
+  if (v.runtime / 1000 != v.runtime_built / 1000) {
+    return "the CUDA runtime loaded (" + v.runtime_path + ") is " + found +
+           ", the plugin was built against " + built + ": install the CUDA " +
+           std::to_string(v.runtime_built / 1000) + " runtime, or point KERNFORGE_CUDA_HOME at it";
+  }
+  if (v.runtime < v.runtime_built) {
+    warnings.push_back("the CUDA runtime loaded is " + found + ", older than the " + built +
+                       " the plugin was built against");
+  }
+  if (v.cublas / 10000 != v.cublas_built / 10000) {
+    return "the cuBLAS loaded (" + v.cublas_path + ") is " + cublas_version_text(v.cublas) +
+           ", the plugin was built against " + cublas_version_text(v.cublas_built) +
+           ": install the cuBLAS of CUDA " + std::to_string(v.runtime_built / 1000);
+  }
+  return {};
+}
+
+std::string driver_problem(const Versions& v) {
+  if (v.driver == 0) return {};
+  if (v.driver / 1000 < v.runtime / 1000) {
+    return "the NVIDIA driver (" + v.driver_path + ") supports CUDA up to " +
+           cuda_version_text(v.driver) + ", the runtime is " + cuda_version_text(v.runtime) +
+           ": update the driver to one for CUDA " + std::to_string(v.runtime / 1000);
+  }
+  return {};
+}
 
 std::string cuda_version_text(int32_t version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);

@@ -28,6 +28,15 @@ struct Discovery {
 /// Finds the driver, checks versions and lists the usable devices (see the Note).
 Discovery discover();
 
+/// Why the runtime or cuBLAS loaded cannot serve this build ("" when they can): another major
+/// than the one built against, naming both and the file. `warnings` gets what loads but is
+/// older than the build (an older minor).
+std::string version_problem(const Versions& v, std::vector<std::string>& warnings);
+
+/// Why the driver cannot run the runtime ("" when it can, or when its version is unknown): it
+/// supports an older CUDA major than the runtime's.
+std::string driver_problem(const Versions& v);
+
 /// "13.0" of CUDA's 1000 * major + 10 * minor.
 std::string cuda_version_text(int32_t version);
 
