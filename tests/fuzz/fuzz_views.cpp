@@ -5,7 +5,7 @@
 //
 // Note [The views oracle]
 // The target keeps its own model of the layout rules (Note [Layout rules] in
-// runtime/src/tensor/layout.hpp and the kf_tensor_from_blob contract in kernforge.h), computed
+// runtime/tensor/include/tensor/layout.hpp and the kf_tensor_from_blob contract in kernforge.h), computed
 // in 128-bit arithmetic, and traps when the core disagrees:
 // - kf_tensor_from_blob succeeds exactly when the model says the layout is valid;
 // - every tensor an op returns has a valid layout whose elements all lie in the memory of the

@@ -1,5 +1,5 @@
 // test_first_use.cpp — plugins whose manifest says "activation": "first_use" (Note [Backends
-// started on first use], runtime/src/core/first_use.hpp): at start-up they are checked and set
+// started on first use], runtime/core/include/core/first_use.hpp): at start-up they are checked and set
 // aside with nothing of theirs loaded, not even their preloads; the CPU path never starts them;
 // naming their device type, enumerating the backends or using their device type does, once.
 #include <algorithm>

@@ -2,7 +2,7 @@
 // (the plugin is refused), a kernel and an allocation that fail without set_error (the message
 // names the op or slot, the backend and the status, never an earlier failure's), and statuses
 // kf_status_t does not define, from a kernel, an allocation and init (KF_INTERNAL, the number
-// in the message). Note [Plugin statuses and messages] in runtime/src/core/plugin_call.hpp.
+// in the message). Note [Plugin statuses and messages] in runtime/core/include/core/plugin_call.hpp.
 #include <string>
 #include <vector>
 

@@ -1,7 +1,7 @@
 // The sweep through the load report (kf_runtime_report_json) after start-up: a JSON document
 // built and printed on each call. It must fail cleanly like everything else: nlohmann::json's
 // destructor allocates, so a document must be emptied before it is destroyed
-// (runtime/src/loader/json_document.hpp).
+// (runtime/loader/include/loader/json_document.hpp).
 #include <gtest/gtest.h>
 
 #include "phase_util.hpp"

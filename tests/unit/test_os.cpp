@@ -1,4 +1,4 @@
-// The loader's operating-system layer (runtime/src/loader/os.hpp) on the system it was built
+// The loader's operating-system layer (runtime/loader/include/loader/os.hpp) on the system it was built
 // for: os_posix.cpp on Linux, os_windows.cpp on Windows (under wine in CI). Every function of
 // os.hpp is called here directly, so neither implementation goes untested: paths, variables,
 // the system's own library search, libraries already loaded, and a library whose dependency is

@@ -1,6 +1,6 @@
 """Writes the typed C ABI entry points: declarations (kernforge_ops.h) and definitions
 (c_entry_points.cpp), which box the arguments and hand them to the C ABI's one op-call
-boundary (runtime/src/c_api/op_calls.hpp)."""
+boundary (capi/include/capi/op_calls.hpp)."""
 from __future__ import annotations
 
 from schema import Arg, Op
@@ -84,7 +84,7 @@ def header(ops: list[Op]) -> str:
 
 
 def source(ops: list[Op]) -> str:
-    lines = [HEADER, '#include "kernforge/kernforge.h"', '#include "c_api/op_calls.hpp"',
+    lines = [HEADER, '#include "kernforge/kernforge.h"', '#include "capi/op_calls.hpp"',
              '#include "registry/boxing.hpp"', '#include "op_ids.hpp"', ""]
     for op in ops:
         for name, params, mode, outs in entry_points(op):

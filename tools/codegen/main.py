@@ -36,12 +36,12 @@ def write_if_changed(path: str, text: str) -> None:
 def outputs(ops: list[schema.Op]) -> dict[str, str]:
     return {
         "include/kernforge/kernforge_ops.h": gen_c.header(ops),
-        "src/c_entry_points.cpp": gen_c.source(ops),
-        "src/op_ids.hpp": gen_table.op_ids(ops),
-        "src/op_table.cpp": gen_table.table(ops),
-        "src/arg_kinds.inc": gen_table.arg_kinds(),
-        "src/core_ops.hpp": gen_core.header(ops),
-        "src/core_ops.cpp": gen_core.source(ops),
+        "floors/capi/c_entry_points.cpp": gen_c.source(ops),
+        "floors/registry/op_ids.hpp": gen_table.op_ids(ops),
+        "floors/registry/arg_kinds.inc": gen_table.arg_kinds(),
+        "floors/op_table/op_table.cpp": gen_table.table(ops),
+        "floors/dispatch/core_ops.hpp": gen_core.header(ops),
+        "floors/dispatch/core_ops.cpp": gen_core.source(ops),
         "include/kernforge/plugin_ops.hpp": gen_plugin.header(ops),
         "include/kernforge/tensor_methods.inc": gen_cpp.methods_inc(ops),
         "include/kernforge/kernforge_ops.hpp": gen_cpp.ops_hpp(ops),
