@@ -14,6 +14,8 @@ check_ipo_supported(RESULT KF_IPO_SUPPORTED OUTPUT KF_IPO_MESSAGE LANGUAGES CXX)
 #
 # Every floor is listed, in the order the calls ran, in the global property KF_CORE_FLOORS:
 # libkernforge (capi/) and the tests that link the core's pieces take their objects from there.
+# What each floor names BELOW is kept in KF_FLOOR_BELOW_<name>: tests/floors checks, for every
+# pair of floors, that one includes the other exactly when it stands above it.
 function(kernforge_floor name)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "GENERATED" "BELOW;SOURCES")
   file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/*.cpp")
@@ -30,6 +32,7 @@ function(kernforge_floor name)
     target_link_libraries(${target} PUBLIC kernforge_${lower})
   endforeach()
   set_property(GLOBAL APPEND PROPERTY KF_CORE_FLOORS ${target})
+  set_property(GLOBAL PROPERTY KF_FLOOR_BELOW_${name} ${ARG_BELOW})  # for tests/floors
 endfunction()
 
 # kernforge_core_part(<target>)
