@@ -9,7 +9,9 @@
 #           one STATUS line, `backend <name>: skipped (<reason>)`, and the configure goes on;
 #     ON    added, and the configure fails when it declares that it cannot be built here,
 #           saying why and what to do.
-#   One STATUS line at the end lists the backends built and skipped.
+#   One STATUS line at the end lists the backends built and skipped, and the global property
+#   KF_BACKENDS_BUILT holds the names of those built (folder names, sorted), for the parts of
+#   the build that do something per backend (tests/cts).
 #   KF_BACKEND_DEFAULT (AUTO unless set) is the first value of every KF_BACKEND_<NAME>: the
 #   wheel's build sets it to OFF and KF_BACKEND_CPU to ON, so it names no other backend.
 #
@@ -117,4 +119,5 @@ function(kernforge_add_backends dir)
     set(skipped_text "none")
   endif()
   message(STATUS "backends: built: ${built_text}; skipped: ${skipped_text}")
+  set_property(GLOBAL PROPERTY KF_BACKENDS_BUILT "${built}")
 endfunction()

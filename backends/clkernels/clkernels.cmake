@@ -6,6 +6,12 @@
 # declares itself unavailable must not define targets); include_guard makes the first include
 # define the target and later ones reuse it. This folder has no CMakeLists.txt, so
 # kernforge_add_backends() does not take it for a backend.
+#
+# Every backend that includes it is appended to the global property KF_CLKERNELS_BACKENDS
+# (before the include guard, so each include counts): tests/cts reruns the suite on each of them.
+if(DEFINED KF_CURRENT_BACKEND AND NOT KF_CURRENT_BACKEND STREQUAL "")
+  set_property(GLOBAL APPEND PROPERTY KF_CLKERNELS_BACKENDS "${KF_CURRENT_BACKEND}")
+endif()
 include_guard(GLOBAL)
 
 set(KF_CLKERNELS_DIR "${CMAKE_CURRENT_LIST_DIR}")

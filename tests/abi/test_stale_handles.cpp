@@ -60,14 +60,9 @@ void expect_untouched_then_release(Tensor t, int64_t n, float value) {
   EXPECT_STALE(kf_tensor_release(h));
 }
 
-TEST(StaleHandles, ATensorHandleIsRefusedByEveryCallOnceItsSlotIsReused) {
-  Tensor x = full({1, 3}, 2), w = full({2, 3}, 1), other = full({3}, 5);
-  kf_tensor_t stale = full({3}, 1).release();
-  ASSERT_EQ(kf_tensor_release(stale), KF_OK);
-  Tensor live = reuse_tensor_slot(stale, {3}, 7);
-  ASSERT_TRUE(live) << "no new tensor took the released tensor's slot";
-
-  // Handles, accessors, copies.
+/// Every handle call, accessor and copy refuses the released tensor `stale` and leaves its
+/// outputs as they were.
+void expect_accessors_refuse(kf_tensor_t stale) {
   EXPECT_STALE(kf_tensor_release(stale));
   EXPECT_STALE(kf_tensor_release(stale));
   EXPECT_STALE(kf_tensor_retain(stale));
@@ -96,11 +91,13 @@ TEST(StaleHandles, ATensorHandleIsRefusedByEveryCallOnceItsSlotIsReused) {
   Tensor r;
   EXPECT_STALE(kf_tensor_to(stale, kf_device_cpu(), KF_FLOAT64, r.put()));
   EXPECT_STALE(kf_tensor_record_stream(stale, nullptr));
+}
 
-  // Op arguments: after a planned call of the same shapes, every argument position, out=,
-  // in place, an optional tensor, the boxed path.
-  ASSERT_EQ(kf_add(live.get(), other.get(), kOne, r.put()), KF_OK) << kf_last_error_message();
-  ASSERT_EQ(kf_add(live.get(), other.get(), kOne, r.put()), KF_OK) << kf_last_error_message();
+/// `stale` in every argument position of an op, out=, in place, an optional tensor and the
+/// boxed path: each call refuses it. `other` is a float32 {3}, `x` {1, 3} and `w` {2, 3}.
+void expect_op_arguments_refuse(kf_tensor_t stale, const Tensor& other, const Tensor& x,
+                                const Tensor& w) {
+  Tensor r;
   EXPECT_STALE(kf_add(stale, other.get(), kOne, r.put()));
   EXPECT_FALSE(r) << "a failing op leaves *out NULL";
   EXPECT_STALE(kf_add(other.get(), stale, kOne, r.put()));
@@ -111,7 +108,8 @@ TEST(StaleHandles, ATensorHandleIsRefusedByEveryCallOnceItsSlotIsReused) {
   EXPECT_STALE(kf_copy_(stale, other.get()));
   EXPECT_STALE(kf_copy_(other.get(), stale));
   EXPECT_STALE(kf_exp(stale, r.put()));
-  EXPECT_STALE(kf_reshape(stale, dims, 0, r.put()));
+  const int64_t* no_dims = nullptr;
+  EXPECT_STALE(kf_reshape(stale, no_dims, 0, r.put()));
   EXPECT_STALE(kf_linear(x.get(), w.get(), stale, r.put()));
   kf_op_t add = nullptr;
   ASSERT_EQ(kf_op_find("add", &add), KF_OK);
@@ -121,6 +119,21 @@ TEST(StaleHandles, ATensorHandleIsRefusedByEveryCallOnceItsSlotIsReused) {
   kf_op_t copy_ = nullptr;
   ASSERT_EQ(kf_op_find("copy_", &copy_), KF_OK);
   EXPECT_STALE(kf_op_call(copy_, args, 2, &result, 1));
+}
+
+TEST(StaleHandles, ATensorHandleIsRefusedByEveryCallOnceItsSlotIsReused) {
+  Tensor x = full({1, 3}, 2), w = full({2, 3}, 1), other = full({3}, 5);
+  kf_tensor_t stale = full({3}, 1).release();
+  ASSERT_EQ(kf_tensor_release(stale), KF_OK);
+  Tensor live = reuse_tensor_slot(stale, {3}, 7);
+  ASSERT_TRUE(live) << "no new tensor took the released tensor's slot";
+
+  expect_accessors_refuse(stale);
+  // Op arguments, after a planned call of the same shapes.
+  Tensor r;
+  ASSERT_EQ(kf_add(live.get(), other.get(), kOne, r.put()), KF_OK) << kf_last_error_message();
+  ASSERT_EQ(kf_add(live.get(), other.get(), kOne, r.put()), KF_OK) << kf_last_error_message();
+  expect_op_arguments_refuse(stale, other, x, w);
 
   EXPECT_EQ(values(other.get(), 3), std::vector<float>(3, 5.0f));
   expect_untouched_then_release(std::move(live), 3, 7.0f);

@@ -155,22 +155,25 @@ void add_view(Bytes& in, Pool& pool) {
   if (s == KF_OK) pool.add(t, 0);
 }
 
+// The kind of make_value's switch that a schema type ("Tensor", "int[]", ...) asks for.
+int32_t kind_of_type(const char* type) {
+  return std::strncmp(type, "Tensor", 6) == 0 ? 1
+         : std::strncmp(type, "int[]", 5) == 0 ? 9
+         : std::strncmp(type, "int", 3) == 0 ? 3
+         : std::strncmp(type, "float", 5) == 0 ? 4
+         : std::strncmp(type, "bool", 4) == 0 ? 5
+         : std::strncmp(type, "Scalar", 6) == 0 && type[6] != 'T' ? 6
+         : std::strncmp(type, "ScalarType", 10) == 0 ? 7
+         : std::strncmp(type, "Device", 6) == 0 ? 8 : 0;
+}
+
 // An argument of the kind the schema asks for (`type`: "Tensor", "int[]", ...), or of a random
 // kind.
 kf_value_t make_value(Bytes& in, Pool& pool, const char* type) {
   kf_value_t v;
   std::memset(&v, 0, sizeof v);
   int32_t kind = in.pick(14);
-  if (kind >= 12 && type != nullptr) {  // follow the schema
-    kind = std::strncmp(type, "Tensor", 6) == 0 ? 1
-           : std::strncmp(type, "int[]", 5) == 0 ? 9
-           : std::strncmp(type, "int", 3) == 0 ? 3
-           : std::strncmp(type, "float", 5) == 0 ? 4
-           : std::strncmp(type, "bool", 4) == 0 ? 5
-           : std::strncmp(type, "Scalar", 6) == 0 && type[6] != 'T' ? 6
-           : std::strncmp(type, "ScalarType", 10) == 0 ? 7
-           : std::strncmp(type, "Device", 6) == 0 ? 8 : 0;
-  }
+  if (kind >= 12 && type != nullptr) kind = kind_of_type(type);  // follow the schema
   switch (kind) {
     case 0: v.tag = KF_VALUE_NONE; break;
     case 1: v.tag = KF_VALUE_TENSOR; v.v.tensor = pool.any(in); break;

@@ -30,6 +30,59 @@ struct Failures {
   }
 };
 
+// Thread t hands every third tensor to thread (t + 1) % kThreads, which releases it: objects
+// then go back to another thread's pool list than the one they came from.
+struct Handoff {
+  std::mutex mutex[kThreads];
+  std::deque<kf_tensor_t> queue[kThreads];
+
+  void give(int to, kf_tensor_t t) {
+    std::lock_guard<std::mutex> lock(mutex[to]);
+    queue[to].push_back(t);
+  }
+  void release_mine(int t, Failures& failures) {
+    std::deque<kf_tensor_t> mine;
+    {
+      std::lock_guard<std::mutex> lock(mutex[t]);
+      mine.swap(queue[t]);
+    }
+    for (kf_tensor_t h : mine)
+      if (kf_tensor_release(h) != KF_OK) failures.add("kf_tensor_release(handed over)");
+  }
+};
+
+// One iteration of thread t: a tensor of its own values, a view of it, the values read back
+// through the view; the base released here, the view here or by the next thread.
+void create_view_and_hand_over(int t, int it, Failures& failures, Handoff& handoff,
+                               std::atomic<int>& wrong_values, std::atomic<uint64_t>& created) {
+  const int64_t n = 1 + (it * 37 + t * 11) % 700;  // several size classes
+  std::vector<float> host(static_cast<size_t>(n), static_cast<float>(t * 100000 + it));
+  const int64_t shape[] = {n};
+  kf_tensor_t x = nullptr;
+  if (kf_tensor_from_data(host.data(), shape, 1, KF_FLOAT32, kCpu, &x) != KF_OK) {
+    failures.add("kf_tensor_from_data");
+    return;
+  }
+  created++;
+  kf_tensor_t v = nullptr;
+  const int64_t as[] = {1, n};
+  if (kf_reshape(x, as, 2, &v) != KF_OK) failures.add("kf_reshape");
+  std::vector<float> back(static_cast<size_t>(n), -1.0f);
+  if (kf_tensor_copy_to_host(v != nullptr ? v : x, back.data(),
+                             static_cast<size_t>(n) * sizeof(float)) != KF_OK) {
+    failures.add("kf_tensor_copy_to_host");
+  } else if (back != host) {
+    wrong_values++;
+  }
+  if (kf_tensor_release(x) != KF_OK) failures.add("kf_tensor_release(base)");
+  if (v == nullptr) return;
+  if (it % 3 == 0) {
+    handoff.give((t + 1) % kThreads, v);
+  } else if (kf_tensor_release(v) != KF_OK) {
+    failures.add("kf_tensor_release(view)");
+  }
+}
+
 TEST(Threads, ConcurrentCreateViewAndCrossThreadRelease) {
   KF_REQUIRE_CPU();
   constexpr int kIters = 1500;
@@ -37,54 +90,17 @@ TEST(Threads, ConcurrentCreateViewAndCrossThreadRelease) {
   Failures failures;
   std::atomic<int> wrong_values{0};
   std::atomic<uint64_t> created{0};
-  // Thread t hands every third tensor to thread (t + 1) % 4, which releases it: objects then
-  // go back to another thread's pool list than the one they came from.
-  std::mutex handoff_mutex[kThreads];
-  std::deque<kf_tensor_t> handoff[kThreads];
-
+  Handoff handoff;
   auto work = [&](int t) {
-    std::vector<float> host, back;
     for (int it = 0; it < kIters; ++it) {
-      const int64_t n = 1 + (it * 37 + t * 11) % 700;  // several size classes
-      host.assign(static_cast<size_t>(n), static_cast<float>(t * 100000 + it));
-      const int64_t shape[] = {n};
-      kf_tensor_t x = nullptr;
-      if (kf_tensor_from_data(host.data(), shape, 1, KF_FLOAT32, kCpu, &x) != KF_OK) {
-        failures.add("kf_tensor_from_data");
-        continue;
-      }
-      created++;
-      kf_tensor_t v = nullptr;
-      const int64_t as[] = {1, n};
-      if (kf_reshape(x, as, 2, &v) != KF_OK) failures.add("kf_reshape");
-      back.assign(static_cast<size_t>(n), -1.0f);
-      if (kf_tensor_copy_to_host(v != nullptr ? v : x, back.data(),
-                                 static_cast<size_t>(n) * sizeof(float)) != KF_OK) {
-        failures.add("kf_tensor_copy_to_host");
-      } else if (back != host) {
-        wrong_values++;
-      }
-      if (kf_tensor_release(x) != KF_OK) failures.add("kf_tensor_release(base)");
-      if (v == nullptr) continue;
-      if (it % 3 == 0) {
-        std::lock_guard<std::mutex> lock(handoff_mutex[(t + 1) % kThreads]);
-        handoff[(t + 1) % kThreads].push_back(v);
-      } else if (kf_tensor_release(v) != KF_OK) {
-        failures.add("kf_tensor_release(view)");
-      }
-      std::deque<kf_tensor_t> mine;
-      {
-        std::lock_guard<std::mutex> lock(handoff_mutex[t]);
-        mine.swap(handoff[t]);
-      }
-      for (kf_tensor_t h : mine)
-        if (kf_tensor_release(h) != KF_OK) failures.add("kf_tensor_release(handed over)");
+      create_view_and_hand_over(t, it, failures, handoff, wrong_values, created);
+      handoff.release_mine(t, failures);
     }
   };
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) threads.emplace_back(work, t);
   for (std::thread& th : threads) th.join();
-  for (auto& q : handoff)
+  for (auto& q : handoff.queue)
     for (kf_tensor_t h : q) EXPECT_EQ(kf_tensor_release(h), KF_OK) << kf_last_error_message();
 
   EXPECT_EQ(failures.count.load(), 0) << "first: " << failures.first;
