@@ -4,10 +4,10 @@
 #include <cstring>
 #include <string>
 
+#include "capi/startup.hpp"
 #include "core/device_types.hpp"
 #include "core/error.hpp"
 #include "kernforge/kernforge.h"
-#include "capi/startup.hpp"
 
 extern "C" {
 

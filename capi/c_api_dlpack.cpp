@@ -1,7 +1,7 @@
 // The DLPack part of the C ABI (ABI 1.3): export and import of both struct versions. The
 // contract is in kernforge.h; the work is in tensor/dlpack.cpp (Note [DLPack ownership]).
-#include "core/error.hpp"
 #include "capi/startup.hpp"
+#include "core/error.hpp"
 #include "tensor/dlpack.hpp"
 #include "tensor/tensor_impl.hpp"
 

@@ -2,13 +2,14 @@
 // kf_op_kernel_info.
 #include <cstring>
 
+#include "capi/op_calls.hpp"
+#include "capi/startup.hpp"
 #include "capi/struct_out.hpp"
 #include "core/error.hpp"
-#include "registry/boxing.hpp"
 #include "dispatch/dispatch.hpp"
 #include "dispatch/kernel_choice.hpp"
 #include "loader/plugin_records.hpp"
-#include "capi/startup.hpp"
+#include "registry/boxing.hpp"
 #include "registry/op_registry.hpp"
 
 namespace {
@@ -117,6 +118,7 @@ KF_API kf_status_t kf_op_call(kf_op_t op, const kf_value_t* args, int32_t nargs,
                def.name, nresults);
     }
     kf::ensure_initialized();
+    const kf::OpCallDepth depth(def);
     const bool inplace = def.name[std::strlen(def.name) - 1] == '_';
     kf::TensorImpl* outs[kf::kMaxOutputs] = {};
     kf::run_boxed(def, args, nargs, inplace ? kf::CallMode::Inplace : kf::CallMode::Functional,

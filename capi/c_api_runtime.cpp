@@ -6,16 +6,17 @@
 #include <string>
 #include <thread>
 
+#include "capi/startup.hpp"
 #include "capi/struct_out.hpp"
 #include "core/device_types.hpp"
 #include "core/environment.hpp"
 #include "core/error.hpp"
 #include "core/first_use.hpp"
+#include "core/thread_count.hpp"
 #include "device/backend_registry.hpp"
 #include "loader/plugin_loader.hpp"
 #include "loader/plugin_records.hpp"
 #include "loader/report.hpp"
-#include "capi/startup.hpp"
 #include "memory/caching_allocator.hpp"
 
 namespace {
@@ -145,7 +146,12 @@ KF_API kf_status_t kf_manual_seed(uint64_t seed) {
 
 KF_API kf_status_t kf_set_num_threads(int32_t n) {
   return kf::guard([&] {
-    if (n < 1) kf::fail(KF_INVALID_ARGUMENT, "kf_set_num_threads: n must be >= 1, got {}", n);
+    if (n < 1 || n > kf::max_thread_count()) {
+      kf::fail(KF_INVALID_ARGUMENT,
+               "kf_set_num_threads: n must be between 1 and {} (four times this machine's "
+               "hardware threads, at least 64), got {}",
+               kf::max_thread_count(), n);
+    }
     ensure_all_started();
     kf::for_each_backend([&](const kf::Backend& b) { b.set_num_threads(n); });
     g_num_threads.store(n, std::memory_order_relaxed);

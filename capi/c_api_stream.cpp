@@ -1,9 +1,9 @@
 // The streams-and-events part of the C ABI (ABI 1.2). Semantics: device/stream.hpp.
+#include "capi/startup.hpp"
 #include "core/device_types.hpp"
 #include "core/error.hpp"
 #include "device/backend_registry.hpp"
 #include "device/stream.hpp"
-#include "capi/startup.hpp"
 
 namespace {
 

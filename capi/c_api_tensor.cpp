@@ -1,10 +1,10 @@
 // The tensor part of the C ABI: creation, copies to the host and between devices, reference
 // counting, accessors and kf_tensor_record_stream.
+#include "capi/startup.hpp"
 #include "core/device_types.hpp"
 #include "core/error.hpp"
 #include "device/stream.hpp"
 #include "dispatch/tensor_moves.hpp"
-#include "capi/startup.hpp"
 #include "tensor/tensor_impl.hpp"
 
 namespace {

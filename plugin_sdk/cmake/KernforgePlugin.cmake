@@ -101,12 +101,35 @@ function(_kernforge_plugin_os out)
   set(${out} "${os}" PARENT_SCOPE)
 endfunction()
 
+# Note [Manifest values]
+# Every value goes into the manifest as JSON, escaped here: a backslash or a quote in a version,
+# a path or a name is written as \\ or \" (before, `VERSION "1\"x"` became "1" and a path was
+# cut at its quote, and the result still parsed). A control character has no place in a
+# manifest value and stops the configure, naming the value. Whether the loader takes the
+# manifest (types, ranges, sonames, ...) is the loader's to say, with its own rules: see
+# _kernforge_check_manifest below; they are not copied here.
+
+# `value` as a JSON string literal, for the manifest field `what` of plugin `plugin`.
+function(_kernforge_json_string out plugin what value)
+  string(ASCII 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30
+               31 127 control)
+  if(value MATCHES "[${control}]")
+    string(REGEX REPLACE "[${control}]" "?" shown "${value}")
+    message(FATAL_ERROR "kernforge_add_plugin(${plugin}): ${what} '${shown}' holds a control "
+                        "character (shown as ?); a manifest value is printable text")
+  endif()
+  string(REPLACE "\\" "\\\\" value "${value}")
+  string(REPLACE "\"" "\\\"" value "${value}")
+  set(${out} "\"${value}\"" PARENT_SCOPE)
+endfunction()
+
 # A JSON array of strings from a CMake list.
-function(_kernforge_json_strings out)
+function(_kernforge_json_strings out plugin what)
   set(json "[]")
   set(i 0)
   foreach(item IN LISTS ARGN)
-    string(JSON json SET "${json}" ${i} "\"${item}\"")
+    _kernforge_json_string(quoted "${plugin}" "${what}" "${item}")
+    string(JSON json SET "${json}" ${i} "${quoted}")
     math(EXPR i "${i} + 1")
   endforeach()
   set(${out} "${json}" PARENT_SCOPE)
@@ -120,11 +143,12 @@ function(_kernforge_json_preload out plugin)
     string(REPLACE " " ";" words "${item}")
     list(POP_FRONT words soname)
     set(entry "{}")
-    string(JSON entry SET "${entry}" soname "\"${soname}\"")
+    _kernforge_json_string(soname_json "${plugin}" "PRELOAD soname" "${soname}")
+    string(JSON entry SET "${entry}" soname "${soname_json}")
     foreach(word IN LISTS words)
       if(word MATCHES "^folders=(.+)$")
         string(REPLACE "," ";" folders "${CMAKE_MATCH_1}")
-        _kernforge_json_strings(folders_json ${folders})
+        _kernforge_json_strings(folders_json "${plugin}" "PRELOAD folder" ${folders})
         string(JSON entry SET "${entry}" folders "${folders_json}")
       elseif(word STREQUAL "optional")
         string(JSON entry SET "${entry}" required false)
@@ -156,10 +180,12 @@ function(_kernforge_json_requires out plugin)
                           "os=<os>, arch=<arch> or cpu_features=<a>,<b>")
     endif()
   endforeach()
-  _kernforge_json_strings(features_json ${features})
+  _kernforge_json_strings(features_json "${plugin}" "REQUIRES cpu_features" ${features})
+  _kernforge_json_string(os "${plugin}" "REQUIRES os" "${os}")
+  _kernforge_json_string(arch "${plugin}" "REQUIRES arch" "${arch}")
   set(json "{}")
-  string(JSON json SET "${json}" os "\"${os}\"")
-  string(JSON json SET "${json}" arch "\"${arch}\"")
+  string(JSON json SET "${json}" os "${os}")
+  string(JSON json SET "${json}" arch "${arch}")
   string(JSON json SET "${json}" cpu_features "${features_json}")
   set(${out} "${json}" PARENT_SCOPE)
 endfunction()
@@ -202,22 +228,78 @@ function(_kernforge_write_manifest file name library version)
   endif()
   _kernforge_json_requires(requires "${name}" ${M_REQUIRES})
   _kernforge_json_preload(preload "${name}" ${M_PRELOAD})
-  _kernforge_json_strings(global_deps ${M_GLOBAL_DEPS})
-  _kernforge_json_strings(search ${M_SEARCH})
+  _kernforge_json_strings(global_deps "${name}" "GLOBAL_DEPS" ${M_GLOBAL_DEPS})
+  _kernforge_json_strings(search "${name}" "SEARCH" ${M_SEARCH})
   set(j "{}")
   string(JSON j SET "${j}" manifest_version 1)
-  string(JSON j SET "${j}" name "\"${name}\"")
-  string(JSON j SET "${j}" library "\"${library}\"")
-  string(JSON j SET "${j}" version "\"${version}\"")
+  foreach(field IN ITEMS "name;${name}" "library;${library}" "version;${version}"
+                         "device_type;${M_DEVICE_TYPE}" "activation;${M_ACTIVATION}")
+    list(POP_FRONT field key)
+    _kernforge_json_string(quoted "${name}" "${key}" "${field}")
+    string(JSON j SET "${j}" ${key} "${quoted}")
+  endforeach()
   string(JSON j SET "${j}" abi "[${abi_major}, ${abi_minor}]")
-  string(JSON j SET "${j}" device_type "\"${M_DEVICE_TYPE}\"")
   string(JSON j SET "${j}" priority ${M_PRIORITY})
-  string(JSON j SET "${j}" activation "\"${M_ACTIVATION}\"")
   string(JSON j SET "${j}" requires "${requires}")
   string(JSON j SET "${j}" global_deps "${global_deps}")
   string(JSON j SET "${j}" preload "${preload}")
   string(JSON j SET "${j}" search "${search}")
-  file(CONFIGURE OUTPUT "${file}" CONTENT "${j}\n" @ONLY)
+  # Written as it is (file(CONFIGURE) would expand an @VAR@ inside a value), and copied over the
+  # manifest only when it changed.
+  file(WRITE "${file}.new" "${j}\n")
+  configure_file("${file}.new" "${file}" COPYONLY)
+endfunction()
+
+# Note [The loader checks every manifest it will read]
+# The manifest is read by the loader's own parser and rules, `kernforge check-manifest`
+# (kf_plugin_manifest_check), so a manifest the loader would refuse (a priority beyond int32, a
+# path where a soname belongs, an unknown key in a template) fails where it is made, not at its
+# first load. Against an installed kernforge (the imported kernforge::cli, which the package
+# brings), the check runs at configure time. In this repository the command is built by the
+# same build (KERNFORGE_MANIFEST_CHECKER names its target), so the check is a build step: a
+# target <plugin>_manifest in `all`, run again whenever the manifest or the command changes. A
+# cross build cannot run the command it builds and skips the check, with one line.
+function(_kernforge_check_manifest target manifest)
+  if(DEFINED KERNFORGE_MANIFEST_CHECKER)
+    set(checker "${KERNFORGE_MANIFEST_CHECKER}")
+  elseif(TARGET kernforge::cli)
+    set(checker kernforge::cli)
+  else()
+    message(WARNING "kernforge_add_plugin: no `kernforge` command (kernforge::cli) to check "
+                    "${manifest} with the loader's rules; install kernforge-core with the SDK")
+    return()
+  endif()
+  if(CMAKE_CROSSCOMPILING)
+    get_property(said GLOBAL PROPERTY KF_MANIFEST_CHECK_SKIPPED)
+    if(NOT said)
+      set_property(GLOBAL PROPERTY KF_MANIFEST_CHECK_SKIPPED TRUE)
+      message(STATUS "kernforge_add_plugin: a cross build does not check its manifests (the "
+                     "kernforge command it builds cannot run here)")
+    endif()
+    return()
+  endif()
+  if(NOT DEFINED KERNFORGE_MANIFEST_CHECKER)  # the installed command: check it now
+    _kernforge_check_manifest_now(${checker} "${manifest}")
+    return()
+  endif()
+  set(stamp "${CMAKE_CURRENT_BINARY_DIR}/${target}.manifest-checked")
+  add_custom_command(OUTPUT "${stamp}"
+    COMMAND "$<TARGET_FILE:${checker}>" check-manifest "${manifest}"
+    COMMAND "${CMAKE_COMMAND}" -E touch "${stamp}"
+    DEPENDS "${manifest}" ${checker}
+    COMMENT "Checking ${target}'s manifest with the loader's rules" VERBATIM)
+  add_custom_target(${target}_manifest ALL DEPENDS "${stamp}")
+endfunction()
+
+# The check at configure time, with an installed `kernforge`.
+function(_kernforge_check_manifest_now checker manifest)
+  get_target_property(command ${checker} LOCATION)
+  execute_process(COMMAND "${command}" check-manifest "${manifest}"
+                  RESULT_VARIABLE result ERROR_VARIABLE error OUTPUT_QUIET)
+  if(NOT result EQUAL 0)
+    string(STRIP "${error}" error)
+    message(FATAL_ERROR "kernforge_add_plugin: the loader would refuse ${manifest}:\n${error}")
+  endif()
 endfunction()
 
 # The link options that leave kf_plugin_get the only exported symbol.
@@ -308,6 +390,8 @@ function(kernforge_add_plugin name)
       ACTIVATION "${ARG_ACTIVATION}" PRELOAD ${ARG_PRELOAD} GLOBAL_DEPS ${ARG_GLOBAL_DEPS}
       REQUIRES ${ARG_REQUIRES} SEARCH ${ARG_SEARCH})
   endif()
+
+  _kernforge_check_manifest(${target} "${manifest}")
 
   if(ARG_OUTPUT_DIRECTORY OR ARG_NO_INSTALL)
     return()

@@ -1,5 +1,7 @@
 #include "core/environment.hpp"
 
+#include "core/thread_count.hpp"
+
 
 #if defined(_WIN32)
 #ifndef NOMINMAX
@@ -91,15 +93,16 @@ std::optional<std::string> plugin_path() { return read("KERNFORGE_PLUGIN_PATH");
 std::optional<int32_t> num_threads(std::string* bad_value) {
   const std::optional<std::string> v = read("KERNFORGE_NUM_THREADS");
   if (!v || v->empty()) return std::nullopt;
+  const int64_t bound = max_thread_count();
   int64_t n = 0;
   for (const char c : *v) {
-    if (c < '0' || c > '9' || n > 100000) {
+    if (c < '0' || c > '9' || n > bound) {
       if (bad_value != nullptr) *bad_value = *v;
       return std::nullopt;
     }
     n = n * 10 + (c - '0');
   }
-  if (n < 1 || n > 100000) {
+  if (n < 1 || n > bound) {
     if (bad_value != nullptr) *bad_value = *v;
     return std::nullopt;
   }

@@ -11,6 +11,7 @@
 #include "core/logging.hpp"
 #include "core/error.hpp"
 #include "core/plugin_call.hpp"
+#include "core/thread_count.hpp"
 #include "device/backend_registry.hpp"
 #include "loader/host_api.hpp"
 #include "loader/step_record.hpp"
@@ -138,7 +139,8 @@ void apply_thread_setting(const PluginRecord& r, const Backend& backend) noexcep
     std::string bad;
     const std::optional<int32_t> n = env::num_threads(&bad);
     if (!bad.empty()) {
-      log().warn("KERNFORGE_NUM_THREADS='{}' is not a thread count (1 to 100000); ignored", bad);
+      log().warn("KERNFORGE_NUM_THREADS='{}' is not a thread count (1 to {}); ignored", bad,
+                 max_thread_count());
     }
     if (n) backend.set_num_threads(*n);
   } catch (...) {

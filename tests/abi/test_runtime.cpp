@@ -211,6 +211,10 @@ TEST(AbiRuntime, StateAndKindNamesComeFromTheAbi) {
 TEST(AbiRuntime, SettingsOutOfRange) {
   EXPECT_TRUE(fails_with(kf_set_num_threads(0), IA, {{"0"}, {}}));
   EXPECT_TRUE(fails_with(kf_set_num_threads(-4), IA, {{"-4"}, {}}));
+  // Bounded (Note [A bound on threads]): thousands of OpenMP threads hang under a memory limit.
+  EXPECT_TRUE(
+      fails_with(kf_set_num_threads(INT32_MAX), IA, {{"2147483647", "between 1 and"}, {}}));
+  EXPECT_TRUE(fails_with(kf_set_num_threads(100000), IA, {{"100000", "hardware threads"}, {}}));
   EXPECT_TRUE(fails_with(kf_memory_stats(kf_device_cpu(), nullptr), IA, {{"out"}, {}}));
 }
 

@@ -50,6 +50,15 @@ class Bench(unittest.TestCase):
         self.assertIn("no loaded backend 'no_such_backend'", proc.stderr)
         self.assertIn("cpu", proc.stderr)  # names what is loaded
 
+    def test_a_time_budget_that_is_not_a_positive_finite_number_is_a_usage_error(self):
+        for value in ("nan", "inf", "-1", "0", "1e9", "soon"):
+            with self.subTest(seconds=value):
+                proc = bench("--quick", "--backend", "cpu", "--seconds", value)
+                self.assertNotEqual(proc.returncode, 0, proc.stdout)
+                self.assertIn("--seconds", proc.stderr)
+                self.assertIn(value, proc.stderr)
+                self.assertEqual(proc.stdout, "")  # nothing was run
+
     def test_a_workload_that_cannot_run_is_skipped_with_why(self):
         plugins = os.environ.get("KF_DISPATCH_PLUGINS")
         if not plugins:

@@ -134,6 +134,17 @@ class Doctor(unittest.TestCase):
         self.check_exit(bad, 0)
         self.assertIn("KERNFORGE_NUM_THREADS='many' is not a thread count", bad.stderr)
 
+    def test_a_thread_count_beyond_the_bound_is_ignored_with_a_warning(self) -> None:
+        proc = doctor(KERNFORGE_NUM_THREADS="2000000")
+        self.check_exit(proc, 0)
+        self.assertIn("KERNFORGE_NUM_THREADS='2000000' is not a thread count (1 to ", proc.stderr)
+
+    def test_a_log_level_that_names_no_level_is_said(self) -> None:
+        proc = doctor(KERNFORGE_LOG_LEVEL="garbage")
+        self.check_exit(proc, 0)
+        self.assertIn("KERNFORGE_LOG_LEVEL='garbage' is not a log level", proc.stderr)
+        self.assertEqual(proc.stderr.count("KERNFORGE_LOG_LEVEL='garbage'"), 1, proc.stderr)
+
     def test_verbose_lists_the_steps(self) -> None:
         proc = doctor("--verbose")
         self.check_exit(proc, 0)

@@ -53,6 +53,12 @@ class Ops(unittest.TestCase):
         self.assertIn("cdev::scale", text.stdout)
         self.assertIn("own fallback", text.stdout)
 
+    def test_an_empty_op_name_is_an_unknown_op_not_the_matrix(self):
+        proc = ops("")
+        self.assertEqual(proc.returncode, 2, proc.stdout)
+        self.assertIn("unknown op ''", proc.stderr)
+        self.assertEqual(proc.stdout, "")
+
     def test_one_defined_op_with_its_schema_and_doc(self):
         proc = ops("cdev::scale")
         self.assertEqual(proc.returncode, 0, proc.stderr)

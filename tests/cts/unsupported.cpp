@@ -1,15 +1,13 @@
 #include "unsupported.hpp"
 
 #include <cctype>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <initializer_list>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "kernforge/types.h"
+#include "regular_file.hpp"
 
 namespace cts {
 namespace {
@@ -131,18 +129,15 @@ UnsupportedFile parse_unsupported(const std::string& path, const std::string& te
 }
 
 UnsupportedFile read_unsupported(const std::string& path) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    const char* why = errno != 0 ? std::strerror(errno) : "the file could not be opened";
-    bad(path, std::string("cannot be read (") + why +
-                  "); KERNFORGE_CTS_UNSUPPORTED names existing files, separated by '" +
-                  kPathSeparator + "'");
+  std::string text;
+  try {
+    text = read_regular_file(path);
+  } catch (const std::runtime_error& e) {
+    throw UnsupportedFileError(std::string(e.what()) +
+                               "; KERNFORGE_CTS_UNSUPPORTED names regular JSON files, separated "
+                               "by '" + kPathSeparator + "'");
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) bad(path, "reading failed");
-  return parse_unsupported(path, text.str());
+  return parse_unsupported(path, text);
 }
 
 std::vector<std::string> split_path_list(const std::string& value) {

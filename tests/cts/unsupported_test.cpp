@@ -2,11 +2,16 @@
 // taken as written, and every kind of bad one is refused with the file and what is wrong.
 #include <gtest/gtest.h>
 
+#if !defined(_WIN32)
+#include <sys/stat.h>
+#endif
+
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
 
+#include "regular_file.hpp"
 #include "unsupported.hpp"
 
 namespace {
@@ -139,8 +144,46 @@ TEST(CtsUnsupported, UnreadableFileNamesItself) {
     cts::read_unsupported(path);
     FAIL() << "no error";
   } catch (const UnsupportedFileError& e) {
-    EXPECT_EQ(std::string(e.what()).rfind(path + ": cannot be read (", 0), 0u) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(path + " cannot be opened: ", 0), 0u) << e.what();
   }
+}
+
+// The message read_unsupported throws for `path` ("" when it reads it).
+std::string read_error(const std::string& path) {
+  try {
+    cts::read_unsupported(path);
+  } catch (const UnsupportedFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+#if !defined(_WIN32)
+TEST(CtsUnsupported, AFifoIsRefusedWithoutBlocking) {
+  const std::string path = "kf_cts_unsupported_fifo.json";  // in the build folder
+  std::filesystem::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  const std::string e = read_error(path);  // before: blocked in open() until a writer came
+  std::filesystem::remove(path);
+  EXPECT_NE(e.find("is not a regular file"), std::string::npos) << e;
+}
+
+TEST(CtsUnsupported, ADeviceIsRefusedBeforeItIsRead) {
+  const std::string e = read_error("/dev/zero");  // before: read until std::bad_alloc
+  EXPECT_NE(e.find("/dev/zero is not a regular file"), std::string::npos) << e;
+}
+#endif
+
+TEST(CtsUnsupported, AFileAboveTheLimitIsRefusedBeforeItIsRead) {
+  const std::filesystem::path path = "kf_cts_unsupported_large.json";
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.seekp(static_cast<std::streamoff>(cts::kMaxFileBytes));  // sparse: one byte past it
+    out.put(' ');
+  }
+  const std::string e = read_error(path.string());
+  std::filesystem::remove(path);
+  EXPECT_NE(e.find("is larger than 4 MiB"), std::string::npos) << e;
 }
 
 TEST(CtsUnsupported, ReadsAFile) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
@@ -142,6 +143,21 @@ void print_json(const std::vector<Result>& results) {
                     {"results", rows}}.dump(2) << "\n";
 }
 
+// A time budget: a finite number of seconds above 0 and at most an hour. (CLI11's
+// PositiveNumber lets nan through: nan <= 0 is false.)
+CLI::Validator seconds_budget() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || !std::isfinite(v) || !(v > 0) || v > 3600) {
+          return "--seconds takes a number of seconds above 0 and at most 3600, not '" + text +
+                 "'";
+        }
+        return "";
+      },
+      "SECONDS in (0, 3600]");
+}
+
 }  // namespace
 
 CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
@@ -152,7 +168,7 @@ CLI::App* add_bench_command(CLI::App& app, BenchOptions& options) {
   cmd->add_flag("--quick", options.quick, "Small sizes and short timing (seconds in all)");
   cmd->add_option("--backend", options.backends, "Only this backend (repeatable)");
   cmd->add_option("--seconds", options.seconds, "Time budget per workload and backend")
-      ->check(CLI::PositiveNumber);
+      ->check(seconds_budget());
   return cmd;
 }
 

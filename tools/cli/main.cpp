@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "bench_command.hpp"
+#include "check_manifest_command.hpp"
 #include "cli_error.hpp"
 #include "doctor_command.hpp"
 #include "info_command.hpp"
@@ -24,10 +25,12 @@ int run(CLI::App& app, int argc, char** argv) {
   DoctorOptions doctor_options;
   OpsOptions ops_options;
   BenchOptions bench_options;
+  CheckManifestOptions check_manifest_options;
   CLI::App* info = add_info_command(app, info_options);
   CLI::App* doctor = add_doctor_command(app, doctor_options);
   CLI::App* ops = add_ops_command(app, ops_options);
   CLI::App* bench = add_bench_command(app, bench_options);
+  CLI::App* check_manifest = add_check_manifest_command(app, check_manifest_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -38,6 +41,7 @@ int run(CLI::App& app, int argc, char** argv) {
     if (doctor->parsed()) return run_doctor(doctor_options);
     if (ops->parsed()) return run_ops(ops_options);
     if (bench->parsed()) return run_bench(bench_options);
+    if (check_manifest->parsed()) return run_check_manifest(check_manifest_options);
   } catch (const CliError& e) {
     std::cerr << "kernforge: " << e.what() << "\n";
     return e.exit_code();

@@ -125,7 +125,9 @@ void print_op(const Json& op) {
 CLI::App* add_ops_command(CLI::App& app, OpsOptions& options) {
   CLI::App* cmd = app.add_subcommand(
       "ops", "The op x backend coverage matrix, or one op's schema and kernels");
-  cmd->add_option("op", options.op, "Show this op (e.g. add) instead of the matrix");
+  cmd->add_option_function<std::string>(
+      "op", [&options](const std::string& name) { options.op = name; },
+      "Show this op (e.g. add) instead of the matrix");
   cmd->add_flag("--json", options.json, "Print JSON (schema_version 1) instead of text");
   return cmd;
 }
@@ -133,9 +135,11 @@ CLI::App* add_ops_command(CLI::App& app, OpsOptions& options) {
 int run_ops(const OpsOptions& options) {
   const std::vector<std::string> backends = backend_names();
   const std::vector<kf_op_t> ops = all_ops();
-  if (!options.op.empty()) {
+  if (options.op) {
     kf_op_t op = nullptr;
-    if (kf_op_find(options.op.c_str(), &op) != KF_OK || op == nullptr) unknown_op(options.op, ops);
+    if (options.op->empty() || kf_op_find(options.op->c_str(), &op) != KF_OK || op == nullptr) {
+      unknown_op(*options.op, ops);
+    }
     const Json entry = op_json(op, backends);
     if (options.json) {
       std::cout << json_text(Json{{"schema_version", 1}, {"op", entry}}) << "\n";

@@ -2,6 +2,7 @@
 // or one op's schema and kernels with their provenance.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include <CLI/CLI.hpp>
@@ -10,7 +11,7 @@ namespace kf::cli {
 
 struct OpsOptions {
   bool json = false;
-  std::string op;  // empty = the whole matrix
+  std::optional<std::string> op;  // not given: the whole matrix ("" is a name no op has)
 };
 
 /// Adds the `ops` subcommand to `app`; its options land in `options`.

@@ -376,12 +376,22 @@ KF_API kf_status_t kf_runtime_report_json(char* buf, size_t cap, size_t* needed)
  * when a plugin already serves its device type or its library is already loaded.
  */
 KF_API kf_status_t kf_load_plugin(const char* path);
+/**
+ * Reads the plugin manifest at `path` (absolute) with the loader's own parser and rules, as
+ * start-up would, without starting the runtime or loading anything: KF_OK when the loader
+ * would take it, else KF_INVALID_ARGUMENT (KF_NOT_FOUND: no such file) with a message naming
+ * the file, the field and what is wrong. `kernforge check-manifest` calls it, and the SDK's
+ * kernforge_add_plugin runs that on every manifest it writes. ABI 1.4.
+ */
+KF_API kf_status_t kf_plugin_manifest_check(const char* path);
 
 /** Waits until all work queued on `device` is done. */
 KF_API kf_status_t kf_synchronize(kf_device_t device);
 /** Seeds the random number generators of every backend. */
 KF_API kf_status_t kf_manual_seed(uint64_t seed);
-/** Number of threads the CPU kernels use (n >= 1); KERNFORGE_NUM_THREADS=n sets it at start-up. */
+/** Number of threads the CPU kernels use, 1 <= n <= four times the machine's hardware threads
+ * (at least 64): a larger n is KF_INVALID_ARGUMENT, naming the bound. KERNFORGE_NUM_THREADS=n
+ * sets it at start-up, within the same bound. */
 KF_API kf_status_t kf_set_num_threads(int32_t n);
 KF_API kf_status_t kf_get_num_threads(int32_t* out);
 

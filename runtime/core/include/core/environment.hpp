@@ -28,7 +28,7 @@ std::optional<std::string> read(const char* name);
 const std::vector<const char*>& runtime_variables();
 
 std::optional<std::string> plugin_path();
-/// KERNFORGE_NUM_THREADS as a count in [1, 100000]; nullopt when unset, or when it is not such a
+/// KERNFORGE_NUM_THREADS as a count in [1, max_thread_count()] (core/thread_count.hpp); nullopt when unset, or when it is not such a
 /// count (then *bad_value, when given, gets the text).
 std::optional<int32_t> num_threads(std::string* bad_value = nullptr);
 bool autoload_disabled();
