@@ -48,8 +48,8 @@ kf_status_t unimplemented(const char* slot, const char* todo, int step, Out* out
 }
 
 // The slots that return nothing only get what this plugin handed out, which it never does yet:
-// a call anyway is logged, not ignored silently.
-void unexpected(const char* slot) {
+// a call anyway is logged, not ignored silently. ([[maybe_unused]]: unused once they are done.)
+[[maybe_unused]] void unexpected(const char* slot) {
   char message[160];
   std::snprintf(message, sizeof(message), "%s was called, but nothing was allocated", slot);
   if (kf::plugin::host() != nullptr) kf::plugin::host()->log(KF_LOG_WARN, kName, message);
