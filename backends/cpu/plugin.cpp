@@ -1,7 +1,10 @@
 // plugin.cpp — the CPU backend's kf_plugin_t, the only exported symbol (kf_plugin_get).
 //
-// Memory is plain host memory, 64-byte aligned; copies of every kind are memmove. The backend
-// is synchronous, keeps no per-device state (init stores no state) and is thread-safe.
+// Memory is plain host memory, 64-byte aligned blocks of the aligned nothrow operator new (which
+// the allocation-failure sweep of tests/oom replaces, so a CPU allocation fails there like any
+// host one: tests/oom/alloc_fault.hpp); copies of every kind are memmove, and copy and memset
+// are the SDK's host-memory slots (kernforge/host_memory.hpp). The backend is synchronous,
+// keeps no per-device state (init stores no state) and is thread-safe.
 #if KF_CPU_HAVE_OPENBLAS
 #include <cblas.h>
 #endif
@@ -19,7 +22,6 @@
 
 #include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string>
@@ -28,7 +30,10 @@
 #include "cpu_isa.hpp"
 #include "gemm_engine.hpp"
 #include "kernels.hpp"
+#include "kernforge/host_memory.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_families.hpp"
+#include "kernforge/plugin_table.hpp"
 #include "parallel.hpp"
 #include "simd_math.hpp"
 
@@ -39,7 +44,7 @@
 namespace kf::cpu {
 namespace {
 
-constexpr size_t kAlignment = 64;
+constexpr size_t kAlignment = KF_HOST_MEMORY_ALIGNMENT;
 
 int32_t cpu_score(void) { return 1; }
 
@@ -105,32 +110,6 @@ void cpu_deallocate(void* /*state*/, int32_t /*device*/, void* ptr, size_t /*byt
   ::operator delete(ptr, std::align_val_t{kAlignment});
 }
 
-kf_status_t cpu_copy(void* /*state*/, int32_t /*device*/, void* dst, const void* src,
-                     size_t bytes, int32_t kind) {
-  if (kind < KF_COPY_HOST_TO_DEVICE || kind > KF_COPY_DEVICE_TO_DEVICE) {
-    kf::plugin::set_error("cpu: unknown copy kind " + std::to_string(kind));
-    return KF_INVALID_ARGUMENT;
-  }
-  if (bytes == 0 || dst == src) return KF_OK;
-  if (dst == nullptr || src == nullptr) {
-    kf::plugin::set_error("cpu: copy of " + std::to_string(bytes) + " bytes with a null pointer");
-    return KF_INVALID_ARGUMENT;
-  }
-  std::memmove(dst, src, bytes);
-  return KF_OK;
-}
-
-kf_status_t cpu_memset(void* /*state*/, int32_t /*device*/, void* dst, int32_t value,
-                       size_t bytes) {
-  if (bytes == 0) return KF_OK;
-  if (dst == nullptr) {
-    kf::plugin::set_error("cpu: memset of " + std::to_string(bytes) + " bytes at null");
-    return KF_INVALID_ARGUMENT;
-  }
-  std::memset(dst, value, bytes);
-  return KF_OK;
-}
-
 kf_status_t cpu_synchronize(void* /*state*/, int32_t /*device*/) { return KF_OK; }
 
 kf_status_t cpu_manual_seed(void* /*state*/, uint64_t seed) {
@@ -180,36 +159,23 @@ kf_status_t cpu_describe(void* /*state*/, char* buf, size_t cap) noexcept {
 }
 
 kf_status_t cpu_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
-  if (reg == nullptr || reg->register_kernel == nullptr) return KF_INVALID_ARGUMENT;
-  kf_status_t (*const families[])(const kf_registrar_t*) = {
+  return kf::plugin::register_families(reg, {
 #define KF_CPU_KERNEL_FAMILY(family) register_##family##_kernels,
 #include "kernel_families.inc"
 #undef KF_CPU_KERNEL_FAMILY
-  };
-  for (auto family : families) {
-    const kf_status_t s = family(reg);
-    if (s != KF_OK) return s;
-  }
-  return KF_OK;
+  });
 }
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = "cpu";
-  p.version = KF_CPU_VERSION;
-  p.device_type = "cpu";
+  kf_plugin_t p = kf::plugin::table("cpu", KF_CPU_VERSION);
   p.score = cpu_score;
   p.init = cpu_init;
   p.shutdown = cpu_shutdown;
   p.device_count = cpu_device_count;
   p.device_properties = cpu_device_properties;
+  kf::plugin::host_memory::set_slots(p);  // copy and memset (and allocate, replaced below)
   p.allocate = cpu_allocate;
   p.deallocate = cpu_deallocate;
-  p.copy = cpu_copy;
-  p.memset = cpu_memset;
   p.synchronize = cpu_synchronize;
   p.manual_seed = cpu_manual_seed;
   p.set_num_threads = cpu_set_num_threads;
@@ -221,9 +187,4 @@ kf_plugin_t make_plugin() {
 }  // namespace
 }  // namespace kf::cpu
 
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
-  (void)minor;  // a newer host minor is fine: we only use the slots of our own minor
-  if (major != KF_PLUGIN_ABI_MAJOR) return nullptr;
-  static const kf_plugin_t plugin = kf::cpu::make_plugin();
-  return &plugin;
-}
+KF_PLUGIN_DEFINE(kf::cpu::make_plugin)

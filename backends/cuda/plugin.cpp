@@ -14,6 +14,8 @@
 #include "backend.hpp"
 #include "discovery.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_families.hpp"
+#include "kernforge/plugin_table.hpp"
 #include "op_families.hpp"
 #include "slots.hpp"
 
@@ -102,27 +104,16 @@ kf_status_t cuda_manual_seed(void* state, uint64_t seed) {
 }
 
 kf_status_t cuda_register_kernels(void* state, const kf_registrar_t* reg) {
-  if (state == nullptr || reg == nullptr) return KF_INVALID_ARGUMENT;
-  kf_status_t (*const families[])(const kf_registrar_t*) = {
+  if (state == nullptr) return KF_INVALID_ARGUMENT;
+  return kf::plugin::register_families(reg, {
 #define KF_CUDA_OP_FAMILY(family) register_##family##_ops,
 #include "op_families.inc"
 #undef KF_CUDA_OP_FAMILY
-  };
-  for (auto family : families) {
-    const kf_status_t s = family(reg);
-    if (s != KF_OK) return s;
-  }
-  return KF_OK;
+  });
 }
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = "cuda";
-  p.version = KF_CUDA_VERSION;
-  p.device_type = "cuda";
+  kf_plugin_t p = kf::plugin::table("cuda", KF_CUDA_VERSION);
   p.init = cuda_init;
   p.shutdown = cuda_shutdown;
   p.device_count = cuda_device_count;
@@ -154,9 +145,4 @@ kf_plugin_t make_plugin() {
 }  // namespace
 }  // namespace kf::cuda
 
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
-  (void)minor;  // a newer host minor is fine: we only use the slots of our own minor
-  if (major != KF_PLUGIN_ABI_MAJOR) return nullptr;
-  static const kf_plugin_t plugin = kf::cuda::make_plugin();
-  return &plugin;
-}
+KF_PLUGIN_DEFINE(kf::cuda::make_plugin)

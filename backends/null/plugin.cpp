@@ -1,20 +1,21 @@
-// plugin.cpp — the null backend: a skeleton to copy when writing a new backend.
+// plugin.cpp — the null backend: a skeleton to copy when writing a new backend (README.md).
 //
-// Every slot of kf_plugin_t (kernforge/plugin.h) is here. What the host needs to load the plugin
-// works: init makes a small state, the backend has one device `null:0` with properties and a
-// describe() line, and registers no kernel. Every other slot returns KF_UNIMPLEMENTED with a
-// message naming the slot and README.md, which walks through turning this into a real backend
-// (allocate, copy, one kernel, the conformance suite, packaging). The comment above each slot
-// says what a real backend does there.
+// Every slot of kf_plugin_t (kernforge/plugin.h) is here, with a line on what a real backend
+// does there. What loading needs works: init makes a small State, the backend has one device
+// `null:0` with properties and a describe() line, and registers no kernel; manual_seed and
+// set_num_threads succeed. Every other slot returns KF_UNIMPLEMENTED with a message naming the
+// slot, what to do and the README's step. The table's header and the exported kf_plugin_get
+// come from the SDK (kernforge/plugin_table.hpp).
 //
-// Threads: init, register_kernels and shutdown run once, on one thread, under the host's loader
-// lock; every other slot may be called from any thread at once, so what they share in State must
-// be thread-safe. The State lives from init to shutdown.
+// Threads: init and register_kernels run once, on one thread, under the host's loader lock;
+// shutdown only if the host rolls the plugin back after init (plugin.h). Every other slot may
+// be called from any thread at once: what they share in State must be thread-safe. The State
+// lives from init on (for the process, once the backend is loaded).
 #include <cstdio>
-#include <cstring>
 #include <new>
 
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_table.hpp"
 
 #ifndef KF_NULL_VERSION
 #define KF_NULL_VERSION "0.0.0"
@@ -25,28 +26,29 @@ namespace {
 
 constexpr const char* kName = "null";  // the backend's name and device type (manifest too)
 
-// What init() sets up and every slot gets as `state`: a real backend keeps its driver handles
+// What init() makes and every slot gets as `state`: a real backend keeps its driver handles
 // here (a context per device, the default queues, a table of loaded kernel binaries).
 struct State {
   int32_t device_count = 1;
 };
 
-// Reports "null: <slot> is not implemented: <todo> (backends/null/README.md[, step <n>])" to
-// the caller (kf_last_error_message) and returns KF_UNIMPLEMENTED. step 0: an optional slot.
-// No allocation: safe in any slot. [[maybe_unused]]: nothing calls it once every slot is done.
-[[maybe_unused]] kf_status_t unimplemented(const char* slot, const char* todo, int step) {
-  char where[48] = "";
+// Clears *out (when given), reports "null: <slot> is not implemented: <todo>
+// (backends/null/README.md[, step <n>])" to the caller and returns KF_UNIMPLEMENTED; step 0:
+// an optional slot. Allocates nothing. Delete it once every slot is done.
+template <class Out = void*>
+kf_status_t unimplemented(const char* slot, const char* todo, int step, Out* out = nullptr) {
+  if (out != nullptr) *out = Out{};
+  char where[32] = "";
   if (step > 0) std::snprintf(where, sizeof(where), ", step %d", step);
   char message[384];
-  std::snprintf(message, sizeof(message),
-                "%s: %s is not implemented: %s (backends/null/README.md%s)", kName, slot, todo,
-                where);
+  std::snprintf(message, sizeof(message), "%s: %s is not implemented: %s (%s%s)", kName, slot,
+                todo, "backends/null/README.md", where);
   if (kf::plugin::host() != nullptr) kf::plugin::host()->set_error(message);
   return KF_UNIMPLEMENTED;
 }
 
-// The slots returning nothing are only given what this plugin handed out, which it never does
-// yet; a call anyway is logged, not ignored silently.
+// The slots that return nothing only get what this plugin handed out, which it never does yet:
+// a call anyway is logged, not ignored silently. ([[maybe_unused]]: unused once they are done.)
 [[maybe_unused]] void unexpected(const char* slot) {
   char message[160];
   std::snprintf(message, sizeof(message), "%s was called, but nothing was allocated", slot);
@@ -55,35 +57,30 @@ struct State {
 
 // ------------------------------------------------------------------ bring-up (working)
 
-// score: called before init, must be cheap and start no driver. 0 = cannot run here (e.g. the
-// driver library is missing), higher = better among plugins of one device type.
+// score: before init, cheap, no driver: 0 = cannot run here, higher wins among one device type.
 int32_t null_score(void) { return 1; }
 
-// init: loads the driver, finds the devices, makes the state. No device: set_error and return
-// KF_UNAVAILABLE (the backend is then listed as unavailable with the reason).
+// init: loads the driver, finds the devices, makes the state; none: set_error, KF_UNAVAILABLE.
 kf_status_t null_init(const kf_host_api_t* host, void** out_state) {
   kf::plugin::host() = host;
-  auto* state = new (std::nothrow) State();
-  if (state == nullptr) return KF_OUT_OF_MEMORY;
-  *out_state = state;
-  return KF_OK;
+  *out_state = new (std::nothrow) State();
+  return *out_state != nullptr ? KF_OK : KF_OUT_OF_MEMORY;
 }
 
-// shutdown: releases what init made (queues, contexts, the driver).
+// shutdown: releases what init made (queues, contexts, the driver) when the host rolls back.
 void null_shutdown(void* state) { delete static_cast<State*>(state); }
 
 // device_count: the devices init found; kernforge names them null:0, null:1, ...
 int32_t null_device_count(void* state) { return static_cast<State*>(state)->device_count; }
 
-// device_properties: what the driver says of one device.
+// device_properties: what the driver says of one device (name, memory in bytes, cores).
 kf_status_t null_device_properties(void* state, int32_t device, kf_device_properties_t* out) {
   if (out == nullptr || device < 0 || device >= null_device_count(state)) {
     return KF_INVALID_ARGUMENT;
   }
-  std::memset(out->name, 0, sizeof(out->name));
   std::snprintf(out->name, sizeof(out->name), "%s device %d", kName, device);
-  out->total_memory = 0;   // the device's memory in bytes
-  out->compute_units = 1;  // its cores, SMs, EUs...
+  out->total_memory = 0;
+  out->compute_units = 1;
   return KF_OK;
 }
 
@@ -94,36 +91,29 @@ kf_status_t null_describe(void* /*state*/, char* buf, size_t cap) {
   return KF_OK;
 }
 
-// register_kernels: registers the backend's kernels, one KF_REGISTER_KERNEL per op and dtypes
-// (see the README). Ops with no kernel here run on the CPU through the fallback. For example:
-//
-//   void add_f32(const kf::plugin::ops::add::Args& a) {
-//     // a.self, a.other: the inputs, broadcast to the output's shape (contiguous with the
-//     // flag below); a.alpha: a kf_scalar_t; a.out: the output, which may be a strided view
-//     // (in-place ops, out=). Launch the device's add on the queue a.call.stream (NULL: the
-//     // default queue). README step 4 has a complete one.
-//   }
-//   KF_REGISTER_KERNEL_FLAGS(reg, add, add_f32, kf::plugin::dtypes({KF_FLOAT32}),
-//                            KF_KERNEL_NEEDS_CONTIGUOUS);
+// register_kernels: one KF_REGISTER_KERNEL per op and dtypes (README step 4); ops without a
+// kernel here run on the CPU through the fallback. Many families: kf::plugin::register_families.
 kf_status_t null_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
-  if (reg == nullptr || reg->register_kernel == nullptr) return KF_INVALID_ARGUMENT;
-  return KF_OK;
+  return reg != nullptr && reg->register_kernel != nullptr ? KF_OK : KF_INVALID_ARGUMENT;
 }
 
-// ------------------------------------------------------------------ memory (to implement)
+// manual_seed (optional): reseeds the random generators; kf_manual_seed calls every backend.
+kf_status_t null_manual_seed(void*, uint64_t) { return KF_OK; }
 
-// allocate: `bytes` of device memory (bytes may be 0: still a unique pointer). The host caches
-// blocks above this, so it is called rarely. Out of memory: set_error, KF_OUT_OF_MEMORY.
+// set_num_threads (optional): the host threads it may use; kf_set_num_threads calls every one.
+kf_status_t null_set_num_threads(void*, int32_t) { return KF_OK; }
+
+// ------------------------------------------------------------------ memory (README step 3)
+
+// allocate: `bytes` of device memory (0: still a unique pointer); full: KF_OUT_OF_MEMORY.
 kf_status_t null_allocate(void*, int32_t, size_t, void** out_ptr) {
-  if (out_ptr != nullptr) *out_ptr = nullptr;
-  return unimplemented("allocate", "allocate device memory here", 3);
+  return unimplemented("allocate", "allocate device memory here", 3, out_ptr);
 }
 
 // deallocate: frees what allocate returned.
 void null_deallocate(void*, int32_t, void*, size_t) { unexpected("deallocate"); }
 
-// copy: `bytes` between host and device, kinds KF_COPY_HOST_TO_DEVICE, _DEVICE_TO_HOST,
-// _DEVICE_TO_DEVICE; done when it returns, after the work queued on the default queue.
+// copy: kf_copy_kind_t between host and device; done when it returns, after the default queue.
 kf_status_t null_copy(void*, int32_t, void*, const void*, size_t, int32_t) {
   return unimplemented("copy", "copy between host and device memory here", 3);
 }
@@ -133,88 +123,63 @@ kf_status_t null_memset(void*, int32_t, void*, int32_t, size_t) {
   return unimplemented("memset", "fill device memory here, or set the slot to nullptr", 0);
 }
 
-// manual_seed (optional): reseeds the backend's random generators. kf_manual_seed() calls it
-// on every backend, so it succeeds: a backend without random kernels has nothing to seed.
-kf_status_t null_manual_seed(void*, uint64_t) { return KF_OK; }
-
-// set_num_threads (optional): the host threads the backend may use. kf_set_num_threads()
-// calls it on every backend, so it succeeds: this backend starts no thread.
-kf_status_t null_set_num_threads(void*, int32_t) { return KF_OK; }
-
-// host_allocate / host_deallocate (optional, NULL: ordinary host memory): pinned host memory
-// for staging copies, where the device copies faster from it.
+// host_allocate / host_deallocate (optional, NULL: ordinary memory): pinned staging memory.
 kf_status_t null_host_allocate(void*, size_t, void** out_ptr) {
-  if (out_ptr != nullptr) *out_ptr = nullptr;
-  return unimplemented("host_allocate", "allocate pinned host memory, or set the slot to nullptr",
-                       0);
+  return unimplemented("host_allocate", "pin host memory, or set the slot to nullptr", 0,
+                       out_ptr);
 }
 void null_host_deallocate(void*, void*, size_t) { unexpected("host_deallocate"); }
 
 // ------------------------------------------------------------------ streams and events
 
-// A queued device implements all of these (README step 2). A synchronous one deletes this
-// section, down to add_stream_and_event_slots, and its call in make_plugin(): the host then
-// treats its streams as one queue and its events as host timestamps.
+// A queued device implements these (README step 2); a synchronous one deletes them, down to
+// add_stream_and_event_slots and its call: its streams are then one queue, events timestamps.
 
 // synchronize (optional): waits for all work on the device.
 kf_status_t null_synchronize(void*, int32_t) {
   return unimplemented("synchronize", "wait for the device's queues here", 2);
 }
-
 // stream_create / stream_destroy: one in-order device queue (NULL stands for the default one).
 kf_status_t null_stream_create(void*, int32_t, void** out_stream) {
-  if (out_stream != nullptr) *out_stream = nullptr;
-  return unimplemented("stream_create", "create a device queue", 2);
+  return unimplemented("stream_create", "create a device queue", 2, out_stream);
 }
 void null_stream_destroy(void*, int32_t, void*) { unexpected("stream_destroy"); }
-
 // stream_synchronize: blocks until the work queued on the stream is done.
 kf_status_t null_stream_synchronize(void*, int32_t, void*) {
   return unimplemented("stream_synchronize", "wait for a device queue", 2);
 }
-
 // event_create / event_destroy: a marker that can be recorded on a stream.
 kf_status_t null_event_create(void*, int32_t, void** out_event) {
-  if (out_event != nullptr) *out_event = nullptr;
-  return unimplemented("event_create", "create a device event", 2);
+  return unimplemented("event_create", "create a device event", 2, out_event);
 }
 void null_event_destroy(void*, int32_t, void*) { unexpected("event_destroy"); }
-
 // event_record: marks the point after everything queued on the stream so far.
 kf_status_t null_event_record(void*, int32_t, void*, void*) {
   return unimplemented("event_record", "record the event on the queue", 2);
 }
-
-// event_wait: makes later work on the stream wait for the event, without blocking the host.
+// event_wait: later work on the stream waits for the event; the host does not block.
 kf_status_t null_event_wait(void*, int32_t, void*, void*) {
   return unimplemented("event_wait", "make the queue wait for the event", 2);
 }
-
 // event_synchronize: blocks the host until the event's point is passed.
 kf_status_t null_event_synchronize(void*, int32_t, void*) {
   return unimplemented("event_synchronize", "wait for the event", 2);
 }
-
 // event_query (optional): *out_done = 1 when passed, 0 when not, without blocking.
 kf_status_t null_event_query(void*, int32_t, void*, int32_t* out_done) {
-  if (out_done != nullptr) *out_done = 0;
-  return unimplemented("event_query", "poll the event, or set the slot to nullptr", 0);
+  return unimplemented("event_query", "poll the event, or set the slot to nullptr", 0, out_done);
 }
-
-// event_elapsed_ms (optional): the device's time between two recorded events.
+// event_elapsed_ms (optional): the device's milliseconds between two recorded events.
 kf_status_t null_event_elapsed_ms(void*, int32_t, void*, void*, double* out_ms) {
-  if (out_ms != nullptr) *out_ms = 0;
-  return unimplemented("event_elapsed_ms", "time two events, or set the slot to nullptr", 0);
+  return unimplemented("event_elapsed_ms", "time two events, or set the slot to nullptr", 0,
+                       out_ms);
 }
-
-// copy_async (optional, NULL: the host synchronizes the stream, then calls copy): a copy
-// ordered on the stream.
+// copy_async (optional, NULL: the host synchronizes the stream, then copies): on the stream.
 kf_status_t null_copy_async(void*, int32_t, void*, const void*, size_t, int32_t, void*) {
-  return unimplemented("copy_async", "queue the copy on the stream, or set the slot to nullptr",
-                       0);
+  return unimplemented("copy_async", "queue the copy, or set the slot to nullptr", 0);
 }
 
-// The slots of a device with queues. A synchronous backend deletes the call to this function.
+// The slots of a device with queues. A synchronous backend deletes this and its call.
 void add_stream_and_event_slots(kf_plugin_t& p) {
   p.synchronize = null_synchronize;
   p.stream_create = null_stream_create;
@@ -231,13 +196,7 @@ void add_stream_and_event_slots(kf_plugin_t& p) {
 }
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = kName;
-  p.version = KF_NULL_VERSION;
-  p.device_type = kName;
+  kf_plugin_t p = kf::plugin::table(kName, KF_NULL_VERSION);  // the header; every slot NULL
   p.score = null_score;
   p.init = null_init;
   p.shutdown = null_shutdown;
@@ -245,12 +204,12 @@ kf_plugin_t make_plugin() {
   p.device_properties = null_device_properties;
   p.describe = null_describe;
   p.register_kernels = null_register_kernels;
-  p.allocate = null_allocate;
+  p.manual_seed = null_manual_seed;
+  p.set_num_threads = null_set_num_threads;
+  p.allocate = null_allocate;  // README step 3 (host memory: host_memory::set_slots(p))
   p.deallocate = null_deallocate;
   p.copy = null_copy;
   p.memset = null_memset;
-  p.manual_seed = null_manual_seed;
-  p.set_num_threads = null_set_num_threads;
   p.host_allocate = null_host_allocate;
   p.host_deallocate = null_host_deallocate;
   add_stream_and_event_slots(p);  // README step 2: delete this line for a synchronous device
@@ -260,9 +219,5 @@ kf_plugin_t make_plugin() {
 }  // namespace
 }  // namespace kf::null_backend
 
-// The one exported symbol: the same static table on every call; NULL for another ABI major.
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t /*minor*/) {
-  if (major != KF_PLUGIN_ABI_MAJOR) return nullptr;
-  static const kf_plugin_t plugin = kf::null_backend::make_plugin();
-  return &plugin;
-}
+// The one exported symbol: the same table on every call; NULL for another ABI major.
+KF_PLUGIN_DEFINE(kf::null_backend::make_plugin)

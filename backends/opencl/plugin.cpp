@@ -14,6 +14,7 @@
 #include "backend.hpp"
 #include "clkernels/kernels.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_table.hpp"
 #include "memory_slots.hpp"
 #include "program_cache.hpp"
 #include "stream_slots.hpp"
@@ -147,13 +148,7 @@ kf_status_t cl_register_kernels(void* state, const kf_registrar_t* reg) {
 }
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = KF_OPENCL_NAME;
-  p.version = KF_OPENCL_VERSION;
-  p.device_type = "opencl";
+  kf_plugin_t p = kf::plugin::table(KF_OPENCL_NAME, KF_OPENCL_VERSION, "opencl");
   p.init = cl_init;
   p.shutdown = cl_shutdown;
   p.device_count = cl_device_count;
@@ -184,9 +179,4 @@ kf_plugin_t make_plugin() {
 }  // namespace
 }  // namespace kf::opencl
 
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
-  (void)minor;  // a newer host minor is fine: we only use the slots of our own minor
-  if (major != KF_PLUGIN_ABI_MAJOR) return nullptr;
-  static const kf_plugin_t plugin = kf::opencl::make_plugin();
-  return &plugin;
-}
+KF_PLUGIN_DEFINE(kf::opencl::make_plugin)

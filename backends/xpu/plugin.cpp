@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "clkernels/spirv_modules.hpp"
+#include "kernforge/plugin_table.hpp"
 #include "slots.hpp"
 
 namespace kf::xpu {
@@ -24,12 +25,10 @@ kf_status_t xpu_init(const kf_host_api_t* host, void** out_state) {
   return init_runtime(loader_api(), library, device_filter(), host, out_state);
 }
 
+/// The table: slots.cpp's over the real loader.
+kf_plugin_t real_plugin() noexcept { return make_plugin(xpu_init); }
+
 }  // namespace
 }  // namespace kf::xpu
 
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
-  (void)minor;  // a newer host minor is fine: only the slots of our own minor are used
-  if (major != KF_PLUGIN_ABI_MAJOR) return nullptr;
-  static const kf_plugin_t plugin = kf::xpu::make_plugin(kf::xpu::xpu_init);
-  return &plugin;
-}
+KF_PLUGIN_DEFINE(kf::xpu::real_plugin)

@@ -7,6 +7,7 @@
 
 #include "clkernels/kernels.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_table.hpp"
 #include "guarded.hpp"
 #include "runtime.hpp"
 #include "ze_result.hpp"
@@ -93,8 +94,7 @@ kf_status_t xpu_synchronize(void* state, int32_t device) {
 }
 
 kf_status_t xpu_register_kernels(void* state, const kf_registrar_t* registrar) {
-  if (registrar == nullptr) return KF_INVALID_ARGUMENT;
-  return kf::clk::register_kernels(registrar, runtime_of(state)->dtype_mask());
+  return kf::clk::register_kernels(registrar, runtime_of(state)->dtype_mask());  // the families
 }
 
 kf_status_t xpu_describe(void* state, char* buf, size_t cap) {
@@ -123,13 +123,7 @@ kf_status_t init_runtime(const ZeApi& ze, ModuleLibrary library, const char* fil
 }
 
 kf_plugin_t make_plugin(kf_status_t (*init)(const kf_host_api_t*, void**)) noexcept {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = "xpu";
-  p.version = KF_XPU_VERSION;
-  p.device_type = "xpu";
+  kf_plugin_t p = kf::plugin::table("xpu", KF_XPU_VERSION);
   p.score = xpu_score;
   p.init = init;
   p.shutdown = xpu_shutdown;

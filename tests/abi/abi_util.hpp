@@ -133,18 +133,8 @@ inline Tensor full(const Shape& shape, double value, kf_dtype_t dtype = KF_FLOAT
   return t;
 }
 
-inline kf_value_t vtensor(kf_tensor_t t) {
-  kf_value_t v{};
-  v.tag = KF_VALUE_TENSOR;
-  v.v.tensor = t;
-  return v;
-}
-inline kf_value_t vint(int64_t i) {
-  kf_value_t v{};
-  v.tag = KF_VALUE_INT;
-  v.v.i = i;
-  return v;
-}
+inline kf_value_t vtensor(kf_tensor_t t) { return kf_value_tensor(t); }
+inline kf_value_t vint(int64_t i) { return kf_value_int(i); }
 
 /// A new, empty folder under the system's temporary folder, named `prefix` and a random number;
 /// "" when none could be made. The caller removes it (std::filesystem::remove_all).

@@ -42,9 +42,8 @@ TEST(AbiBoxed, WrongArgumentCount) {
   const kf_value_t one[1] = {vtensor(a.get())};
   EXPECT_TRUE(fails_with(kf_op_call(add, one, 1, res, 1), IA, {{"add", "other"}, {}}))
       << "a missing argument without a default is named";
-  kf_value_t four[4] = {vtensor(a.get()), vtensor(a.get()), {}, vint(3)};
-  four[2].tag = KF_VALUE_SCALAR;
-  four[2].v.scalar = kf_scalar_i64(1);
+  const kf_value_t four[4] = {vtensor(a.get()), vtensor(a.get()),
+                              kf_value_scalar(kf_scalar_i64(1)), vint(3)};
   EXPECT_TRUE(fails_with(kf_op_call(add, four, 4, res, 1), IA, {{"add", "4", "3"}, {}}));
   const kf_value_t two[2] = {vtensor(a.get()), vtensor(a.get())};
   kf_value_t res2[2] = {};
@@ -70,8 +69,7 @@ TEST(AbiBoxed, WrongArgumentTags) {
   const kf_value_t bad_dim[2] = {vtensor(a.get()), vtensor(a.get())};
   EXPECT_TRUE(fails_with(kf_op_call(sum, bad_dim, 2, res, 1), IA, {{"dim", "int"}, {}}));
   // A required tensor given as NONE.
-  kf_value_t none_self[2] = {{}, vtensor(a.get())};
-  none_self[0].tag = KF_VALUE_NONE;
+  const kf_value_t none_self[2] = {kf_value_none(), vtensor(a.get())};
   EXPECT_TRUE(fails_with(kf_op_call(add, none_self, 2, res, 1), IA, {{"self"}, {}}));
 }
 

@@ -212,13 +212,9 @@ TEST_P(AttentionAny, BoxedCallUsesTheDefaults) {
   const Values q = {0.5, -1, 2, 0.25}, k = {1, 0, 0, 1, -1, 1}, v = {1, 2, 3, 4, 5, 6};
   Tensor tq = make(q, {2, 2}, KF_FLOAT32), tk = make(k, {3, 2}, KF_FLOAT32);
   Tensor tv = make(v, {3, 2}, KF_FLOAT32);
-  kf_value_t args[3] = {};
-  const kf_tensor_t ts[3] = {tq.get(), tk.get(), tv.get()};
-  for (int i = 0; i < 3; ++i) {
-    args[i].tag = KF_VALUE_TENSOR;
-    args[i].v.tensor = ts[i];
-  }
-  kf_value_t res[1] = {};
+  const kf_value_t args[3] = {kf_value_tensor(tq.get()), kf_value_tensor(tk.get()),
+                              kf_value_tensor(tv.get())};
+  kf_value_t res[1] = {kf_value_none()};
   CTS_ASSERT_OK(kf_op_call(op, args, 3, res, 1));
   ASSERT_EQ(res[0].tag, KF_VALUE_TENSOR);
   Tensor r(res[0].v.tensor);

@@ -247,13 +247,8 @@ TEST_P(NormsAny, BoxedCallsUseTheDefaults) {
     SCOPED_TRACE(name);
     kf_op_t op = nullptr;
     CTS_ASSERT_OK(kf_op_find(name, &op));
-    kf_value_t args[2] = {};
-    args[0].tag = KF_VALUE_TENSOR;
-    args[0].v.tensor = t.get();
-    args[1].tag = KF_VALUE_INT_LIST;
-    args[1].v.ints.data = ns;
-    args[1].v.ints.len = 1;
-    kf_value_t res[1] = {};
+    const kf_value_t args[2] = {kf_value_tensor(t.get()), kf_value_int_list(ns, 1)};
+    kf_value_t res[1] = {kf_value_none()};
     CTS_ASSERT_OK(kf_op_call(op, args, 2, res, 1));
     ASSERT_EQ(res[0].tag, KF_VALUE_TENSOR);
     Tensor r(res[0].v.tensor);

@@ -135,11 +135,8 @@ TEST_P(Overlap, CopyPartialOverlapThroughOpCall) {
   for (const auto& sh : kShifts) {
     Tensor base = make(base_values(), {kN + 1});
     Tensor src = slice(base, sh[0], sh[0] + kN), self = slice(base, sh[1], sh[1] + kN);
-    kf_value_t args[2], res[1];
-    args[0].tag = KF_VALUE_TENSOR;
-    args[0].v.tensor = self.get();
-    args[1].tag = KF_VALUE_TENSOR;
-    args[1].v.tensor = src.get();
+    const kf_value_t args[2] = {kf_value_tensor(self.get()), kf_value_tensor(src.get())};
+    kf_value_t res[1] = {kf_value_none()};
     CTS_ASSERT_OK(kf_op_call(copy, args, 2, res, 1));
     Tensor r(res[0].v.tensor);
     EXPECT_EQ(r.data(), self.data()) << "copy_ returns self";

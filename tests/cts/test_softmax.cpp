@@ -295,12 +295,8 @@ TEST_P(SoftmaxAny, BoxedCallMatchesTyped) {
                "softmax(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor");
   const Values v{0.5, -1, 2, 3};
   Tensor t = make(v, {2, 2}, KF_FLOAT32);
-  kf_value_t args[2] = {};
-  args[0].tag = KF_VALUE_TENSOR;
-  args[0].v.tensor = t.get();
-  args[1].tag = KF_VALUE_INT;
-  args[1].v.i = -1;
-  kf_value_t res[1] = {};
+  const kf_value_t args[2] = {kf_value_tensor(t.get()), kf_value_int(-1)};
+  kf_value_t res[1] = {kf_value_none()};
   CTS_ASSERT_OK(kf_op_call(op, args, 2, res, 1));
   ASSERT_EQ(res[0].tag, KF_VALUE_TENSOR);
   Tensor r(res[0].v.tensor);

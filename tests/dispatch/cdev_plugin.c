@@ -1,7 +1,9 @@
 /*
- * cdev_plugin.c — a plugin written in plain C99 against kernforge/plugin.h alone (no C++
- * helpers): what a third party can write without the SDK's C++ layer. It brings device type
- * "cdev" (one device whose memory is host memory) and two ops of its own:
+ * cdev_plugin.c — a plugin written in plain C99 against the SDK's C headers alone (plugin.h and
+ * host_memory.h, no C++ helpers): what a third party can write without the SDK's C++ layer. Its
+ * table is a constant initializer (KF_PLUGIN_HEADER) and KF_PLUGIN_ENTRY exports it; its memory
+ * slots are host_memory.h's. It brings device type "cdev" (one device whose memory is host
+ * memory) and two ops of its own:
  *
  *   cdev::scale(Tensor self, float factor) -> Tensor                 its own meta function
  *   cdev::axpy(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernforge/host_memory.h"
 #include "kernforge/plugin.h"
 
 static const kf_host_api_t* g_host = NULL;
@@ -143,54 +146,35 @@ static int32_t cdev_device_count(void* state) {
   return 1;
 }
 
+/* Memory: host memory, through host_memory.h (the core checks the device index). */
 static kf_status_t cdev_allocate(void* state, int32_t device, size_t bytes, void** out) {
   (void)state;
-  if (device != 0) return fail(KF_INVALID_ARGUMENT, "cdev: only device 0 exists");
-  *out = malloc(bytes == 0 ? 1 : bytes);
-  return *out != NULL ? KF_OK : fail(KF_OUT_OF_MEMORY, "cdev: out of host memory");
+  (void)device;
+  return kf_host_memory_allocate(g_host, bytes, out);
 }
 
 static void cdev_deallocate(void* state, int32_t device, void* ptr, size_t bytes) {
   (void)state;
   (void)device;
   (void)bytes;
-  free(ptr);
+  kf_host_memory_deallocate(ptr);
 }
 
 static kf_status_t cdev_copy(void* state, int32_t device, void* dst, const void* src,
                              size_t bytes, int32_t kind) {
   (void)state;
-  (void)kind;
-  if (device != 0) return fail(KF_INVALID_ARGUMENT, "cdev: only device 0 exists");
-  if (bytes != 0) memmove(dst, src, bytes);
-  return KF_OK;
+  (void)device;
+  return kf_host_memory_copy(g_host, dst, src, bytes, kind);
 }
 
-static const kf_plugin_t* plugin_object(void) {
-  static kf_plugin_t p;
-  static int made = 0;
-  if (!made) {
-    memset(&p, 0, sizeof(p));
-    p.struct_size = sizeof(p);
-    p.abi_major = KF_PLUGIN_ABI_MAJOR;
-    p.abi_minor = KF_PLUGIN_ABI_MINOR;
-    p.name = "cdev";
-    p.version = "0.0.1";
-    p.device_type = "cdev";
-    p.init = cdev_init;
-    p.device_count = cdev_device_count;
-    p.allocate = cdev_allocate;
-    p.deallocate = cdev_deallocate;
-    p.copy = cdev_copy;
-    p.register_kernels = cdev_register;
-    made = 1;
-  }
-  return &p;
-}
+/* ------------------------------------------------------------------ the table */
 
-KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor);
+static const kf_plugin_t plugin = {KF_PLUGIN_HEADER("cdev", "0.0.1", "cdev"),
+                                   .init = cdev_init,
+                                   .device_count = cdev_device_count,
+                                   .allocate = cdev_allocate,
+                                   .deallocate = cdev_deallocate,
+                                   .copy = cdev_copy,
+                                   .register_kernels = cdev_register};
 
-KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
-  (void)minor;
-  return major == KF_PLUGIN_ABI_MAJOR ? plugin_object() : NULL;
-}
+KF_PLUGIN_ENTRY(plugin)

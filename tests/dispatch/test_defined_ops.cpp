@@ -8,25 +8,11 @@
 namespace dispatch_test {
 namespace {
 
-kf_value_t tensor_value(kf_tensor_t t) {
-  kf_value_t v{};
-  v.tag = KF_VALUE_TENSOR;
-  v.v.tensor = t;
-  return v;
-}
-
-kf_value_t float_value(double f) {
-  kf_value_t v{};
-  v.tag = KF_VALUE_FLOAT;
-  v.v.f = f;
-  return v;
-}
-
 /// kf_op_call of op `name` with `args`; the result in `out`.
 kf_status_t call(const char* name, std::vector<kf_value_t> args, T& out) {
   kf_op_t op = nullptr;
   if (kf_op_find(name, &op) != KF_OK) return KF_NOT_FOUND;
-  kf_value_t result{};
+  kf_value_t result = kf_value_none();
   const kf_status_t s =
       kf_op_call(op, args.data(), static_cast<int32_t>(args.size()), &result, 1);
   if (s == KF_OK) out.h = result.v.tensor;
@@ -52,13 +38,15 @@ TEST_F(Async, CPluginDefinesOpsThatAreListedAndCallable) {
   EXPECT_STREQ(kf_op_doc(op), "self times factor (float32, float64).");
   T a, r;
   make<float>(a, {1, 2, 3, 4, 5, 6}, {2, 3}, KF_FLOAT32, cdev);
-  ASSERT_EQ(call("cdev::scale", {tensor_value(a), float_value(2.5)}, r), KF_OK) << last_error();
+  ASSERT_EQ(call("cdev::scale", {kf_value_tensor(a), kf_value_float(2.5)}, r), KF_OK)
+      << last_error();
   EXPECT_EQ(device_name(device_of(r)), "cdev:0");
   EXPECT_EQ(host<float>(r), (std::vector<float>{2.5, 5, 7.5, 10, 12.5, 15}));
   // A strided view reaches the kernel as it is.
   T at, rt;
   ASSERT_EQ(kf_transpose(a, 0, 1, at.out()), KF_OK) << last_error();
-  ASSERT_EQ(call("cdev::scale", {tensor_value(at), float_value(-1)}, rt), KF_OK) << last_error();
+  ASSERT_EQ(call("cdev::scale", {kf_value_tensor(at), kf_value_float(-1)}, rt), KF_OK)
+      << last_error();
   EXPECT_EQ(host<float>(rt), (std::vector<float>{-1, -4, -2, -5, -3, -6}));
 }
 
@@ -66,12 +54,10 @@ TEST_F(Async, CPluginOpWithACoreMetaRuleBroadcasts) {
   T a, b, r, r2;
   make<float>(a, {1, 2, 3, 4, 5, 6}, {2, 3}, KF_FLOAT32, cdev);
   make<float>(b, {10, 20, 30}, {3}, KF_FLOAT32, cdev);
-  ASSERT_EQ(call("cdev::axpy", {tensor_value(a), tensor_value(b)}, r), KF_OK) << last_error();
+  ASSERT_EQ(call("cdev::axpy", {kf_value_tensor(a), kf_value_tensor(b)}, r), KF_OK) << last_error();
   EXPECT_EQ(host<float>(r), (std::vector<float>{11, 22, 33, 14, 25, 36}));
-  kf_value_t alpha{};
-  alpha.tag = KF_VALUE_SCALAR;
-  alpha.v.scalar = kf_scalar_i64(-2);
-  ASSERT_EQ(call("cdev::axpy", {tensor_value(a), tensor_value(b), alpha}, r2), KF_OK)
+  const kf_value_t alpha = kf_value_scalar(kf_scalar_i64(-2));
+  ASSERT_EQ(call("cdev::axpy", {kf_value_tensor(a), kf_value_tensor(b), alpha}, r2), KF_OK)
       << last_error();
   EXPECT_EQ(host<float>(r2), (std::vector<float>{-19, -38, -57, -16, -35, -54}));
 }
@@ -79,11 +65,11 @@ TEST_F(Async, CPluginOpWithACoreMetaRuleBroadcasts) {
 TEST_F(Async, DefinedOpMetaRefusesBadInput) {
   T a, r;
   make<int32_t>(a, {1, 2}, {2}, KF_INT32, cdev);
-  EXPECT_EQ(call("cdev::scale", {tensor_value(a), float_value(2)}, r), KF_INVALID_ARGUMENT);
+  EXPECT_EQ(call("cdev::scale", {kf_value_tensor(a), kf_value_float(2)}, r), KF_INVALID_ARGUMENT);
   EXPECT_HAS(last_error(), "cdev::scale: self must be float32 or float64");
   T b;
   make<float>(b, {1, 2}, {2}, KF_FLOAT32, cdev);
-  EXPECT_EQ(call("cdev::scale", {tensor_value(b)}, r), KF_INVALID_ARGUMENT);
+  EXPECT_EQ(call("cdev::scale", {kf_value_tensor(b)}, r), KF_INVALID_ARGUMENT);
   EXPECT_HAS(last_error(), "factor");
 }
 
@@ -91,7 +77,7 @@ TEST_F(Async, PluginLoadedLaterServesAnOpAnotherPluginDefined) {
   T a, r;
   make<float>(a, {1, -2, 3}, {3}, KF_FLOAT32, ta0);
   const long long before = kf_testasync_scale_calls.load();
-  ASSERT_EQ(call("cdev::scale", {tensor_value(a), float_value(3)}, r), KF_OK) << last_error();
+  ASSERT_EQ(call("cdev::scale", {kf_value_tensor(a), kf_value_float(3)}, r), KF_OK) << last_error();
   EXPECT_EQ(host<float>(r), (std::vector<float>{3, -6, 9}));
   EXPECT_EQ(kf_testasync_scale_calls.load(), before + 1);
   const kf_kernel_info_t info = kernel_info("cdev::scale", "testasync");
@@ -100,7 +86,7 @@ TEST_F(Async, PluginLoadedLaterServesAnOpAnotherPluginDefined) {
   // The CPU has no kernel for it (and is not a fallback for itself).
   T c, rc;
   make<float>(c, {1}, {1}, KF_FLOAT32, cpu);
-  EXPECT_EQ(call("cdev::scale", {tensor_value(c), float_value(3)}, rc), KF_UNIMPLEMENTED);
+  EXPECT_EQ(call("cdev::scale", {kf_value_tensor(c), kf_value_float(3)}, rc), KF_UNIMPLEMENTED);
   EXPECT_HAS(last_error(), "cdev::scale");
   EXPECT_HAS(last_error(), "cdev, testasync");
 }

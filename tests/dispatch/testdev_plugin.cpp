@@ -4,13 +4,15 @@
 //  - `testasync` (KF_TESTDEV_ASYNC=1): the same as an asynchronous device, every stream a worker
 //    thread with a queue (testdev_queues.hpp), with pinned host memory, a kernel overriding the
 //    composite `linear`, a kernel for an op another plugin defines and a fallback of its own.
-// Kernels: testdev_kernels.hpp. Test hooks: testdev_hooks.hpp.
+// Kernels: testdev_kernels.hpp. Test hooks: testdev_hooks.hpp. Memory: the SDK's host-memory
+// slots (kernforge/host_memory.hpp), counted per device for the tests.
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
+#include "kernforge/host_memory.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_table.hpp"
 #include "testdev_hooks.hpp"
 #include "testdev_kernels.hpp"
 #include "testdev_queues.hpp"
@@ -19,7 +21,6 @@ namespace kf::testdev {
 namespace {
 
 constexpr int32_t kDevices = 2;
-constexpr size_t kAlignment = 64;
 
 kf_status_t bad_device(int32_t device) {
   kf::plugin::set_error(std::string(KF_TESTDEV_NAME) + ": no device " + std::to_string(device) +
@@ -48,68 +49,40 @@ kf_status_t td_device_properties(void* /*state*/, int32_t device, kf_device_prop
   return KF_OK;
 }
 
-kf_status_t td_allocate(void* /*state*/, int32_t device, size_t bytes, void** out_ptr) {
-  if (out_ptr == nullptr) return KF_INVALID_ARGUMENT;
-  *out_ptr = nullptr;
+kf_status_t td_allocate(void* state, int32_t device, size_t bytes, void** out_ptr) {
   if (device < 0 || device >= kDevices) return bad_device(device);
-  const size_t rounded =
-      bytes == 0 ? kAlignment : (bytes + kAlignment - 1) / kAlignment * kAlignment;
-  void* p = rounded < bytes ? nullptr : std::aligned_alloc(kAlignment, rounded);
-  if (p == nullptr) {
-    kf::plugin::set_error(std::string(KF_TESTDEV_NAME) + ": cannot allocate " +
-                          std::to_string(bytes) + " bytes");
-    return KF_OUT_OF_MEMORY;
-  }
-  hooks().live[device].fetch_add(1, std::memory_order_relaxed);
-  *out_ptr = p;
-  return KF_OK;
+  const kf_status_t s = kf::plugin::host_memory::allocate(state, device, bytes, out_ptr);
+  if (s == KF_OK) hooks().live[device].fetch_add(1, std::memory_order_relaxed);
+  return s;
 }
 
-void td_deallocate(void* /*state*/, int32_t device, void* ptr, size_t /*bytes*/) {
+void td_deallocate(void* state, int32_t device, void* ptr, size_t bytes) {
   if (ptr == nullptr) return;
   if (device >= 0 && device < kDevices) {
     hooks().live[device].fetch_sub(1, std::memory_order_relaxed);
   }
-  std::free(ptr);
-}
-
-kf_status_t check_copy(int32_t device, const void* dst, const void* src, size_t bytes,
-                       int32_t kind) {
-  if (device < 0 || device >= kDevices) return bad_device(device);
-  if (kind < KF_COPY_HOST_TO_DEVICE || kind > KF_COPY_DEVICE_TO_DEVICE) {
-    kf::plugin::set_error("testdev: unknown copy kind " + std::to_string(kind));
-    return KF_INVALID_ARGUMENT;
-  }
-  if (bytes != 0 && (dst == nullptr || src == nullptr)) {
-    kf::plugin::set_error("testdev: copy of " + std::to_string(bytes) + " bytes with a null "
-                          "pointer");
-    return KF_INVALID_ARGUMENT;
-  }
-  return KF_OK;
+  kf::plugin::host_memory::deallocate(state, device, ptr, bytes);
 }
 
 kf_status_t td_copy(void* state, int32_t device, void* dst, const void* src, size_t bytes,
                     int32_t kind) {
-  if (kf_status_t s = check_copy(device, dst, src, bytes, kind); s != KF_OK) return s;
-  if (bytes == 0 || dst == src) return KF_OK;
+  if (device < 0 || device >= kDevices) return bad_device(device);
 #if KF_TESTDEV_ASYNC
+  const kf_status_t s = kf_host_memory_check_copy(kf::plugin::host(), dst, src, bytes, kind);
+  if (s != KF_OK || bytes == 0 || dst == src) return s;
   return q_copy(state, device, dst, src, bytes, kind);
 #else
-  (void)state;
-  std::memmove(dst, src, bytes);
-  return KF_OK;
+  return kf::plugin::host_memory::copy(state, device, dst, src, bytes, kind);
 #endif
 }
 
 kf_status_t td_memset(void* state, int32_t device, void* dst, int32_t value, size_t bytes) {
   if (device < 0 || device >= kDevices) return bad_device(device);
-  if (bytes == 0) return KF_OK;
 #if KF_TESTDEV_ASYNC
+  if (bytes == 0) return KF_OK;
   return q_memset(state, device, dst, value, bytes);
 #else
-  (void)state;
-  std::memset(dst, value, bytes);
-  return KF_OK;
+  return kf::plugin::host_memory::memset(state, device, dst, value, bytes);
 #endif
 }
 
@@ -137,13 +110,7 @@ void set_async_slots(kf_plugin_t& p) {
 #endif
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = KF_TESTDEV_NAME;
-  p.version = "0.0.1";
-  p.device_type = KF_TESTDEV_NAME;
+  kf_plugin_t p = kf::plugin::table(KF_TESTDEV_NAME, "0.0.1");
   p.init = td_init;
   p.device_count = td_device_count;
   p.device_properties = td_device_properties;
@@ -161,9 +128,4 @@ kf_plugin_t make_plugin() {
 }  // namespace
 }  // namespace kf::testdev
 
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
-  (void)minor;
-  if (major != KF_PLUGIN_ABI_MAJOR) return nullptr;
-  static const kf_plugin_t plugin = kf::testdev::make_plugin();
-  return &plugin;
-}
+KF_PLUGIN_DEFINE(kf::testdev::make_plugin)

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "kernforge/host_memory.hpp"
 #include "kernforge/plugin.hpp"
 #include "testdev_hooks.hpp"
 
@@ -308,19 +309,18 @@ kf_status_t q_event_elapsed_ms(void*, int32_t, void* start, void* end, double* o
   return KF_OK;
 }
 
-kf_status_t q_host_allocate(void*, size_t bytes, void** out_ptr) {
-  const size_t rounded = (bytes + 63) / 64 * 64;
-  *out_ptr = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
-  if (*out_ptr == nullptr) return KF_OUT_OF_MEMORY;
+kf_status_t q_host_allocate(void* state, size_t bytes, void** out_ptr) {
+  const kf_status_t s = kf::plugin::host_memory::host_allocate(state, bytes, out_ptr);
+  if (s != KF_OK) return s;
   hooks().pinned_live->fetch_add(1);
   hooks().pinned_total->fetch_add(1);
   return KF_OK;
 }
 
-void q_host_deallocate(void*, void* ptr, size_t) {
+void q_host_deallocate(void* state, void* ptr, size_t bytes) {
   if (ptr == nullptr) return;
   hooks().pinned_live->fetch_sub(1);
-  std::free(ptr);
+  kf::plugin::host_memory::host_deallocate(state, ptr, bytes);
 }
 
 }  // namespace kf::testdev

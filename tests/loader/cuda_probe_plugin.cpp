@@ -10,6 +10,7 @@
 #include <string>
 
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_table.hpp"
 
 namespace cuda_probe {
 namespace {
@@ -70,13 +71,7 @@ kf_status_t cp_describe(void* state, char* buf, size_t cap) {
 }
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = "cuda_probe";
-  p.version = "0.0.1";
-  p.device_type = "cudaprobe";
+  kf_plugin_t p = kf::plugin::table("cuda_probe", "0.0.1", "cudaprobe");
   p.init = cp_init;
   p.shutdown = cp_shutdown;
   p.device_count = cp_device_count;
@@ -91,8 +86,4 @@ kf_plugin_t make_plugin() {
 }  // namespace
 }  // namespace cuda_probe
 
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
-  (void)minor;
-  static const kf_plugin_t plugin = cuda_probe::make_plugin();
-  return major == KF_PLUGIN_ABI_MAJOR ? &plugin : nullptr;
-}
+KF_PLUGIN_DEFINE(cuda_probe::make_plugin)

@@ -3,7 +3,9 @@
 // libkernforge_fault_<case> (tests/loader/CMakeLists.txt).
 //
 // The plain plugin (FAULT_OK) serves device type "faultdev": one device whose memory is host
-// memory (malloc), and one real kernel, float32 `neg`, so a loaded fault plugin can be exercised.
+// memory (the SDK's kernforge/host_memory.hpp), and one real kernel, float32 `neg`, so a loaded
+// fault plugin can be exercised. The table comes from kf::plugin::table and kf_plugin_get from
+// KF_PLUGIN_DEFINE, except where a case breaks them on purpose (the ABI, the size, the entry).
 // init() `new`s its state and shutdown() `delete`s it: LeakSanitizer (label `loader` runs under
 // ASan in CI) catches a loader that forgets shutdown when it rolls a plugin back.
 //
@@ -55,7 +57,9 @@
 #  include <dlfcn.h>
 #endif
 
+#include "kernforge/host_memory.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_table.hpp"
 
 #ifndef FAULT_NAME
 #  error "build with FAULT_NAME=\"fault_<case>\" (tests/loader/CMakeLists.txt)"
@@ -229,8 +233,7 @@ kf_status_t fd_device_properties(void* /*state*/, int32_t device, kf_device_prop
   return KF_OK;
 }
 
-kf_status_t fd_allocate(void* /*state*/, int32_t device, size_t bytes, void** out_ptr) {
-  if (out_ptr == nullptr || device != 0) return KF_INVALID_ARGUMENT;
+kf_status_t fd_allocate(void* state, int32_t device, size_t bytes, void** out_ptr) {
 #if FAULT_SILENT_KERNEL
   if (bytes > (size_t{1} << 20)) return KF_OUT_OF_MEMORY;  // no set_error
 #elif FAULT_ODD_STATUS
@@ -239,31 +242,7 @@ kf_status_t fd_allocate(void* /*state*/, int32_t device, size_t bytes, void** ou
     return static_cast<kf_status_t>(-7);
   }
 #endif
-  *out_ptr = std::malloc(bytes == 0 ? 1 : bytes);
-  if (*out_ptr == nullptr) {
-    kf::plugin::set_error(FAULT_NAME ": out of host memory");
-    return KF_OUT_OF_MEMORY;
-  }
-  return KF_OK;
-}
-
-void fd_deallocate(void* /*state*/, int32_t /*device*/, void* ptr, size_t /*bytes*/) {
-  std::free(ptr);
-}
-
-kf_status_t fd_copy(void* /*state*/, int32_t device, void* dst, const void* src, size_t bytes,
-                    int32_t kind) {
-  if (device != 0 || kind < KF_COPY_HOST_TO_DEVICE || kind > KF_COPY_DEVICE_TO_DEVICE) {
-    return KF_INVALID_ARGUMENT;
-  }
-  if (bytes != 0) std::memmove(dst, src, bytes);
-  return KF_OK;
-}
-
-kf_status_t fd_memset(void* /*state*/, int32_t device, void* dst, int32_t value, size_t bytes) {
-  if (device != 0) return KF_INVALID_ARGUMENT;
-  if (bytes != 0) std::memset(dst, value, bytes);
-  return KF_OK;
+  return kf::plugin::host_memory::allocate(state, device, bytes, out_ptr);
 }
 
 kf_status_t fd_describe(void* state, char* buf, size_t cap) {
@@ -420,24 +399,17 @@ kf_status_t fd_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
 }
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = FAULT_NAME;
-  p.version = "0.0.1";
-  p.device_type = kDeviceType;
+  kf_plugin_t p = kf::plugin::table(FAULT_NAME, "0.0.1", kDeviceType);
   p.score = fd_score;
   p.init = fd_init;
   p.shutdown = fd_shutdown;
   p.device_count = fd_device_count;
   p.device_properties = fd_device_properties;
-  p.allocate = fd_allocate;
-  p.deallocate = fd_deallocate;
-  p.copy = fd_copy;
-  p.memset = fd_memset;
+  kf::plugin::host_memory::set_slots(p);
+  p.allocate = fd_allocate;  // with the allocation faults
   p.register_kernels = fd_register_kernels;
   p.describe = fd_describe;
+  // The faults of the header: written over what table() filled.
 #if FAULT_ABI_MAJOR_NEWER
   p.abi_major = 2;
   p.abi_minor = 0;
@@ -469,32 +441,33 @@ const kf_plugin_t* plugin_object() {
   }();
   return &plugin.base;
 }
-#else
-const kf_plugin_t* plugin_object() {
-  static const kf_plugin_t plugin = make_plugin();
-  return &plugin;
-}
 #endif
 
 }  // namespace
 }  // namespace fault
 
+// The entry: KF_PLUGIN_DEFINE's, except for the cases whose kf_plugin_get is the fault.
 #if FAULT_ABI_MAJOR_NEWER || FAULT_ABI_MAJOR_OLDER
 // Returns its object whatever the host asks, so the host can name both versions.
 extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t /*major*/,
                                                              uint32_t /*minor*/) {
-  return fault::plugin_object();
+  static const kf_plugin_t plugin = fault::make_plugin();
+  return &plugin;
 }
 #elif FAULT_NO_ENTRY
 // Misspelt: the library exports no kf_plugin_get (the version script hides this one too).
 extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get_v1(uint32_t major, uint32_t minor);
 extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get_v1(uint32_t major, uint32_t minor) {
   (void)minor;
-  return major == KF_PLUGIN_ABI_MAJOR ? fault::plugin_object() : nullptr;
+  static const kf_plugin_t plugin = fault::make_plugin();
+  return major == KF_PLUGIN_ABI_MAJOR ? &plugin : nullptr;
 }
-#else
+#elif FAULT_MINOR_NEWER
+// A table larger than kf_plugin_t: the one whose address plugin_object() returns.
 extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
   (void)minor;
   return major == KF_PLUGIN_ABI_MAJOR ? fault::plugin_object() : nullptr;
 }
+#else
+KF_PLUGIN_DEFINE(fault::make_plugin)
 #endif

@@ -25,10 +25,8 @@ kf_status_t call1(const char* name, kf_tensor_t input, Tensor& out) {
   kf_op_t op = nullptr;
   const kf_status_t found = kf_op_find(name, &op);
   if (found != KF_OK) return found;
-  kf_value_t arg{};
-  arg.tag = KF_VALUE_TENSOR;
-  arg.v.tensor = input;
-  kf_value_t result{};
+  const kf_value_t arg = kf_value_tensor(input);
+  kf_value_t result = kf_value_none();
   const kf_status_t s = kf_op_call(op, &arg, 1, &result, 1);
   if (s == KF_OK) out.h = result.v.tensor;
   return s;

@@ -1,13 +1,23 @@
-// The null backend (backends/null) loaded next to the CPU one: it loads with one device, every
-// use of its memory or queues fails with KF_UNIMPLEMENTED naming the slot and its README, and
-// the CPU backend and the process-wide calls keep working.
+// The null backend (backends/null) loaded next to the CPU one: its table has every slot and the
+// SDK's kf_plugin_get, it loads with one device, every use of its memory or queues fails with
+// KF_UNIMPLEMENTED naming the slot and its README, and the CPU backend and the process-wide
+// calls keep working. Then the README's smallest backend (tiny_plugin.cpp, device type mydev)
+// loads and adds on its own.
 #include <gtest/gtest.h>
 
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <dlfcn.h>
+#endif
+
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "kernforge/kernforge.h"
+#include "kernforge/plugin.h"
 
 namespace {
 
@@ -45,6 +55,40 @@ void expect_unimplemented(kf_status_t s, const char* slot) {
   EXPECT_NE(message.find("backends/null/README.md"), std::string::npos) << message;
   // Advice for a full device would mislead here.
   EXPECT_EQ(message.find("kf_empty_cache"), std::string::npos) << message;
+}
+
+// The null plugin's kf_plugin_get, from its library opened by hand (as the loader opens it).
+kf_plugin_get_fn null_entry() {
+#if defined(_WIN32)
+  HMODULE lib = LoadLibraryA(KF_NULL_LIBRARY);
+  return lib != nullptr ? reinterpret_cast<kf_plugin_get_fn>(
+                              reinterpret_cast<void*>(GetProcAddress(lib, KF_PLUGIN_ENTRY_SYMBOL)))
+                        : nullptr;
+#else
+  void* lib = dlopen(KF_NULL_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+  return lib != nullptr ? reinterpret_cast<kf_plugin_get_fn>(dlsym(lib, KF_PLUGIN_ENTRY_SYMBOL))
+                        : nullptr;
+#endif
+}
+
+TEST(NullBackend, TableHasTheHeaderAndEverySlot) {
+  const kf_plugin_get_fn get = null_entry();
+  ASSERT_NE(get, nullptr) << KF_NULL_LIBRARY << " exports no " << KF_PLUGIN_ENTRY_SYMBOL;
+  const kf_plugin_t* p = get(KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR);
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(get(KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR + 7), p) << "one table, any minor";
+  EXPECT_EQ(get(KF_PLUGIN_ABI_MAJOR + 1, 0), nullptr) << "another major gets none";
+  EXPECT_EQ(p->struct_size, sizeof(kf_plugin_t));
+  EXPECT_EQ(p->abi_major, static_cast<uint32_t>(KF_PLUGIN_ABI_MAJOR));
+  EXPECT_EQ(p->abi_minor, static_cast<uint32_t>(KF_PLUGIN_ABI_MINOR));
+  EXPECT_STREQ(p->name, "null");
+  EXPECT_STREQ(p->device_type, "null");
+  // Every member after the header is a slot (a function pointer): the skeleton sets them all.
+  for (size_t at = offsetof(kf_plugin_t, score); at < sizeof(kf_plugin_t); at += sizeof(void*)) {
+    void* slot = nullptr;
+    std::memcpy(&slot, reinterpret_cast<const char*>(p) + at, sizeof(slot));
+    EXPECT_NE(slot, nullptr) << "the slot at byte " << at << " of kf_plugin_t is NULL";
+  }
 }
 
 TEST(NullBackend, LoadsWithOneDevice) {
@@ -110,6 +154,44 @@ TEST(NullBackend, CpuKeepsWorking) {
   ASSERT_EQ(kf_tensor_copy_to_host(sum, got.data(), got.size() * sizeof(float)), KF_OK);
   EXPECT_EQ(got, (std::vector<float>{21, 42, 63}));
   for (kf_tensor_t t : {ta, tb, sum}) kf_tensor_release(t);
+}
+
+// The README's smallest backend: the SDK's table, entry and host memory, one kernel.
+TEST(TinyBackend, HoldsTensorsAndAddsOnItsOwn) {
+  ASSERT_EQ(kf_load_plugin(KF_TINY_MANIFEST), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(backend_named("null_tiny").state, KF_BACKEND_LOADED);
+  const int64_t shape[] = {2, 2};
+  const float a[] = {1, 2, 3, 4}, b[] = {10, 20, 30, 40};
+  kf_tensor_t ta = nullptr, tb = nullptr, sum = nullptr, neg = nullptr;
+  ASSERT_EQ(kf_tensor_from_data(a, shape, 2, KF_FLOAT32, device("mydev"), &ta), KF_OK)
+      << kf_last_error_message();
+  ASSERT_EQ(kf_tensor_from_data(b, shape, 2, KF_FLOAT32, device("mydev"), &tb), KF_OK);
+  ASSERT_EQ(kf_add(ta, tb, kf_scalar_i64(2), &sum), KF_OK) << kf_last_error_message();
+  int32_t tiny = -1;
+  for (int32_t i = 0; i < kf_backend_count(); ++i) {
+    kf_backend_info_t b_info;
+    std::memset(&b_info, 0, sizeof b_info);
+    b_info.struct_size = sizeof b_info;
+    if (kf_backend_info(i, &b_info) == KF_OK && std::strcmp(b_info.name, "null_tiny") == 0) {
+      tiny = i;
+    }
+  }
+  ASSERT_GE(tiny, 0);
+  kf_op_t add = nullptr;
+  kf_kernel_info_t info;
+  std::memset(&info, 0, sizeof info);
+  info.struct_size = sizeof info;
+  ASSERT_EQ(kf_op_find("add", &add), KF_OK);
+  ASSERT_EQ(kf_op_kernel_info(add, tiny, &info), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(info.kind, KF_KERNEL_BACKEND) << "add runs on mydev's own kernel";
+  EXPECT_NE(info.dtype_mask & (1u << KF_FLOAT32), 0u);
+  ASSERT_EQ(kf_neg(ta, &neg), KF_OK) << "neg through the CPU fallback: " << kf_last_error_message();
+  std::vector<float> got(4);
+  ASSERT_EQ(kf_tensor_copy_to_host(sum, got.data(), got.size() * sizeof(float)), KF_OK);
+  EXPECT_EQ(got, (std::vector<float>{21, 42, 63, 84}));
+  ASSERT_EQ(kf_tensor_copy_to_host(neg, got.data(), got.size() * sizeof(float)), KF_OK);
+  EXPECT_EQ(got, (std::vector<float>{-1, -2, -3, -4}));
+  for (kf_tensor_t t : {ta, tb, sum, neg}) kf_tensor_release(t);
 }
 
 }  // namespace

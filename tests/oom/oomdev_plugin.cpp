@@ -11,7 +11,8 @@
 //
 // Its allocate slot asks the test executable whether this device allocation must fail
 // (kf_oomtest_fail_device_allocation, found with dlsym: alloc_fault.hpp) and then returns
-// KF_OUT_OF_MEMORY as a real device would. init() `new`s its state and shutdown() `delete`s it,
+// KF_OUT_OF_MEMORY as a real device would; its memory is the SDK's host memory
+// (kernforge/host_memory.hpp). init() `new`s its state and shutdown() `delete`s it,
 // so LeakSanitizer catches a loader that rolls the plugin back without shutting it down; when
 // that `new` fails, init reports KF_OUT_OF_MEMORY, as a plugin must (no exception crosses the
 // plugin ABI).
@@ -23,7 +24,9 @@
 #include <cstring>
 #include <new>
 
+#include "kernforge/host_memory.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_table.hpp"
 
 #ifndef OOMDEV_NAME
 #  error "build with OOMDEV_NAME and OOMDEV_ASYNC (tests/oom/CMakeLists.txt)"
@@ -162,39 +165,14 @@ kf_status_t od_device_properties(void* /*state*/, int32_t device, kf_device_prop
   return KF_OK;
 }
 
-kf_status_t od_allocate(void* /*state*/, int32_t device, size_t bytes, void** out_ptr) {
-  if (out_ptr == nullptr || device != 0) return KF_INVALID_ARGUMENT;
-  *out_ptr = nullptr;
+kf_status_t od_allocate(void* state, int32_t device, size_t bytes, void** out_ptr) {
   const FailFn fail = fail_hook();
   if (fail != nullptr && fail()) {
+    if (out_ptr != nullptr) *out_ptr = nullptr;
     kf::plugin::host()->set_error(OOMDEV_NAME ": out of device memory (the sweep's failure)");
     return KF_OUT_OF_MEMORY;
   }
-  *out_ptr = std::malloc(bytes == 0 ? 1 : bytes);
-  if (*out_ptr == nullptr) {
-    kf::plugin::host()->set_error(OOMDEV_NAME ": out of device memory");
-    return KF_OUT_OF_MEMORY;
-  }
-  return KF_OK;
-}
-
-void od_deallocate(void* /*state*/, int32_t /*device*/, void* ptr, size_t /*bytes*/) {
-  std::free(ptr);
-}
-
-kf_status_t od_copy(void* /*state*/, int32_t device, void* dst, const void* src, size_t bytes,
-                    int32_t kind) {
-  if (device != 0 || kind < KF_COPY_HOST_TO_DEVICE || kind > KF_COPY_DEVICE_TO_DEVICE) {
-    return KF_INVALID_ARGUMENT;
-  }
-  if (bytes != 0) std::memmove(dst, src, bytes);
-  return KF_OK;
-}
-
-kf_status_t od_memset(void* /*state*/, int32_t device, void* dst, int32_t value, size_t bytes) {
-  if (device != 0) return KF_INVALID_ARGUMENT;
-  if (bytes != 0) std::memset(dst, value, bytes);
-  return KF_OK;
+  return kf::plugin::host_memory::allocate(state, device, bytes, out_ptr);
 }
 
 kf_status_t od_describe(void* state, char* buf, size_t cap) {
@@ -254,22 +232,14 @@ void add_streams(kf_plugin_t& p) {
 #endif
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};
-  p.struct_size = sizeof(kf_plugin_t);
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = OOMDEV_NAME;
-  p.version = "0.0.1";
-  p.device_type = OOMDEV_NAME;
+  kf_plugin_t p = kf::plugin::table(OOMDEV_NAME, "0.0.1");
   p.score = od_score;
   p.init = od_init;
   p.shutdown = od_shutdown;
   p.device_count = od_device_count;
   p.device_properties = od_device_properties;
-  p.allocate = od_allocate;
-  p.deallocate = od_deallocate;
-  p.copy = od_copy;
-  p.memset = od_memset;
+  kf::plugin::host_memory::set_slots(p);
+  p.allocate = od_allocate;  // the sweep's failures first
   p.register_kernels = od_register_kernels;
   p.describe = od_describe;
 #if OOMDEV_ASYNC
@@ -281,9 +251,4 @@ kf_plugin_t make_plugin() {
 }  // namespace
 }  // namespace oomdev
 
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t major, uint32_t minor) {
-  (void)minor;
-  if (major != KF_PLUGIN_ABI_MAJOR) return nullptr;
-  static const kf_plugin_t plugin = oomdev::make_plugin();
-  return &plugin;
-}
+KF_PLUGIN_DEFINE(oomdev::make_plugin)

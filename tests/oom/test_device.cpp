@@ -100,10 +100,8 @@ TEST_F(Device, DefinedOp) {
   sweep_all("oomdev::twice", [a](kf_tensor_t* out) {
     kf_op_t op = nullptr;
     if (kf_status_t s = kf_op_find("oomdev::twice", &op); s != KF_OK) return s;
-    kf_value_t arg{};
-    arg.tag = KF_VALUE_TENSOR;
-    arg.v.tensor = a;
-    kf_value_t result{};
+    const kf_value_t arg = kf_value_tensor(a);
+    kf_value_t result = kf_value_none();
     const kf_status_t s = kf_op_call(op, &arg, 1, &result, 1);
     if (s == KF_OK) *out = result.v.tensor;
     return s;

@@ -137,12 +137,8 @@ TEST_F(Ops, Boxed) {
   sweep_one("kf_op_call(add)", [a, b](kf_tensor_t* out) {
     kf_op_t op = nullptr;
     if (kf_status_t s = kf_op_find("add", &op); s != KF_OK) return s;
-    kf_value_t args[2] = {};
-    args[0].tag = KF_VALUE_TENSOR;
-    args[0].v.tensor = a;
-    args[1].tag = KF_VALUE_TENSOR;
-    args[1].v.tensor = b;
-    kf_value_t result{};
+    const kf_value_t args[2] = {kf_value_tensor(a), kf_value_tensor(b)};
+    kf_value_t result = kf_value_none();
     const kf_status_t s = kf_op_call(op, args, 2, &result, 1);
     if (s == KF_OK) *out = result.v.tensor;
     return s;

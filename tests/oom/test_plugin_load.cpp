@@ -18,10 +18,8 @@ std::string check_twice() {
   kf_tensor_t x = make_f32({3}, {1, 2, 3}, oomdev(), problem);
   if (x == nullptr) return problem;
   kf_op_t op = nullptr;
-  kf_value_t arg{};
-  arg.tag = KF_VALUE_TENSOR;
-  arg.v.tensor = x;
-  kf_value_t result{};
+  const kf_value_t arg = kf_value_tensor(x);
+  kf_value_t result = kf_value_none();
   problem = ok_or(kf_op_find("oomdev::twice", &op), "kf_op_find(oomdev::twice)");
   if (problem.empty()) problem = ok_or(kf_op_call(op, &arg, 1, &result, 1), "oomdev::twice");
   if (problem.empty()) problem = check_values(result.v.tensor, {2, 4, 6});

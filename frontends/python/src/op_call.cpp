@@ -60,9 +60,7 @@ void int_list(const Op& op, size_t i, nb::handle o, CallState& st, kf_value_t& v
     bad_argument(op, i, "an int or a sequence of ints", o);
   }
   st.ints.push_back(std::move(list));
-  v.tag = KF_VALUE_INT_LIST;
-  v.v.ints.data = st.ints.back().data();
-  v.v.ints.len = static_cast<int32_t>(st.ints.back().size());
+  v = kf_value_int_list(st.ints.back().data(), static_cast<int32_t>(st.ints.back().size()));
 }
 
 void tensor_list(const Op& op, size_t i, nb::handle o, CallState& st, kf_value_t& v) {
@@ -76,14 +74,13 @@ void tensor_list(const Op& op, size_t i, nb::handle o, CallState& st, kf_value_t
     list.push_back(t);
   }
   st.lists.push_back(std::move(list));
-  v.tag = KF_VALUE_TENSOR_LIST;
-  v.v.tensors.data = st.lists.back().data();
-  v.v.tensors.len = static_cast<int32_t>(st.lists.back().size());
+  v = kf_value_tensor_list(st.lists.back().data(),
+                           static_cast<int32_t>(st.lists.back().size()));
 }
 
 void convert(const Op& op, size_t i, nb::handle o, bool floating, CallState& st, kf_value_t& v) {
   const char k = op.kinds[i];
-  v.tag = KF_VALUE_NONE;
+  v = kf_value_none();
   if (o.is_none()) {
     if (k >= 'a' && k <= 'z') return;
     bad_argument(op, i, "given (it has no default)", o);
@@ -100,16 +97,16 @@ void convert(const Op& op, size_t i, nb::handle o, bool floating, CallState& st,
       return;
     case 'L': case 'l': return tensor_list(op, i, o, st, v);
     case 'I': case 'i': return int_list(op, i, o, st, v);
-    case 'N': case 'n': v.tag = KF_VALUE_INT; v.v.i = to_int(op, i, o); return;
+    case 'N': case 'n': v = kf_value_int(to_int(op, i, o)); return;
     case 'F': case 'f': {
       const double d = PyFloat_AsDouble(o.ptr());
       if (d == -1.0 && PyErr_Occurred()) { PyErr_Clear(); bad_argument(op, i, "a float", o); }
-      v.tag = KF_VALUE_FLOAT; v.v.f = d; return;
+      v = kf_value_float(d); return;
     }
     case 'B': case 'b': {
       const int b = PyObject_IsTrue(o.ptr());
       if (b < 0) throw nb::python_error();
-      v.tag = KF_VALUE_BOOL; v.v.b = b != 0; return;
+      v = kf_value_bool(b != 0); return;
     }
     case 'S': case 's':
       v.tag = KF_VALUE_SCALAR;
@@ -118,8 +115,8 @@ void convert(const Op& op, size_t i, nb::handle o, bool floating, CallState& st,
         if (t == nullptr || kf_tensor_item(t, &v.v.scalar) != KF_OK) bad_argument(op, i, "a number", o);
       }
       return;
-    case 'D': case 'd': v.tag = KF_VALUE_DTYPE; v.v.dtype = to_dtype(o); return;
-    case 'V': case 'v': v.tag = KF_VALUE_DEVICE; v.v.device = to_device(o, kf_device_cpu()); return;
+    case 'D': case 'd': v = kf_value_dtype(to_dtype(o)); return;
+    case 'V': case 'v': v = kf_value_device(to_device(o, kf_device_cpu())); return;
     default: raise(PyExc_RuntimeError, "internal: unknown argument kind");
   }
 }

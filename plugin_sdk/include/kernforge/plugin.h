@@ -15,9 +15,14 @@
  *  - Every struct starts with struct_size; fields are only appended.
  *
  * Lifetime and threads
- *  - kf_plugin_get may be called more than once and must return the same static object.
+ *  - kf_plugin_get may be called more than once and must return the same static object
+ *    (KF_PLUGIN_HEADER and KF_PLUGIN_ENTRY below write it for C; kernforge/plugin_table.hpp's
+ *    kf::plugin::table and KF_PLUGIN_DEFINE for C++).
  *  - score() is called before init(), must be cheap and must not initialise drivers.
  *  - init() and register_kernels() run once, on one thread, with the host's loader lock held.
+ *  - shutdown() runs at most once, only to roll back a plugin whose init() succeeded but which
+ *    did not become a backend (see the slot). A loaded backend is never shut down: plugins are
+ *    never unloaded, and nothing of them runs at process exit.
  *  - Kernels, allocate, deallocate, copy, memset and the stream and event slots may be called
  *    from any thread at once.
  *  - No work in static constructors: register inside register_kernels.
@@ -214,6 +219,16 @@ typedef struct kf_host_api_t {
 
 /* ----------------------------------------------------------------- plugin -- */
 
+/** The direction of a copy: the `kind` of kf_plugin_t.copy and copy_async. The slots take it
+ * as an int32_t (the ABI's width for enums, as everywhere in this file); a plugin compares it
+ * with these values and refuses any other. */
+typedef enum kf_copy_kind_t {
+  KF_COPY_HOST_TO_DEVICE = 0,
+  KF_COPY_DEVICE_TO_HOST = 1,
+  KF_COPY_DEVICE_TO_DEVICE = 2,
+  KF_COPY_KIND_MAX_ENUM = 0x7fffffff /* forces 32 bits; not a kind */
+} kf_copy_kind_t;
+
 typedef struct kf_device_properties_t {
   size_t struct_size;
   char name[128];
@@ -233,7 +248,14 @@ typedef struct kf_plugin_t {
   int32_t (*score)(void);
   /** Brings the backend up; KF_UNAVAILABLE with host->set_error() when no driver/device. */
   kf_status_t (*init)(const kf_host_api_t* host, void** out_state);
-  /** (optional) Tears down; NULL does nothing. */
+  /** (optional) Frees what init() made; NULL does nothing. Called at most once, and only when
+   * the host rolls back a plugin whose init() returned KF_OK before it was published as a
+   * backend (register_kernels failed or its registrations were rejected, the host refused the
+   * device count or device type, or host memory ran out while loading): on the thread that is
+   * loading the plugin (the first kernforge call or kf_init, kf_load_plugin, or the first use of
+   * a device type whose plugin starts on first use), right after init() or register_kernels(),
+   * with the host's loader lock held. A plugin that loaded is never shut down, not at process
+   * exit either: its state lives for the process. */
   void (*shutdown)(void* state);
 
   int32_t (*device_count)(void* state);
@@ -243,7 +265,8 @@ typedef struct kf_plugin_t {
   /** Raw device memory: the host's caching allocator sits above these. */
   kf_status_t (*allocate)(void* state, int32_t device, size_t bytes, void** out_ptr);
   void (*deallocate)(void* state, int32_t device, void* ptr, size_t bytes);
-  /** Copies bytes; kind: 0 host->device, 1 device->host, 2 device->device. */
+  /** Copies bytes; kind is a kf_copy_kind_t (0 host->device, 1 device->host, 2 device->device),
+   * passed as int32_t. */
   kf_status_t (*copy)(void* state, int32_t device, void* dst, const void* src, size_t bytes,
                       int32_t kind);
   /** (optional) NULL: the host copies a zeroed host buffer. */
@@ -286,7 +309,7 @@ typedef struct kf_plugin_t {
   /** (optional) Copy ordered on `stream` (kinds as copy). NULL: the host synchronizes the
    * stream and calls copy. */
   kf_status_t (*copy_async)(void* state, int32_t device, void* dst, const void* src,
-                            size_t bytes, int32_t kind, void* stream);
+                            size_t bytes, int32_t kind /* kf_copy_kind_t */, void* stream);
   /** (optional) Pinned host memory for staging copies. NULL: ordinary host memory. */
   kf_status_t (*host_allocate)(void* state, size_t bytes, void** out_ptr);
   void (*host_deallocate)(void* state, void* ptr, size_t bytes);
@@ -295,11 +318,49 @@ typedef struct kf_plugin_t {
   kf_status_t (*event_query)(void* state, int32_t device, void* event, int32_t* out_done);
 } kf_plugin_t;
 
-enum { KF_COPY_HOST_TO_DEVICE = 0, KF_COPY_DEVICE_TO_HOST = 1, KF_COPY_DEVICE_TO_DEVICE = 2 };
-
 /** The one exported symbol. Returns NULL when the plugin cannot serve host_abi_major. */
 typedef const kf_plugin_t* (*kf_plugin_get_fn)(uint32_t host_abi_major, uint32_t host_abi_minor);
 #define KF_PLUGIN_ENTRY_SYMBOL "kf_plugin_get"
+
+/* ------------------------------------------------------- the table in C -- */
+
+/**
+ * The header of a kf_plugin_t (struct_size, this SDK's ABI major and minor, name, version,
+ * device type), for a static initializer followed by designated slots (C99):
+ *
+ *   static const kf_plugin_t plugin = {KF_PLUGIN_HEADER("cdev", "0.1.0", "cdev"),
+ *                                      .init = cdev_init, .device_count = cdev_device_count,
+ *                                      ...};
+ *   KF_PLUGIN_ENTRY(plugin)
+ *
+ * A constant initializer runs no code, so the table is ready before any thread asks for it.
+ * C++ (no designated initializers before C++20) uses kernforge/plugin_table.hpp instead. A
+ * plugin that must declare another ABI or size (a test) sets the fields itself.
+ */
+#define KF_PLUGIN_HEADER(name, version, device_type)                                   \
+  sizeof(kf_plugin_t), KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR, (name), (version),    \
+      (device_type)
+
+#ifdef __cplusplus
+#  define KF_PLUGIN_EXTERN_C_ extern "C"
+#else
+#  define KF_PLUGIN_EXTERN_C_
+#endif
+
+/**
+ * Defines the exported kf_plugin_get: &table for a host of this SDK's ABI major, NULL for any
+ * other (a host of a newer minor is served: it reads only the slots of the table's minor).
+ * `table` is a kf_plugin_t of static storage, constant-initialized (KF_PLUGIN_HEADER); use at
+ * file scope, once per plugin.
+ */
+#define KF_PLUGIN_ENTRY(table)                                                               \
+  KF_PLUGIN_EXTERN_C_ KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(                      \
+      uint32_t host_abi_major, uint32_t host_abi_minor);                                     \
+  KF_PLUGIN_EXTERN_C_ KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(                      \
+      uint32_t host_abi_major, uint32_t host_abi_minor) {                                    \
+    (void)host_abi_minor;                                                                    \
+    return host_abi_major == KF_PLUGIN_ABI_MAJOR ? &(table) : NULL;                          \
+  }
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -13,7 +13,12 @@
 // no exception crosses the ABI; std::bad_alloc becomes KF_OUT_OF_MEMORY, and reporting it needs
 // no memory. Registration records the file and line (provenance).
 //
-// Thread safety: host() is set once in init (KF_PLUGIN_INIT_HOST) before any kernel runs.
+// Thread safety: host() is set once, by the plugin's init (`kf::plugin::host() = host;`), before
+// any kernel or other slot runs, and only read afterwards.
+//
+// The SDK's other C++ headers, one concept each: plugin_table.hpp (the kf_plugin_t header and
+// KF_PLUGIN_DEFINE, the exported kf_plugin_get), plugin_families.hpp (register_kernels over op
+// families), host_memory.hpp (memory slots over host memory), philox.hpp (random bits).
 #pragma once
 
 #include <cstdint>

@@ -280,6 +280,43 @@ typedef struct kf_value_t {
   } v;
 } kf_value_t;
 
+/* Constructors of kf_value_t, one per tag, for C and C++ callers alike:
+ *   const kf_value_t args[2] = {kf_value_tensor(t), kf_value_float(2.0)};
+ * The value only refers to what it is given: a tensor's reference stays the caller's, and a
+ * list's array is borrowed and must outlive the kf_op_call that reads it. */
+static inline kf_value_t kf_value_none(void) {
+  kf_value_t v; v.tag = KF_VALUE_NONE; v.v.tensors.data = NULL; v.v.tensors.len = 0; return v;
+}
+static inline kf_value_t kf_value_tensor(kf_tensor_t t) {
+  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_TENSOR; v.v.tensor = t; return v;
+}
+static inline kf_value_t kf_value_int(int64_t x) {
+  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_INT; v.v.i = x; return v;
+}
+static inline kf_value_t kf_value_float(double x) {
+  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_FLOAT; v.v.f = x; return v;
+}
+static inline kf_value_t kf_value_bool(bool x) {
+  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_BOOL; v.v.b = x; return v;
+}
+static inline kf_value_t kf_value_scalar(kf_scalar_t x) {
+  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_SCALAR; v.v.scalar = x; return v;
+}
+static inline kf_value_t kf_value_dtype(kf_dtype_t x) {
+  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_DTYPE; v.v.dtype = x; return v;
+}
+static inline kf_value_t kf_value_device(kf_device_t x) {
+  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_DEVICE; v.v.device = x; return v;
+}
+static inline kf_value_t kf_value_int_list(const int64_t* data, int32_t len) {
+  kf_value_t v = kf_value_none();
+  v.tag = KF_VALUE_INT_LIST; v.v.ints.data = data; v.v.ints.len = len; return v;
+}
+static inline kf_value_t kf_value_tensor_list(const kf_tensor_t* data, int32_t len) {
+  kf_value_t v = kf_value_none();
+  v.tag = KF_VALUE_TENSOR_LIST; v.v.tensors.data = data; v.v.tensors.len = len; return v;
+}
+
 /** Finds an op by name: "add", or "toy::scale" for an op a plugin defined. */
 KF_API kf_status_t kf_op_find(const char* name, kf_op_t* out);
 /** Number of ops in the registry (trivial accessor). */

@@ -455,21 +455,19 @@ namespace kf {
 /// schema says float or Scalar.
 class Value {
  public:
-  Value(std::nullopt_t) { v_.tag = KF_VALUE_NONE; }                  // NOLINT
+  Value(std::nullopt_t) : v_(kf_value_none()) {}                     // NOLINT
   Value(const Tensor& t) { set_tensor(t); }                          // NOLINT
-  Value(double x) { v_.tag = KF_VALUE_FLOAT; v_.v.f = x; }           // NOLINT
+  Value(double x) : v_(kf_value_float(x)) {}                         // NOLINT
   Value(float x) : Value(static_cast<double>(x)) {}                  // NOLINT
-  Value(bool x) { v_.tag = KF_VALUE_BOOL; v_.v.b = x; }              // NOLINT
+  Value(bool x) : v_(kf_value_bool(x)) {}                            // NOLINT
   template <typename I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>,
                                          int> = 0>
-  Value(I x) { v_.tag = KF_VALUE_INT; v_.v.i = static_cast<int64_t>(x); }  // NOLINT
-  Value(Scalar s) { v_.tag = KF_VALUE_SCALAR; v_.v.scalar = s.c(); }       // NOLINT
-  Value(Dtype d) { v_.tag = KF_VALUE_DTYPE; v_.v.dtype = static_cast<kf_dtype_t>(d); }  // NOLINT
-  Value(const Device& d) { v_.tag = KF_VALUE_DEVICE; v_.v.device = d.c(); }             // NOLINT
+  Value(I x) : v_(kf_value_int(static_cast<int64_t>(x))) {}          // NOLINT
+  Value(Scalar s) : v_(kf_value_scalar(s.c())) {}                    // NOLINT
+  Value(Dtype d) : v_(kf_value_dtype(static_cast<kf_dtype_t>(d))) {}  // NOLINT
+  Value(const Device& d) : v_(kf_value_device(d.c())) {}             // NOLINT
   Value(IntArrayRef list) : ints_(list.vec()) {  // NOLINT
-    v_.tag = KF_VALUE_INT_LIST;
-    v_.v.ints.data = ints_.data();
-    v_.v.ints.len = static_cast<int32_t>(ints_.size());
+    v_ = kf_value_int_list(ints_.data(), static_cast<int32_t>(ints_.size()));
   }
   Value(const Value& o) : v_(o.v_), ints_(o.ints_) {
     if (v_.tag == KF_VALUE_INT_LIST) v_.v.ints.data = ints_.data();
@@ -480,7 +478,7 @@ class Value {
 
  private:
   void set_tensor(const Tensor& t);
-  kf_value_t v_{};
+  kf_value_t v_ = kf_value_none();
   std::vector<int64_t> ints_;  // an int list's values
 };
 
@@ -491,7 +489,8 @@ inline std::vector<Tensor> call_all(const char* name, std::initializer_list<Valu
   detail::check(kf_op_find(name, &op));
   std::vector<kf_value_t> boxed;
   for (const Value& a : args) boxed.push_back(a.c());
-  std::vector<kf_value_t> results(static_cast<std::size_t>(kf_op_num_returns(op)));
+  std::vector<kf_value_t> results(static_cast<std::size_t>(kf_op_num_returns(op)),
+                                  kf_value_none());
   detail::check(kf_op_call(op, boxed.data(), static_cast<int32_t>(boxed.size()), results.data(),
                            static_cast<int32_t>(results.size())));
   std::vector<Tensor> out;
@@ -509,10 +508,7 @@ inline Tensor call(const char* name, std::initializer_list<Value> args) {
   return r[0];
 }
 
-inline void Value::set_tensor(const Tensor& t) {
-  v_.tag = KF_VALUE_TENSOR;
-  v_.v.tensor = t.handle();
-}
+inline void Value::set_tensor(const Tensor& t) { v_ = kf_value_tensor(t.handle()); }
 
 // ---------------------------------------------------------------------------- operators --
 

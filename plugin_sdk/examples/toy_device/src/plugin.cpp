@@ -7,19 +7,23 @@
 // It is synchronous, so it leaves the stream and event slots of plugin.h NULL.
 //
 // The life of the plugin, as the core drives it:
-//   kf_plugin_get  -> the static kf_plugin_t below (called when the library is opened)
+//   kf_plugin_get  -> the kf_plugin_t of make_plugin, made once (called when the library is
+//                     opened; KF_PLUGIN_DEFINE of kernforge/plugin_table.hpp writes it)
 //   score          -> may it run here? (cheap, no driver work)
 //   init           -> reads the settings and reserves the arenas; the State is ours until...
 //   describe       -> one line for `kernforge doctor`
 //   register_kernels -> the kernels and toy::scale
 //   ...allocate, copy, kernels, from any thread...
-//   shutdown       -> frees the State (the arenas)
+//   shutdown       -> frees the State (the arenas), only if the core rolls the plugin back
+//                     after init (a rejected registration, say); a loaded plugin's State lives
+//                     for the process
 #include <cstdint>
 #include <cstdio>
 #include <new>
 #include <string>
 
 #include "kernforge/plugin.hpp"
+#include "kernforge/plugin_table.hpp"
 #include "toy.hpp"
 
 #ifndef TOY_VERSION
@@ -103,13 +107,10 @@ kf_status_t toy_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
 }
 
 kf_plugin_t make_plugin() {
-  kf_plugin_t p{};  // every slot not set below is NULL: optional, the core's default
-  p.struct_size = sizeof p;
-  p.abi_major = KF_PLUGIN_ABI_MAJOR;
-  p.abi_minor = KF_PLUGIN_ABI_MINOR;
-  p.name = "toy";
-  p.version = TOY_VERSION;
-  p.device_type = "toy";  // a new device type: the core gives it a number when it loads
+  // The header (struct size, the SDK's plugin ABI, name, version, device type "toy": a new
+  // device type, which the core gives a number when it loads); every slot not set below is
+  // NULL: optional, the core's default.
+  kf_plugin_t p = kf::plugin::table("toy", TOY_VERSION);
   p.score = toy_score;
   p.init = toy_init;
   p.shutdown = toy_shutdown;
@@ -129,9 +130,4 @@ kf_plugin_t make_plugin() {
 
 // The one exported symbol. A host of another ABI major gets NULL (the core then reports the
 // mismatch); a host of a newer minor is fine: it reads only the slots of our minor.
-extern "C" KF_PLUGIN_EXPORT const kf_plugin_t* kf_plugin_get(uint32_t host_major,
-                                                             uint32_t /*host_minor*/) {
-  if (host_major != KF_PLUGIN_ABI_MAJOR) return nullptr;
-  static const kf_plugin_t plugin = toy::make_plugin();
-  return &plugin;
-}
+KF_PLUGIN_DEFINE(toy::make_plugin)

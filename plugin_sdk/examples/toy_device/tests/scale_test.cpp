@@ -28,27 +28,13 @@ bool ok(kf_status_t s, const char* call) {
   return false;
 }
 
-kf_value_t tensor_value(kf_tensor_t t) {
-  kf_value_t v{};
-  v.tag = KF_VALUE_TENSOR;
-  v.v.tensor = t;
-  return v;
-}
-
-kf_value_t float_value(double f) {
-  kf_value_t v{};
-  v.tag = KF_VALUE_FLOAT;
-  v.v.f = f;
-  return v;
-}
-
 // toy::scale(t, factor): the result (owned by the caller) or NULL, and the status in *status.
 kf_tensor_t scale(kf_tensor_t t, double factor, kf_status_t* status) {
   kf_op_t op = nullptr;
   *status = kf_op_find("toy::scale", &op);
   if (*status != KF_OK) return nullptr;
-  const kf_value_t args[2] = {tensor_value(t), float_value(factor)};
-  kf_value_t result{};
+  const kf_value_t args[2] = {kf_value_tensor(t), kf_value_float(factor)};
+  kf_value_t result = kf_value_none();
   *status = kf_op_call(op, args, 2, &result, 1);
   return *status == KF_OK ? result.v.tensor : nullptr;
 }
