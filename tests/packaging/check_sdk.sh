@@ -67,7 +67,7 @@ fi
 
 step "the out-of-tree toy plugin"
 toy="$work/toy"
-cmake -S "$src/plugin_sdk/examples/toy_device" -B "$toy" -DCMAKE_PREFIX_PATH="$prefix" \
+cmake -S "$src/examples/toy_device" -B "$toy" -DCMAKE_PREFIX_PATH="$prefix" \
   -DCMAKE_BUILD_TYPE=Release
 cmake --build "$toy"
 ctest --test-dir "$toy" --output-on-failure
