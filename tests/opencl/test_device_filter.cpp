@@ -2,8 +2,9 @@
 // (backends/opencl/device_filter.hpp; issue 29): a negative index, a number that is not an
 // index, an index past the last device make the backend unavailable with a reason that names
 // the variable, the value and the valid range (which `kernforge doctor` shows: the CTest case
-// opencl.DoctorNamesABadDeviceIndex), never a bare "unknown device 'opencl'". Each value in a
-// child process of this binary (CacheChild.RunsOps, test_program_cache.cpp).
+// opencl.DoctorNamesABadDeviceIndex), and an op on "opencl" then says so too, not only "unknown
+// device 'opencl'" (core/device_type_hint.hpp). Each value in a child process of this binary
+// (CacheChild.RunsOps, test_program_cache.cpp).
 #include "cache_util.hpp"
 
 namespace opencl_test {
@@ -22,6 +23,15 @@ TEST(DeviceFilter, ANegativeIndexNamesTheVariableTheValueAndTheRange) {
             std::string::npos) << why;
   EXPECT_NE(why.find("give an index from 0 to"), std::string::npos) << why;
   EXPECT_NE(why.find("the devices are 0 '"), std::string::npos) << why;
+  // An op on the device then says why there is no such device, not only that there is none.
+  EXPECT_EQ(run_.count("kf-child: parse: 1 unknown device 'opencl:0'"), 1u) << run_.output;
+  EXPECT_EQ(run_.count("plugin 'opencl' declares device type 'opencl' but is unavailable: "), 1u)
+      << run_.output;
+  const size_t parse = run_.output.find("kf-child: parse: ");
+  ASSERT_NE(parse, std::string::npos) << run_.output;
+  const std::string line = run_.output.substr(parse, run_.output.find('\n', parse) - parse);
+  EXPECT_NE(line.find("KERNFORGE_OPENCL_DEVICE='-1' is not a device index or name"),
+            std::string::npos) << line;
 }
 
 TEST(DeviceFilter, ANumberThatIsNotAnIndexIsRefused) {

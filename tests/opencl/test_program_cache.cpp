@@ -38,7 +38,10 @@ TEST(CacheChild, RunsOps) {
   }
   const std::string why = why_not_loaded("opencl");
   if (!why.empty()) {
-    std::printf("kf-child: unavailable: %s\n", why.c_str());
+    kf_device_t none{};
+    const kf_status_t parsed = kf_device_parse("opencl:0", &none);
+    std::printf("kf-child: unavailable: %s\nkf-child: parse: %d %s\n", why.c_str(),
+                static_cast<int>(parsed), last_error().c_str());
     return;
   }
   kf_device_t dev{};
