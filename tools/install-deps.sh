@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything kernforge needs to build and test on a fresh Debian 12 machine (clang and
 # lld: the libFuzzer targets and the loader test's cross-built foreign-architecture library;
-# PoCL and the OpenCL headers: the opencl backend and its tests, on the CPU; Level Zero, clang-15,
+# PoCL and the OpenCL headers: the opencl backend and its tests, on the CPU (libssl-dev: the
+# SHA-256 digests of its program cache); Level Zero, clang-15,
 # llvm-spirv-15 and spirv-tools: the xpu backend and its SPIR-V kernels; dpkg-dev and file: the
 # Debian packages CPack makes; rustc: the Rust embedding example; patchelf and xz-utils: the GPU
 # check's bundle, tools/device/cuda-check.sh). The CUDA toolkit is not a Debian package here:
@@ -15,7 +16,7 @@ packages=(
   libspdlog-dev libcli11-dev nlohmann-json3-dev libboost-dev libopenblas-dev
   libdnnl-dev libhwy-dev libgtest-dev libgmock-dev libbenchmark-dev
   clang lld
-  pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo
+  pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo libssl-dev
   libze-dev clang-15 llvm-spirv-15 spirv-tools
   dpkg-dev file rustc
   patchelf xz-utils

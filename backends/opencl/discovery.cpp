@@ -9,6 +9,7 @@
 #include <CL/cl_ext.h>
 
 #include "cl_status.hpp"
+#include "device_filter.hpp"
 
 namespace kf::opencl {
 namespace {
@@ -36,23 +37,6 @@ V device_value(cl_device_id d, cl_device_info what) {
   V v{};
   if (clGetDeviceInfo(d, what, sizeof v, &v, nullptr) != CL_SUCCESS) return V{};
   return v;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-/// Whether the filter in `variable` (unset: everything) takes item `index` called `name`.
-bool selected(const char* variable, size_t index, const std::string& name) {
-  const char* raw = std::getenv(variable);
-  if (raw == nullptr || *raw == '\0') return true;
-  const std::string filter = raw;
-  if (std::all_of(filter.begin(), filter.end(), [](unsigned char c) { return std::isdigit(c); })) {
-    return std::strtoull(filter.c_str(), nullptr, 10) == index;
-  }
-  return lower(name).find(lower(filter)) != std::string::npos;
 }
 
 /// The OpenCL major version in a CL_DEVICE_VERSION string ("OpenCL 3.0 PoCL ..." -> 3).
@@ -94,7 +78,8 @@ std::string unusable_because(const DeviceInfo& d) {
   return "";
 }
 
-void add_platform(Discovery& out, cl_platform_id p, size_t& device_index) {
+void add_platform(Discovery& out, cl_platform_id p, const Filter& filter,
+                  std::vector<std::string>& names) {
   cl_uint count = 0;
   const cl_int e = clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
   if (e != CL_SUCCESS || count == 0) {
@@ -106,10 +91,11 @@ void add_platform(Discovery& out, cl_platform_id p, size_t& device_index) {
   if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr) != CL_SUCCESS) return;
   for (cl_device_id d : ids) {
     DeviceInfo info = read_device(p, d);
-    const size_t index = device_index++;
+    const size_t index = names.size();
+    names.push_back(info.name);
     const std::string label = info.platform_name + " / " + info.name;
-    if (!selected("KERNFORGE_OPENCL_DEVICE", index, info.name)) {
-      out.skipped.push_back(label + ": left out by KERNFORGE_OPENCL_DEVICE");
+    if (!filter.takes(index, info.name)) {
+      out.skipped.push_back(label + ": left out by " + filter.variable);
       continue;
     }
     const std::string why = unusable_because(info);
@@ -119,6 +105,15 @@ void add_platform(Discovery& out, cl_platform_id p, size_t& device_index) {
     }
     out.devices.push_back(std::move(info));
   }
+}
+
+/// Makes `out` say why nothing is used when a filter chose nothing it could.
+void check_filter(Discovery& out, const Filter& filter, const std::vector<std::string>& names,
+                  const char* what) {
+  const std::string problem = filter.problem(names, what);
+  if (problem.empty() || !out.error.empty()) return;
+  out.devices.clear();
+  out.error = "no usable OpenCL device: " + problem;
 }
 
 }  // namespace
@@ -137,15 +132,20 @@ Discovery discover() {
   }
   std::vector<cl_platform_id> platforms(count);
   clGetPlatformIDs(count, platforms.data(), nullptr);
-  size_t device_index = 0;
+  const Filter platform_filter = read_filter("KERNFORGE_OPENCL_PLATFORM");
+  const Filter device_filter = read_filter("KERNFORGE_OPENCL_DEVICE");
+  std::vector<std::string> platform_names, device_names;
   for (size_t i = 0; i < platforms.size(); ++i) {
     const std::string name = platform_string(platforms[i], CL_PLATFORM_NAME);
-    if (!selected("KERNFORGE_OPENCL_PLATFORM", i, name)) {
+    platform_names.push_back(name);
+    if (!platform_filter.takes(i, name)) {
       out.skipped.push_back(name + ": left out by KERNFORGE_OPENCL_PLATFORM");
       continue;
     }
-    add_platform(out, platforms[i], device_index);
+    add_platform(out, platforms[i], device_filter, device_names);
   }
+  check_filter(out, platform_filter, platform_names, "platform");
+  check_filter(out, device_filter, device_names, "device");
   return out;
 }
 

@@ -2,7 +2,8 @@
 //
 // Every device of every platform the ICD loader lists, in platform then device order, is a
 // candidate; KERNFORGE_OPENCL_PLATFORM and KERNFORGE_OPENCL_DEVICE narrow them (an index, or a
-// case-insensitive part of the name: "pocl", "1"). A candidate is used when it has OpenCL 2.0+
+// case-insensitive part of the name: "pocl", "1"; a value that chooses nothing, such as "-1",
+// is an error naming the choices: device_filter.hpp). A candidate is used when it has OpenCL 2.0+
 // and coarse-grained SVM buffers (the ABI passes plain pointers, so memory must be SVM);
 // otherwise it is skipped with the reason, which `kernforge doctor` shows when no device is left.
 #pragma once
@@ -32,7 +33,8 @@ struct DeviceInfo {
 struct Discovery {
   std::vector<DeviceInfo> devices;    // usable, in order: kernforge device i = devices[i]
   std::vector<std::string> skipped;   // "<platform> / <device>: <why>"
-  std::string error;                  // set when the platforms could not be listed at all
+  std::string error;                  // set when the platforms could not be listed at all, or
+                                      // a filter variable chose nothing (then no devices)
 };
 
 /// Lists the platforms and devices, applies the filters and the requirements.

@@ -1,42 +1,31 @@
 // Note [Program cache] is in program_cache.hpp.
 #include "program_cache.hpp"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
+#include <new>
+#include <optional>
 #include <vector>
 
-#include "cl_status.hpp"
+#include "cache_entry.hpp"
+#include "digest.hpp"
+#include "host_store.hpp"
+#include "kernforge/plugin.hpp"
 
 namespace kf::opencl {
 namespace {
 
-uint64_t fnv1a(const std::string& s) {
-  uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
 std::string cache_key(const DeviceInfo& d, const std::string& source, const std::string& options) {
-  return "kernforge-opencl-cache 1\n" + d.platform_name + "\n" + d.platform_version + "\n" +
+  return "kernforge-opencl-cache 2\n" + d.platform_name + "\n" + d.platform_version + "\n" +
          d.name + "\n" + d.version + "\n" + d.driver_version + "\n" + options + "\n" + source;
 }
 
-bool make_folders(const std::string& path) {
-  for (size_t i = 1; i <= path.size(); ++i) {
-    if (i < path.size() && path[i] != '/') continue;
-    const std::string part = path.substr(0, i);
-    if (::mkdir(part.c_str(), 0700) != 0 && errno != EEXIST) return false;
-  }
-  return true;
+bool cache_on() {
+  const char* off = std::getenv("KERNFORGE_OPENCL_CACHE");
+  return !(off != nullptr && std::string(off) == "0") && host_has_store();
+}
+
+void log_cache(kf_log_level_t level, const std::string& message) {
+  kf::plugin::log(level, "opencl", "program cache: " + message);
 }
 
 std::string build_log(cl_program program, cl_device_id device) {
@@ -51,44 +40,56 @@ std::string build_log(cl_program program, cl_device_id device) {
   return log;
 }
 
-/// The cached binary of `key`, empty when there is none (or it belongs to another key).
-std::vector<unsigned char> read_cached(const std::string& file, const std::string& key) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return {};
-  std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)),
-                                   std::istreambuf_iterator<char>());
-  if (bytes.size() <= key.size() + 1 || std::string(bytes.begin(), bytes.begin() +
-                                                    static_cast<long>(key.size())) != key ||
-      bytes[key.size()] != '\0') {
-    return {};
-  }
-  return std::vector<unsigned char>(bytes.begin() + static_cast<long>(key.size()) + 1,
-                                    bytes.end());
+/// The entry file's name for `key`: its SHA-256 in hex, "" when it cannot be computed.
+std::string entry_name(const std::string& key) {
+  Digest d{};
+  return sha256(key.data(), key.size(), d) ? hex(d) + ".entry" : "";
 }
 
-void write_cached(const std::string& folder, const std::string& file, const std::string& key,
-                  cl_program program) {
+/// The binary the cache holds for `key`, only when its entry names it and it matches the
+/// entry's size and digest; empty otherwise.
+std::vector<unsigned char> read_cached(const std::string& name, const std::string& key) {
+  std::vector<unsigned char> bytes;
+  if (!store_read(name, max_entry_bytes(key.size()), bytes)) return {};
+  const std::optional<CacheEntry> entry = parse_entry(bytes.data(), bytes.size());
+  if (!entry || entry->key != key) return {};
+  const std::string binary_name = hex(entry->binary_sha256) + ".bin";
+  std::vector<unsigned char> binary;
+  Digest actual{};
+  if (!store_read(binary_name, static_cast<size_t>(entry->binary_bytes), binary)) return {};
+  if (binary.size() != entry->binary_bytes || !sha256(binary.data(), binary.size(), actual) ||
+      actual != entry->binary_sha256) {
+    log_cache(KF_LOG_WARN, binary_name + " does not match the digest of its entry " + name +
+                               " (changed or damaged); the program is built from source and "
+                               "the file replaced");
+    return {};
+  }
+  return binary;
+}
+
+/// The program's binary, empty when the driver gives none.
+std::vector<unsigned char> program_binary(cl_program program) {
   size_t size = 0;
   if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr) !=
-          CL_SUCCESS || size == 0 || !make_folders(folder)) {
-    return;
+          CL_SUCCESS || size == 0 || size > kMaxBinaryBytes) {
+    return {};
   }
   std::vector<unsigned char> binary(size);
   unsigned char* p = binary.data();
-  if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof p, &p, nullptr) != CL_SUCCESS) return;
-  const std::string temp = file + "." + std::to_string(::getpid()) + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out.write(key.data(), static_cast<std::streamsize>(key.size()));
-    out.put('\0');
-    out.write(reinterpret_cast<const char*>(binary.data()),
-              static_cast<std::streamsize>(binary.size()));
-    if (!out) {
-      std::remove(temp.c_str());
-      return;
-    }
-  }
-  if (std::rename(temp.c_str(), file.c_str()) != 0) std::remove(temp.c_str());
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof p, &p, nullptr) != CL_SUCCESS) return {};
+  return binary;
+}
+
+/// Keeps the binary (under its digest) and then the entry that names it; whether both were.
+bool write_cached(const std::string& name, const std::string& key, cl_program program) {
+  CacheEntry entry;
+  entry.key = key;
+  const std::vector<unsigned char> binary = program_binary(program);
+  if (binary.empty() || !sha256(binary.data(), binary.size(), entry.binary_sha256)) return false;
+  entry.binary_bytes = binary.size();
+  if (!store_write(hex(entry.binary_sha256) + ".bin", binary.data(), binary.size())) return false;
+  const std::string text = format_entry(entry);
+  return store_write(name, text.data(), text.size());
 }
 
 BuildResult from_binary(cl_context context, const DeviceInfo& d,
@@ -132,40 +133,49 @@ BuildResult from_source(cl_context context, const DeviceInfo& d, const std::stri
   return r;
 }
 
+/// The program from the cache, when it holds a binary for `key` that the driver takes.
+std::optional<BuildResult> from_cache(cl_context context, const DeviceInfo& device,
+                                      const std::string& name, const std::string& key) {
+  const std::vector<unsigned char> binary = read_cached(name, key);
+  if (binary.empty()) return std::nullopt;
+  BuildResult cached = from_binary(context, device, binary);
+  if (cached.program == nullptr) {
+    log_cache(KF_LOG_INFO, "the driver refused the binary of " + name + "; rebuilt from source");
+    return std::nullopt;
+  }
+  log_cache(KF_LOG_DEBUG, "loaded " + name);
+  return cached;
+}
+
 }  // namespace
 
-std::string cache_folder() {
-  const char* off = std::getenv("KERNFORGE_OPENCL_CACHE");
-  if (off != nullptr && std::string(off) == "0") return "";
-  if (const char* dir = std::getenv("KERNFORGE_CACHE_DIR"); dir != nullptr && *dir != '\0') {
-    return std::string(dir) + "/opencl";
-  }
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg == '/') {
-    return std::string(xdg) + "/kernforge/opencl";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/') {
-    return std::string(home) + "/.cache/kernforge/opencl";
-  }
-  return "";
-}
+std::string cache_folder() { return cache_on() ? store_folder() : ""; }
 
 BuildResult build_program(cl_context context, const DeviceInfo& device, const std::string& source,
                           const std::string& options) {
-  const std::string folder = cache_folder();
-  const std::string key = cache_key(device, source, options);
-  char name[32];
-  std::snprintf(name, sizeof name, "/%016llx.bin",
-                static_cast<unsigned long long>(fnv1a(key)));
-  const std::string file = folder.empty() ? "" : folder + name;
-  if (!file.empty()) {
-    const std::vector<unsigned char> binary = read_cached(file, key);
-    if (!binary.empty()) {
-      BuildResult cached = from_binary(context, device, binary);
-      if (cached.program != nullptr) return cached;
+  std::string key, name;
+  try {
+    if (cache_on()) {
+      key = cache_key(device, source, options);
+      name = entry_name(key);
     }
+    if (!name.empty()) {
+      if (std::optional<BuildResult> cached = from_cache(context, device, name, key)) {
+        return *cached;
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    name.clear();  // no memory for the cache: build from source
   }
   BuildResult built = from_source(context, device, source, options);
-  if (built.program != nullptr && !file.empty()) write_cached(folder, file, key, built.program);
+  if (built.program != nullptr && !name.empty()) {
+    try {
+      const bool kept = write_cached(name, key, built.program);
+      log_cache(KF_LOG_DEBUG, "built from source" + (kept ? ", kept as " + name : ", not kept"));
+    } catch (const std::bad_alloc&) {
+      // the program is built; only the cache misses it
+    }
+  }
   return built;
 }
 

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "core/device_type_hint.hpp"
 #include "core/error.hpp"
 #include "core/first_use.hpp"
 
@@ -78,9 +79,11 @@ kf_device_t parse_device(const char* text) {
     type = device_type_from_name(type_name);
   }
   if (type == KF_DEVICE_NONE) {
+    const std::string hint = device_type_hint(type_name);
     fail(KF_INVALID_ARGUMENT,
          "unknown device '{}': expected a device type name (cpu, cuda, rocm, xpu or one a "
-         "loaded plugin brings) optionally followed by ':<index>'", s);
+         "loaded plugin brings) optionally followed by ':<index>'{}{}", s,
+         hint.empty() ? "" : "; ", hint);
   }
   kf_device_t d{type, 0};
   if (colon != std::string::npos) {

@@ -1,7 +1,8 @@
 #include "core/environment.hpp"
 
-#include "core/thread_count.hpp"
+#include <cctype>
 
+#include "core/thread_count.hpp"
 
 #if defined(_WIN32)
 #ifndef NOMINMAX
@@ -68,6 +69,27 @@ std::optional<std::string> system_read(const char* name) {
 }
 #endif
 
+// An absolute path on this system: "/x"; Windows also "C:\x", "C:/x" and "\\server\x"
+// (os::is_absolute in the loader's floor says the same; this floor is below it).
+bool absolute(const std::string& p) {
+#if defined(_WIN32)
+  if (p.size() >= 3 && std::isalpha(static_cast<unsigned char>(p[0])) && p[1] == ':' &&
+      (p[2] == '\\' || p[2] == '/')) {
+    return true;
+  }
+  return p.size() >= 2 && (p[0] == '\\' || p[0] == '/') && (p[1] == '\\' || p[1] == '/');
+#else
+  return !p.empty() && p[0] == '/';
+#endif
+}
+
+// The value of `name` when it is set and not empty.
+std::optional<std::string> non_empty(const char* name) {
+  std::optional<std::string> v = read(name);
+  if (v && v->empty()) v.reset();
+  return v;
+}
+
 bool equals(const char* name, const char* expected) {
   const std::optional<std::string> v = read(name);
   return v && *v == expected;
@@ -84,7 +106,8 @@ const std::vector<const char*>& runtime_variables() {
   static const std::vector<const char*> names{
       "KERNFORGE_PLUGIN_PATH", "KERNFORGE_AUTOLOAD", "KERNFORGE_DISABLE_PLUGINS",
       "KERNFORGE_ALLOW_INSECURE_PLUGINS", "KERNFORGE_PREFER_PLUGINS", "KERNFORGE_LOG_LEVEL",
-      "KERNFORGE_CPU_FALLBACK", "KERNFORGE_NUM_THREADS", "LD_LIBRARY_PATH"};
+      "KERNFORGE_CPU_FALLBACK", "KERNFORGE_NUM_THREADS", "KERNFORGE_CACHE_DIR",
+      "LD_LIBRARY_PATH"};
   return names;
 }
 
@@ -151,6 +174,38 @@ std::optional<std::string> log_level() { return read("KERNFORGE_LOG_LEVEL"); }
 bool cpu_fallback_enabled() {
   static const bool enabled = !equals("KERNFORGE_CPU_FALLBACK", "0");
   return enabled;
+}
+
+CacheRoot cache_root() {
+  CacheRoot r;
+  if (const std::optional<std::string> dir = non_empty("KERNFORGE_CACHE_DIR")) {
+    r.from = "KERNFORGE_CACHE_DIR";
+    if (absolute(*dir)) {
+      r.path = *dir;
+    } else {
+      r.problem = "KERNFORGE_CACHE_DIR='" + *dir + "' is not an absolute path (a cache is "
+                  "never kept relative to the current directory); give an absolute path";
+    }
+    return r;
+  }
+  if (const std::optional<std::string> xdg = non_empty("XDG_CACHE_HOME")) {
+    if (absolute(*xdg)) {
+      r.from = "XDG_CACHE_HOME";
+      r.path = *xdg + "/kernforge";
+      return r;
+    }
+    r.ignored = "XDG_CACHE_HOME='" + *xdg + "' is not an absolute path and was passed over";
+  }
+  r.from = "HOME";
+  const std::optional<std::string> home = non_empty("HOME");
+  if (home && absolute(*home)) {
+    r.path = *home + "/.cache/kernforge";
+  } else {
+    r.problem = home ? "HOME='" + *home + "' is not an absolute path"
+                     : std::string("neither KERNFORGE_CACHE_DIR, XDG_CACHE_HOME nor HOME is set");
+    r.problem += "; set KERNFORGE_CACHE_DIR to an absolute path";
+  }
+  return r;
 }
 
 }  // namespace kf::env

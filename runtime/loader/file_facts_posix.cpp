@@ -123,14 +123,10 @@ void classify(FileFacts& f, const std::string& real) {
   note(f, file_problem(real, st));
 }
 
-}  // namespace
-
-FileFacts inspect_file(const std::string& path) {
-  FileFacts f;
-  if (!is_absolute(path)) {
-    f.missing = "'" + path + "' is not an absolute path";
-    return f;
-  }
+// Resolves `path` (absolute) component by component into `f`: every folder on the way and
+// every symbolic link is noted; returns the real path of the last component, "" when the walk
+// failed (f.missing says why).
+std::string resolve(const std::string& path, FileFacts& f) {
   std::vector<std::string> todo = components(path);  // consumed from the back
   std::reverse(todo.begin(), todo.end());
   std::string cur = "/";
@@ -148,13 +144,13 @@ FileFacts inspect_file(const std::string& path) {
     const std::string next = child(cur, c);
     if (lstat(next.c_str(), &st) != 0) {
       f.missing = fmt::format("{} does not exist ({})", next, std::strerror(errno));
-      return f;
+      return "";
     }
     if (S_ISLNK(st.st_mode)) {
       const std::string target = link_target(next, st);
       if (++links > kMaxLinks || target.empty()) {
         f.missing = fmt::format("{}: too many or unreadable symbolic links", next);
-        return f;
+        return "";
       }
       note(f, owner_problem("symbolic link", next, st));
       std::vector<std::string> more = components(target);
@@ -162,18 +158,55 @@ FileFacts inspect_file(const std::string& path) {
       if (target[0] == '/') cur = "/";
       continue;
     }
-    if (todo.empty()) {
-      cur = next;
-      break;
-    }
+    if (todo.empty()) return next;
     if (!S_ISDIR(st.st_mode)) {
       f.missing = fmt::format("{} is not a folder", next);
-      return f;
+      return "";
     }
     note(f, folder_problem(next, st));
     cur = next;
   }
-  classify(f, cur);
+  return cur;
+}
+
+// The last component of inspect_folder, resolved: it must be a folder no one else may change.
+void classify_folder(FileFacts& f, const std::string& real) {
+  struct stat st {};
+  if (lstat(real.c_str(), &st) != 0) {
+    f.missing = fmt::format("{} does not exist ({})", real, std::strerror(errno));
+    return;
+  }
+  f.real = real;
+  f.identity = FileIdentity{static_cast<unsigned long long>(st.st_dev),
+                            static_cast<unsigned long long>(st.st_ino)};
+  if (!S_ISDIR(st.st_mode)) {
+    f.not_regular = S_ISREG(st.st_mode) ? "a file" : kind_of(st.st_mode);
+    return;
+  }
+  note(f, folder_problem(real, st));
+}
+
+}  // namespace
+
+FileFacts inspect_file(const std::string& path) {
+  FileFacts f;
+  if (!is_absolute(path)) {
+    f.missing = "'" + path + "' is not an absolute path";
+    return f;
+  }
+  const std::string real = resolve(path, f);
+  if (!real.empty()) classify(f, real);
+  return f;
+}
+
+FileFacts inspect_folder(const std::string& path) {
+  FileFacts f;
+  if (!is_absolute(path)) {
+    f.missing = "'" + path + "' is not an absolute path";
+    return f;
+  }
+  const std::string real = resolve(path, f);
+  if (!real.empty()) classify_folder(f, real);
   return f;
 }
 

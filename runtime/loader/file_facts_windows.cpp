@@ -81,6 +81,23 @@ FileFacts inspect_file(const std::string& path) {
   return f;
 }
 
+FileFacts inspect_folder(const std::string& path) {
+  FileFacts f;
+  if (!is_absolute(path) || is_device_path(path)) {
+    f.missing = "'" + path + "' is not an absolute path to a folder";
+    return f;
+  }
+  const DWORD attrs = GetFileAttributesW(fs::u8path(path).wstring().c_str());
+  if (attrs == INVALID_FILE_ATTRIBUTES) {
+    f.missing = path + " does not exist";
+    return f;
+  }
+  const std::string real = real_path(path);
+  f.real = real.empty() ? path : real;
+  if ((attrs & FILE_ATTRIBUTE_DIRECTORY) == 0) f.not_regular = "not a folder";
+  return f;
+}
+
 FileText read_regular_file(const std::string& path, size_t limit, const FileIdentity*) {
   FileText r;
   if (is_device_path(path)) {

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/logging.hpp"
+#include "loader/plugin_store.hpp"
 #include "loader/registry_port.hpp"
 
 namespace kf {
@@ -44,7 +45,8 @@ kf_status_t host_op_find(const char* name, int32_t* out_op) {
 
 const kf_host_api_t* host_api() noexcept {
   static const kf_host_api_t api{sizeof(kf_host_api_t), KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR,
-                                 &host_log, &host_set_error, &host_op_find};
+                                 &host_log, &host_set_error, &host_op_find,
+                                 &store_read, &store_write, &store_folder};
   return &api;
 }
 

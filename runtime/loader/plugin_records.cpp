@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/error.hpp"
+#include "loader/device_type_hints.hpp"
 
 namespace kf {
 namespace {
@@ -65,6 +66,7 @@ void publish_record(std::unique_ptr<PluginRecord> record) {
   r.failed += loaded ? 0 : 1;
   r.list[n].store(record.release(), std::memory_order_release);
   r.count.store(n + 1, std::memory_order_release);
+  if (!loaded) install_device_type_hints();  // "unknown device 'x'" can then say why
 }
 
 int64_t unlisted_failures() noexcept {

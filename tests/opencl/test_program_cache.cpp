@@ -1,110 +1,130 @@
-// The opencl backend's program cache (backends/opencl/program_cache.hpp), in the folder the
-// CTest case opencl.ProgramCacheInAFreshFolder sets (KERNFORGE_CACHE_DIR): built programs are
-// stored with their key, and a cached binary the driver refuses is rebuilt from source and
-// replaced, in a new process (this binary again, running only ProgramCache.Child).
-#include <dirent.h>
-#include <spawn.h>
-#include <sys/wait.h>
+// The opencl backend's program cache at work (backends/opencl/program_cache.hpp), each case in
+// child processes of this binary with a cache folder of its own: a second process loads what
+// the first built; a binary whose file no longer matches its entry's digest (tampered: another
+// program's binary put in its place) is rebuilt, not run; a binary the driver refuses is
+// rebuilt and replaced; two processes building at once leave a valid cache and no temporary
+// file. CacheChild.RunsOps is the child (it skips unless run as one).
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <string>
-#include <vector>
 
+#include "cache_util.hpp"
 #include "opencl_util.hpp"
 
 namespace opencl_test {
 namespace {
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-/// The cache file of kernels/unary.cl built for float16 (KF_DT=2), "" when there is none.
-std::string unary_f16_file(const std::string& folder) {
-  DIR* dir = opendir(folder.c_str());
-  if (dir == nullptr) return "";
-  std::string found;
-  while (dirent* e = readdir(dir)) {
-    const std::string name = e->d_name;
-    if (name.size() < 4 || name.substr(name.size() - 4) != ".bin") continue;
-    const std::string text = read_file(folder + "/" + name);
-    const std::string key = text.substr(0, text.find('\0'));
-    if (key.find("#line 1 \"unary.cl\"") != std::string::npos &&
-        key.find("-DKF_DT=2 ") != std::string::npos) {
-      found = folder + "/" + name;
-    }
-  }
-  closedir(dir);
-  return found;
-}
-
-/// neg on float16 values on the device; true when the result is right.
-bool neg_f16_works(kf_device_t dev) {
-  T a, b, c;
+/// a * b on the device in `dtype` (a = [1, 2, 3], b = [3, 3, 3]); the values as floats.
+std::vector<float> mul_on(kf_device_t dev, kf_dtype_t dtype) {
+  T a, b, a_t, b_t, c, c32;
   const int64_t shape[1] = {3};
-  const float values[3] = {1.5f, -2.0f, 0.25f};
-  if (kf_tensor_from_data(values, shape, 1, KF_FLOAT32, dev, a.out()) != KF_OK) return false;
-  if (kf_to_dtype(a, KF_FLOAT16, b.out()) != KF_OK) return false;
-  if (kf_neg(b, c.out()) != KF_OK) return false;
-  T d;
-  if (kf_to_dtype(c, KF_FLOAT32, d.out()) != KF_OK) return false;
-  return host(d) == std::vector<float>{-1.5f, 2.0f, -0.25f};
-}
-
-/// Runs this test binary's ProgramCache.Child in a new process; its exit status.
-int run_child() {
-  char exe[4096];
-  const ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0) return -1;
-  exe[n] = '\0';
-  char filter[] = "--gtest_filter=ProgramCache.Child";
-  char* argv[] = {exe, filter, nullptr};
-  setenv("KF_TEST_CACHE_CHILD", "1", 1);
-  pid_t pid = 0;
-  const int e = posix_spawn(&pid, exe, nullptr, nullptr, argv, environ);
-  unsetenv("KF_TEST_CACHE_CHILD");
-  int status = 0;
-  if (e != 0 || waitpid(pid, &status, 0) != pid) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-TEST(ProgramCache, Child) {
-  if (std::getenv("KF_TEST_CACHE_CHILD") == nullptr) GTEST_SKIP() << "run by the test below";
-  OPENCL_OR_SKIP(dev);
-  EXPECT_TRUE(neg_f16_works(dev)) << last_error();
-}
-
-TEST(ProgramCache, StoresProgramsAndRebuildsABinaryTheDriverRefuses) {
-  if (std::getenv("KF_TEST_FRESH_CACHE") == nullptr) {
-    GTEST_SKIP() << "run by the CTest case opencl.ProgramCacheInAFreshFolder";
+  const float x[3] = {1, 2, 3}, y[3] = {3, 3, 3};
+  if (kf_tensor_from_data(x, shape, 1, KF_FLOAT32, dev, a.out()) != KF_OK ||
+      kf_tensor_from_data(y, shape, 1, KF_FLOAT32, dev, b.out()) != KF_OK ||
+      kf_to_dtype(a, dtype, a_t.out()) != KF_OK || kf_to_dtype(b, dtype, b_t.out()) != KF_OK ||
+      kf_mul(a_t, b_t, c.out()) != KF_OK || kf_to_dtype(c, KF_FLOAT32, c32.out()) != KF_OK) {
+    ADD_FAILURE() << last_error();
+    return {};
   }
-  // Emptied before the backend starts, so each program has one file: the one built now (a file
-  // of an earlier run, for an older source, would have the same family and dtype).
-  const std::string folder = std::string(std::getenv("KERNFORGE_CACHE_DIR")) + "/opencl";
-  std::error_code ec;
-  std::filesystem::remove_all(folder, ec);
-  OPENCL_OR_SKIP(dev);
-  ASSERT_TRUE(neg_f16_works(dev)) << last_error();
-  const std::string file = unary_f16_file(folder);
-  ASSERT_FALSE(file.empty()) << "no cache file for unary.cl/float16 in " << folder;
-  const std::string good = read_file(file);
-  const size_t key_end = good.find('\0');
-  ASSERT_NE(key_end, std::string::npos);
-  ASSERT_GT(good.size(), key_end + 1) << "the file holds no binary after its key";
-  {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    out << good.substr(0, key_end + 1) << "not a program binary";
+  return host(c32);
+}
+
+// The child: 3 * [1, 2, 3] in float32 and float16 on opencl (kernels/binary.cl for each).
+TEST(CacheChild, RunsOps) {
+  if (std::getenv("KF_TEST_CACHE_CHILD") == nullptr) GTEST_SKIP() << "run by the cache tests";
+  if (const char* cwd = std::getenv("KF_TEST_CHILD_CWD")) {
+    ASSERT_EQ(chdir(cwd), 0) << cwd;
   }
-  EXPECT_EQ(run_child(), 0)
-      << "a new process with a refused cached binary must rebuild it from source";
-  const std::string repaired = read_file(file);
-  EXPECT_EQ(repaired.substr(0, key_end + 1), good.substr(0, key_end + 1));
-  EXPECT_NE(repaired.find("not a program binary"), key_end + 1) << "the bad binary was kept";
+  const std::string why = why_not_loaded("opencl");
+  if (!why.empty()) {
+    kf_device_t none{};
+    const kf_status_t parsed = kf_device_parse("opencl:0", &none);
+    std::printf("kf-child: unavailable: %s\nkf-child: parse: %d %s\n", why.c_str(),
+                static_cast<int>(parsed), last_error().c_str());
+    return;
+  }
+  kf_device_t dev{};
+  ASSERT_EQ(kf_device_parse("opencl:0", &dev), KF_OK) << last_error();
+  const std::vector<float> f32 = mul_on(dev, KF_FLOAT32), f16 = mul_on(dev, KF_FLOAT16);
+  EXPECT_EQ(f32, (std::vector<float>{3, 6, 9})) << "float32";
+  EXPECT_EQ(f16, (std::vector<float>{3, 6, 9})) << "float16";
+  if (!HasFailure()) std::printf("kf-child: ops right\n");
+  std::fflush(stdout);
+}
+
+TEST(ProgramCache, ASecondProcessLoadsWhatTheFirstBuilt) {
+  const fs::path dir = fresh_folder();
+  const std::map<std::string, std::string> env{{"KERNFORGE_CACHE_DIR", dir.string()},
+                                               {"KERNFORGE_LOG_LEVEL", "debug"}};
+  const ChildRun first = run_child(env);
+  SKIP_WITHOUT_OPENCL(first);
+  ASSERT_TRUE(first.ops_right()) << first.output;
+  EXPECT_GE(first.count("program cache: built from source, kept as"), 3u) << first.output;
+  EXPECT_EQ(first.count("program cache: loaded"), 0u) << first.output;
+  const std::vector<Entry> entries = entries_of(dir / "opencl");
+  EXPECT_GE(entries.size(), 3u);
+  for (const Entry& e : entries) EXPECT_TRUE(e.binary_matches()) << e.file;
+  const ChildRun second = run_child(env);
+  ASSERT_TRUE(second.ops_right()) << second.output;
+  EXPECT_EQ(second.count("program cache: built from source"), 0u) << second.output;
+  EXPECT_EQ(second.count("program cache: loaded"), first.count("kept as")) << second.output;
+}
+
+// The attack of issue 29 with a binary file of our own: the float16 program's binary in the
+// place of the float32 one. Its digest is not the entry's, so it never reaches the driver
+// (run, it would compute on float32 data as halves: [0, 2.125, 0]).
+TEST(ProgramCache, ABinaryThatDoesNotMatchItsDigestIsRebuilt) {
+  const fs::path dir = fresh_folder();
+  const Populated p = populate(dir);
+  SKIP_WITHOUT_OPENCL(p.run);
+  ASSERT_TRUE(p.run.ops_right()) << p.run.output;
+  ASSERT_TRUE(p.f32 && p.f16) << p.run.output;
+  write_bytes(p.f32->binary_file(), read_bytes(p.f16->binary_file()));
+  const ChildRun run = run_child({{"KERNFORGE_CACHE_DIR", dir.string()}});
+  EXPECT_TRUE(run.ops_right()) << run.output;
+  EXPECT_EQ(run.count("does not match the digest of its entry"), 1u) << run.output;
+  const std::optional<Entry> repaired = entry_for(dir / "opencl", "binary", 0);
+  ASSERT_TRUE(repaired);
+  EXPECT_TRUE(repaired->binary_matches()) << "the cache is valid again";
+}
+
+// A binary that matches its digest but that the driver cannot load: rebuilt and replaced.
+TEST(ProgramCache, ABinaryTheDriverRefusesIsRebuiltAndReplaced) {
+  const fs::path dir = fresh_folder();
+  const Populated p = populate(dir);
+  SKIP_WITHOUT_OPENCL(p.run);
+  ASSERT_TRUE(p.f32) << p.run.output;
+  const auto files = plant(dir / "opencl", *p.f32, "not a program binary");
+  const ChildRun run = run_child({{"KERNFORGE_CACHE_DIR", dir.string()},
+                                  {"KERNFORGE_LOG_LEVEL", "info"}});
+  EXPECT_TRUE(run.ops_right()) << run.output;
+  EXPECT_EQ(run.count("the driver refused the binary"), 1u) << run.output;
+  const std::optional<Entry> replaced = entry_for(dir / "opencl", "binary", 0);
+  ASSERT_TRUE(replaced);
+  EXPECT_NE(replaced->binary_file(), files[1]) << "the entry still names the refused binary";
+  EXPECT_TRUE(replaced->binary_matches());
+}
+
+// Every writer has its own temporary file (O_EXCL, an unpredictable name) and a binary file
+// never changes content, so whichever entry is written last names a binary that is there.
+TEST(ProgramCache, TwoProcessesBuildingAtOnceLeaveAValidCache) {
+  const fs::path dir = fresh_folder();
+  const auto runs = run_two_children({{"KERNFORGE_CACHE_DIR", dir.string()}});
+  SKIP_WITHOUT_OPENCL(runs[0]);
+  EXPECT_TRUE(runs[0].ops_right()) << runs[0].output;
+  EXPECT_TRUE(runs[1].ops_right()) << runs[1].output;
+  const std::vector<Entry> entries = entries_of(dir / "opencl");
+  EXPECT_GE(entries.size(), 3u);
+  for (const Entry& e : entries) EXPECT_TRUE(e.binary_matches()) << e.file;
+  for (const auto& f : fs::directory_iterator(dir / "opencl")) {
+    EXPECT_NE(f.path().filename().string()[0], '.') << "temporary file left: " << f.path();
+    EXPECT_TRUE(f.path().extension() == ".entry" || f.path().extension() == ".bin") << f.path();
+  }
+  const ChildRun third = run_child({{"KERNFORGE_CACHE_DIR", dir.string()},
+                                    {"KERNFORGE_LOG_LEVEL", "debug"}});
+  EXPECT_TRUE(third.ops_right()) << third.output;
+  EXPECT_EQ(third.count("program cache: built from source"), 0u) << third.output;
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
  *    major differs from its own (KF_ABI_MISMATCH, both numbers in the reason).
  *  - KF_PLUGIN_ABI_MINOR grows when slots are appended to kf_plugin_t, kf_host_api_t,
  *    kf_registrar_t or kf_kernel_call_t (1.1: describe; 1.2: define_op, register_fallback,
- *    streams, events, copy_async, pinned host memory). A plugin built for an older minor loads: the host reads only the slots
+ *    streams, events, copy_async, pinned host memory; 1.3: the host's file store). A plugin built for an older minor loads: the host reads only the slots
  *    that minor has (it checks struct_size). A plugin built for a newer minor loads too, and must
  *    not use host slots beyond host_abi_minor (it checks kf_host_api_t.struct_size).
  *  - Every struct starts with struct_size; fields are only appended.
@@ -48,7 +48,7 @@ extern "C" {
 #endif
 
 #define KF_PLUGIN_ABI_MAJOR 1
-#define KF_PLUGIN_ABI_MINOR 2
+#define KF_PLUGIN_ABI_MINOR 3
 
 #if defined(_WIN32)
 #  define KF_PLUGIN_EXPORT __declspec(dllexport)
@@ -215,6 +215,27 @@ typedef struct kf_host_api_t {
   void (*set_error)(const char* message);
   /** Finds an op id by name; KF_NOT_FOUND if the host's schema lacks it. */
   kf_status_t (*op_find)(const char* name, int32_t* out_op);
+  /* ---- ABI 1.3 (present when struct_size covers them; an older host: no store) ---- */
+  /* A file store for what a plugin keeps between processes (compiled programs): the folder
+   * <cache root>/<store>, the cache root being $KERNFORGE_CACHE_DIR, else
+   * $XDG_CACHE_HOME/kernforge, else $HOME/.cache/kernforge (absolute paths only). The host applies
+   * its loader's trust rules to the folder and to every file (docs/loader.md, "The plugins' file
+   * stores"): a folder another user could change turns the store off for the process (one
+   * warning); a file another user could have written, or one that is not a regular file, is not
+   * read. `store` is the plugin's own short name ([a-z0-9_-], up to 32 characters), `name` a
+   * file name ([A-Za-z0-9_.-], up to 128, not starting with '.'). Any thread; never blocks on a
+   * FIFO. Statuses: KF_UNAVAILABLE when the store is off, KF_INVALID_ARGUMENT for a bad name. */
+  /** Reads file `name` whole into buf (cap bytes): KF_OK, *out_size bytes read;
+   * KF_BUFFER_TOO_SMALL, the file has *out_size bytes; KF_NOT_FOUND; KF_PERMISSION_DENIED or
+   * KF_INVALID_ARGUMENT, the file may not be trusted (write it again to replace it). */
+  kf_status_t (*store_read)(const char* store, const char* name, void* buf, size_t cap,
+                            size_t* out_size);
+  /** Replaces file `name` with `size` bytes: written to a new file of an unpredictable name in
+   * the folder (O_EXCL, mode 0600), then renamed, so readers see the old file or the new one. */
+  kf_status_t (*store_write)(const char* store, const char* name, const void* data, size_t size);
+  /** The store's folder (KF_OK), or why it is off (KF_UNAVAILABLE), NUL-terminated into buf
+   * and truncated to cap. */
+  kf_status_t (*store_folder)(const char* store, char* buf, size_t cap);
 } kf_host_api_t;
 
 /* ----------------------------------------------------------------- plugin -- */

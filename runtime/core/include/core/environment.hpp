@@ -10,6 +10,7 @@
 //   KERNFORGE_LOG_LEVEL               trace, debug, info, warn (default), error, off
 //   KERNFORGE_CPU_FALLBACK=0          no CPU fallback: ops a backend lacks fail instead
 //   KERNFORGE_NUM_THREADS=n           intra-op threads of every backend (kf_set_num_threads(n))
+//   KERNFORGE_CACHE_DIR               the folder of caches plugins keep (else XDG_CACHE_HOME, HOME)
 // plus any variable a plugin manifest's "search" list names ($NAME or ${NAME}).
 #pragma once
 
@@ -41,5 +42,19 @@ std::optional<std::string> preferred_plugin(const std::string& device_type);
 std::optional<std::string> log_level();
 /// KERNFORGE_CPU_FALLBACK is not "0". Read once per process.
 bool cpu_fallback_enabled();
+
+/// Where kernforge keeps caches between processes (plugins' file stores, loader/plugin_store.hpp).
+struct CacheRoot {
+  std::string path;     // absolute; "" when there is no cache folder (see `problem`)
+  std::string from;     // what chose it: "KERNFORGE_CACHE_DIR", "XDG_CACHE_HOME" or "HOME"
+  std::string problem;  // when path is "": why ("KERNFORGE_CACHE_DIR='x' is not absolute; ...")
+  std::string ignored;  // a variable passed over, and why (a relative XDG_CACHE_HOME), or ""
+};
+/// $KERNFORGE_CACHE_DIR, else $XDG_CACHE_HOME/kernforge, else $HOME/.cache/kernforge; only
+/// absolute paths, never one relative to the current directory: a relative KERNFORGE_CACHE_DIR
+/// means no cache (the user named a folder; another one is not taken in its place), a relative
+/// XDG_CACHE_HOME is passed over (as the XDG base directory specification says) and a relative
+/// HOME means no cache. Empty values count as unset.
+CacheRoot cache_root();
 
 }  // namespace kf::env

@@ -1,4 +1,5 @@
-// The services the host hands to plugins (kf_host_api_t): logging, error reporting, op lookup.
+// The services the host hands to plugins (kf_host_api_t): logging, error reporting, op lookup,
+// and the file stores (ABI 1.3, plugin_store.hpp).
 #pragma once
 
 #include "kernforge/plugin.h"

@@ -84,6 +84,10 @@ struct FileFacts {
 /// user (the rule sshd applies to authorized_keys). Windows: `insecure` is always "" (ACLs are
 /// not checked; see docs/loader.md) and device paths (\\.\...) are not regular files.
 FileFacts inspect_file(const std::string& path);
+/// The same walk for a folder (the plugin file stores, loader/plugin_store.hpp): `not_regular`
+/// says what it is when it is not a folder ("a file", "a FIFO", ...), and `insecure` also
+/// covers the folder itself (writable by others without the sticky bit, or a foreign owner).
+FileFacts inspect_folder(const std::string& path);
 /// A file's text, or why it could not be read.
 struct FileText {
   std::string text;

@@ -33,4 +33,11 @@ struct TrustedFile {
 /// "plugin library", "dependency libfoo.so.1").
 TrustedFile trust_file(const std::string& path, const std::string& what);
 
+/// The same rules for the files kernforge keeps itself (the plugins' file stores,
+/// loader/plugin_store.hpp), without the waiver: no variable makes such a file trusted.
+TrustedFile trust_own_file(const std::string& path, const std::string& what);
+/// The same rules for a folder (os::inspect_folder): the folder itself, too, must be one that
+/// no one but root and this user may change. KF_INVALID_ARGUMENT when it is not a folder.
+TrustedFile trust_own_folder(const std::string& path, const std::string& what);
+
 }  // namespace kf
