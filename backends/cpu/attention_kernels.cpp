@@ -140,7 +140,7 @@ void block_scores(const AttentionPlan<T>& p, const BatchOffsets& o, int64_t i0, 
       const int64_t mr = p.mask.stride[nd - 2], mc = p.mask.stride[nd - 1];
       if (p.bool_mask) {
         const bool* m = reinterpret_cast<const bool*>(p.mask.data) + o.mask + i * mr;
-        for (int64_t j = 0; j < p.s; ++j) row[j] = m[j * mc] ? row[j] : -inf;
+        for (int64_t j = 0; j < p.s; ++j) row[j] = elem(m, j * mc) ? row[j] : -inf;
       } else {
         const T* m = reinterpret_cast<const T*>(p.mask.data) + o.mask + i * mr;
         for (int64_t j = 0; j < p.s; ++j) row[j] += m[j * mc];

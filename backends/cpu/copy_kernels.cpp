@@ -2,7 +2,8 @@
 // dtypes (convert<To>(from): float to int truncates, nonzero to bool is true, 16-bit floats
 // round to nearest even). copy_'s src is broadcast to self's shape but not converted; its
 // output aliases self and may be any strided view (a transposed view, an expanded src, ...).
-// Same-dtype copies move raw bits by element size (one loop per width, not per dtype).
+// Same-dtype copies move raw bits by element size (one loop per width, not per dtype), but for
+// bool, whose bytes are read as != 0 and written as 0 or 1 (Note [Bool bytes]).
 #include "dtype_dispatch.hpp"
 #include "kernels.hpp"
 #include "strided.hpp"
@@ -36,7 +37,7 @@ void copy_bits(const kf_tensor_view_t& out, const kf_tensor_view_t& src) {
 
 /// out = convert(src), for any pair of dtypes.
 void convert_into(const kf_tensor_view_t& out, const kf_tensor_view_t& src, const char* op) {
-  if (out.dtype == src.dtype) {
+  if (out.dtype == src.dtype && out.dtype != KF_BOOL) {  // bool: normalised, Note [Bool bytes]
     dispatch<kCopyMask>(out.dtype, op, [](auto) {});  // rejects an unknown dtype
     copy_bits(out, src);
     return;

@@ -61,9 +61,9 @@ struct ExtremumReducer {
     for (int k = 0; k < kReduceLanes; ++k) lane[k] = acc;
     int64_t i = 0;
     for (; i + kReduceLanes <= n; i += kReduceLanes) {
-      for (int k = 0; k < kReduceLanes; ++k) lane[k] = pick<Order>(lane[k], load(x[i + k]));
+      for (int k = 0; k < kReduceLanes; ++k) lane[k] = pick<Order>(lane[k], load(elem(x, i + k)));
     }
-    for (; i < n; ++i) lane[0] = pick<Order>(lane[0], load(x[i]));
+    for (; i < n; ++i) lane[0] = pick<Order>(lane[0], load(elem(x, i)));
     for (int k = 0; k < kReduceLanes; ++k) acc = pick<Order>(acc, lane[k]);
   }
   void combine(Acc& acc, const Acc& later) const { acc = pick<Order>(acc, later); }
@@ -108,12 +108,12 @@ struct ArgExtremumReducer {
     int64_t i = 0;
     if constexpr (std::is_floating_point_v<M>) {
       if (m != m) {
-        while (load(x[i]) == load(x[i])) ++i;  // the first NaN
+        while (load(elem(x, i)) == load(elem(x, i))) ++i;  // the first NaN
       } else {
-        while (load(x[i]) != m) ++i;
+        while (load(elem(x, i)) != m) ++i;
       }
     } else {
-      while (load(x[i]) != m) ++i;
+      while (load(elem(x, i)) != m) ++i;
     }
     combine(acc, Acc{m, pos + i});
   }

@@ -94,10 +94,13 @@ template <class T>
 void select_into(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int32_t dim,
                  const std::vector<int64_t>& idx) {
   if (self.ndim == 0) {
-    *static_cast<T*>(out.data) = *static_cast<const T*>(self.data);
+    *static_cast<T*>(out.data) = elem(static_cast<const T*>(self.data));
     return;
   }
-  if (is_dense(out) && is_dense(self)) return select_dense<T>(out, self, dim, idx);
+  // Bool rows are not copied as bytes: they are read as != 0 (Note [Bool bytes]).
+  if (!std::is_same_v<T, bool> && is_dense(out) && is_dense(self)) {
+    return select_dense<T>(out, self, dim, idx);
+  }
   int64_t s_shape[KF_MAX_NDIM], s_strides[KF_MAX_NDIM], o_shape[KF_MAX_NDIM],
       o_strides[KF_MAX_NDIM];
   for (size_t j = 0; j < idx.size(); ++j) {
@@ -172,7 +175,7 @@ void gather_rows(const ops::gather::Args& a, const GatherGeom& g) {
         bad.store(true, std::memory_order_relaxed);
         break;
       }
-      out[op + j * g.os[last]] = self[sp + j * step + v * scale];
+      out[op + j * g.os[last]] = elem(self, sp + j * step + v * scale);
     }
   }
   if (!bad.load()) return;

@@ -48,13 +48,13 @@ struct LogicalReducer {
     for (; i + kLanes <= n; i += kLanes) {
       for (int k = 0; k < kLanes; ++k) {
         if constexpr (All) {
-          lane[k] &= static_cast<unsigned char>(truth(x[i + k]));
+          lane[k] &= static_cast<unsigned char>(truth(elem(x, i + k)));
         } else {
-          lane[k] |= static_cast<unsigned char>(truth(x[i + k]));
+          lane[k] |= static_cast<unsigned char>(truth(elem(x, i + k)));
         }
       }
     }
-    for (; i < n; ++i) step(acc, x[i], 0);
+    for (; i < n; ++i) step(acc, elem(x, i), 0);
     for (int k = 0; k < kLanes; ++k) combine(acc, lane[k] != 0);
   }
   void combine(Acc& acc, const Acc& later) const { acc = All ? (acc && later) : (acc || later); }

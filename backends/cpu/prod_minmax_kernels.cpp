@@ -54,9 +54,9 @@ struct ProdReducer {
     for (int k = 0; k < kLanes; ++k) lane[k] = Acc(1);
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {
-      for (int k = 0; k < kLanes; ++k) lane[k] *= value(x[i + k]);
+      for (int k = 0; k < kLanes; ++k) lane[k] *= value(elem(x, i + k));
     }
-    for (; i < n; ++i) lane[0] *= value(x[i]);
+    for (; i < n; ++i) lane[0] *= value(elem(x, i));
     for (int k = 0; k < kLanes; ++k) acc *= lane[k];
   }
   void combine(Acc& acc, const Acc& later) const { acc *= later; }

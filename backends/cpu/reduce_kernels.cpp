@@ -45,9 +45,9 @@ struct SumReducer {
     Acc lane[kLanes] = {};
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {
-      for (int k = 0; k < kLanes; ++k) lane[k] += static_cast<Acc>(load(x[i + k]));
+      for (int k = 0; k < kLanes; ++k) lane[k] += static_cast<Acc>(load(elem(x, i + k)));
     }
-    for (; i < n; ++i) lane[0] += static_cast<Acc>(load(x[i]));
+    for (; i < n; ++i) lane[0] += static_cast<Acc>(load(elem(x, i)));
     for (int k = 0; k < kLanes; ++k) acc += lane[k];
   }
   void combine(Acc& acc, const Acc& later) const { acc += later; }

@@ -219,7 +219,7 @@ void reduce_column_block(const ReducePlan& p, const R& r, char* in, char* out, i
   auto row = [&](char* const* ptr, const int64_t* s, int64_t n) {
     for (int64_t t = 0; t < n; ++t, ++pos) {
       const T* x = reinterpret_cast<const T*>(ptr[0] + t * s[0]);
-      for (int64_t j = 0; j < width; ++j) r.step(acc[j], x[j], pos);
+      for (int64_t j = 0; j < width; ++j) r.step(acc[j], elem(x, j), pos);
     }
   };
   char* const b[1] = {in};

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "dtype_dispatch.hpp"
+#include "element_read.hpp"
 #include "elementwise.hpp"
 #include "kernforge/plugin_ops.hpp"
 #include "reduce_plan.hpp"
@@ -20,7 +21,7 @@ constexpr int kReduceLanes = 8;  // independent accumulators over a contiguous r
 /// Element i of a strided row (stride in bytes).
 template <class T>
 inline T row_elem(const char* p, int64_t i, int64_t stride) {
-  return *reinterpret_cast<const T*>(p + i * stride);
+  return elem_at<T>(p, i, stride);  // a bool as its byte != 0 (Note [Bool bytes])
 }
 
 /// Marks the reduced dims of an `int[]? dim` argument (None or empty: all dims).

@@ -10,6 +10,7 @@
 // kParallelGrain elements is split over OpenMP threads by linear range.
 //
 // Inputs with fewer dims than the output are aligned to the right (missing dims broadcast).
+// Inputs are read through elem (element_read.hpp): a bool as its byte != 0.
 // Nothing here allocates or locks; row functions must not throw.
 #pragma once
 
@@ -18,6 +19,7 @@
 #include <string>
 #include <utility>
 
+#include "element_read.hpp"
 #include "kernforge/plugin.hpp"
 #include "parallel.hpp"
 
@@ -172,8 +174,8 @@ inline T& at(char* p, int64_t i, int64_t stride) {
 template <class Out, class F>
 void map0(const kf_tensor_view_t& out, F f) {
   const kf_tensor_view_t* views[1] = {&out};
-  const int64_t elem[1] = {sizeof(Out)};
-  for_each_row(make_plan(views, elem), [&f](char* const* p, const int64_t* s, int64_t n) {
+  const int64_t sizes[1] = {sizeof(Out)};
+  for_each_row(make_plan(views, sizes), [&f](char* const* p, const int64_t* s, int64_t n) {
     if (s[0] == static_cast<int64_t>(sizeof(Out))) {
       Out* o = reinterpret_cast<Out*>(p[0]);
       for (int64_t i = 0; i < n; ++i) o[i] = f();
@@ -187,22 +189,22 @@ void map0(const kf_tensor_view_t& out, F f) {
 template <class Out, class A, class F>
 void map1(const kf_tensor_view_t& out, const kf_tensor_view_t& a, F f) {
   if (out.numel == 1) {
-    *static_cast<Out*>(out.data) = f(*static_cast<const A*>(a.data));
+    *static_cast<Out*>(out.data) = f(elem(static_cast<const A*>(a.data)));
     return;
   }
   const kf_tensor_view_t* views[2] = {&out, &a};
-  const int64_t elem[2] = {sizeof(Out), sizeof(A)};
-  for_each_row(make_plan(views, elem), [&f](char* const* p, const int64_t* s, int64_t n) {
+  const int64_t sizes[2] = {sizeof(Out), sizeof(A)};
+  for_each_row(make_plan(views, sizes), [&f](char* const* p, const int64_t* s, int64_t n) {
     if (s[0] == static_cast<int64_t>(sizeof(Out)) && s[1] == static_cast<int64_t>(sizeof(A))) {
       Out* o = reinterpret_cast<Out*>(p[0]);
       const A* x = reinterpret_cast<const A*>(p[1]);
-      for (int64_t i = 0; i < n; ++i) o[i] = f(x[i]);
+      for (int64_t i = 0; i < n; ++i) o[i] = f(elem(x, i));
     } else if (s[0] == static_cast<int64_t>(sizeof(Out)) && s[1] == 0) {
       Out* o = reinterpret_cast<Out*>(p[0]);
-      const Out v = f(*reinterpret_cast<const A*>(p[1]));
+      const Out v = f(elem(reinterpret_cast<const A*>(p[1])));
       for (int64_t i = 0; i < n; ++i) o[i] = v;
     } else {
-      for (int64_t i = 0; i < n; ++i) at<Out>(p[0], i, s[0]) = f(at<const A>(p[1], i, s[1]));
+      for (int64_t i = 0; i < n; ++i) at<Out>(p[0], i, s[0]) = f(elem_at<A>(p[1], i, s[1]));
     }
   });
 }
@@ -217,16 +219,16 @@ struct Row2 {
     const A* a = reinterpret_cast<const A*>(p[1]);
     const B* b = reinterpret_cast<const B*>(p[2]);
     if (s[0] == so && s[1] == sa && s[2] == sb) {
-      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i]);
+      for (int64_t i = 0; i < n; ++i) o[i] = f(elem(a, i), elem(b, i));
     } else if (s[0] == so && s[1] == sa && s[2] == 0) {
-      const B bv = *b;
-      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], bv);
+      const B bv = elem(b);
+      for (int64_t i = 0; i < n; ++i) o[i] = f(elem(a, i), bv);
     } else if (s[0] == so && s[1] == 0 && s[2] == sb) {
-      const A av = *a;
-      for (int64_t i = 0; i < n; ++i) o[i] = f(av, b[i]);
+      const A av = elem(a);
+      for (int64_t i = 0; i < n; ++i) o[i] = f(av, elem(b, i));
     } else {
       for (int64_t i = 0; i < n; ++i) {
-        at<Out>(p[0], i, s[0]) = f(at<const A>(p[1], i, s[1]), at<const B>(p[2], i, s[2]));
+        at<Out>(p[0], i, s[0]) = f(elem_at<A>(p[1], i, s[1]), elem_at<B>(p[2], i, s[2]));
       }
     }
   }
@@ -238,12 +240,12 @@ void map2(const kf_tensor_view_t& out, const kf_tensor_view_t& a, const kf_tenso
           F f) {
   if (out.numel == 1) {
     *static_cast<Out*>(out.data) =
-        f(*static_cast<const A*>(a.data), *static_cast<const B*>(b.data));
+        f(elem(static_cast<const A*>(a.data)), elem(static_cast<const B*>(b.data)));
     return;
   }
   const kf_tensor_view_t* views[3] = {&out, &a, &b};
-  const int64_t elem[3] = {sizeof(Out), sizeof(A), sizeof(B)};
-  for_each_row(make_plan(views, elem), Row2<Out, A, B, F>{f});
+  const int64_t sizes[3] = {sizeof(Out), sizeof(A), sizeof(B)};
+  for_each_row(make_plan(views, sizes), Row2<Out, A, B, F>{f});
 }
 
 /// out[i] = f(a[i], b[i], c[i]).
@@ -251,19 +253,19 @@ template <class Out, class A, class B, class C, class F>
 void map3(const kf_tensor_view_t& out, const kf_tensor_view_t& a, const kf_tensor_view_t& b,
           const kf_tensor_view_t& c, F f) {
   const kf_tensor_view_t* views[4] = {&out, &a, &b, &c};
-  const int64_t elem[4] = {sizeof(Out), sizeof(A), sizeof(B), sizeof(C)};
-  for_each_row(make_plan(views, elem), [&f](char* const* p, const int64_t* s, int64_t n) {
+  const int64_t sizes[4] = {sizeof(Out), sizeof(A), sizeof(B), sizeof(C)};
+  for_each_row(make_plan(views, sizes), [&f](char* const* p, const int64_t* s, int64_t n) {
     constexpr int64_t so = sizeof(Out), sa = sizeof(A), sb = sizeof(B), sc = sizeof(C);
     if (s[0] == so && s[1] == sa && s[2] == sb && s[3] == sc) {
       Out* o = reinterpret_cast<Out*>(p[0]);
       const A* a = reinterpret_cast<const A*>(p[1]);
       const B* b = reinterpret_cast<const B*>(p[2]);
       const C* c = reinterpret_cast<const C*>(p[3]);
-      for (int64_t i = 0; i < n; ++i) o[i] = f(a[i], b[i], c[i]);
+      for (int64_t i = 0; i < n; ++i) o[i] = f(elem(a, i), elem(b, i), elem(c, i));
     } else {
       for (int64_t i = 0; i < n; ++i) {
         at<Out>(p[0], i, s[0]) =
-            f(at<const A>(p[1], i, s[1]), at<const B>(p[2], i, s[2]), at<const C>(p[3], i, s[3]));
+            f(elem_at<A>(p[1], i, s[1]), elem_at<B>(p[2], i, s[2]), elem_at<C>(p[3], i, s[3]));
       }
     }
   });

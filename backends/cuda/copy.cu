@@ -1,6 +1,7 @@
 // copy.cu — launch_convert (copy_launch.hpp): one kernel for every pair of dtypes (the pair is
 // read at run time, Note [Conversions] in convert.cuh), raw-bit copies for one dtype, and
-// cudaMemcpyAsync when a same-dtype copy is dense on both sides.
+// cudaMemcpyAsync when a same-dtype copy is dense on both sides. A bool to bool copy converts
+// (its bytes are read as != 0 and written as 0 or 1, Note [Bool bytes]), never copies bytes.
 #include "convert.cuh"
 #include "copy_launch.hpp"
 #include "cuda_check.hpp"
@@ -39,9 +40,9 @@ bool is_self_copy(const Operands& p) {
 void launch_convert(const Operands& p, int32_t out_dtype, int32_t src_dtype,
                     cudaStream_t stream) {
   if (p.numel == 0) return;
-  const bool same = out_dtype == src_dtype;
+  const bool same = out_dtype == src_dtype && out_dtype != KF_BOOL;
   const int width = dtype_width(out_dtype);
-  if (same && is_self_copy(p)) return;
+  if (out_dtype == src_dtype && is_self_copy(p)) return;
   if (same && p.contiguous) {
     check(cudaMemcpyAsync(p.data[0], p.data[1], static_cast<size_t>(p.numel) * width,
                           cudaMemcpyDeviceToDevice, stream),

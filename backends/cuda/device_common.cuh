@@ -43,7 +43,19 @@ template <class T> using compute_t = typename Compute<T>::type;
 template <class T> constexpr bool is_floating_v =
     std::is_floating_point_v<T> || std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>;
 
-/// Loads element `p[i]` as its compute type.
+/// Element `p[i]` as stored. Note [Bool bytes] (docs/reliability.md): a bool is read as its byte
+/// != 0, since memory from kf_tensor_from_blob or DLPack may hold any byte in a bool and a C++
+/// bool holding one other than 0 or 1 is undefined behaviour; kernels write only 0 and 1.
+template <class T>
+__device__ __forceinline__ T elem(const T* p, int64_t i) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return reinterpret_cast<const unsigned char*>(p)[i] != 0;
+  } else {
+    return p[i];
+  }
+}
+
+/// Loads element `p[i]` as its compute type (a bool through elem).
 template <class T>
 __device__ __forceinline__ compute_t<T> load(const T* p, int64_t i) {
   if constexpr (std::is_same_v<T, __half>) {
@@ -51,7 +63,7 @@ __device__ __forceinline__ compute_t<T> load(const T* p, int64_t i) {
   } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
     return __bfloat162float(p[i]);
   } else {
-    return p[i];
+    return elem(p, i);
   }
 }
 

@@ -53,7 +53,7 @@ __global__ void index_select_kernel(IndexSelectLaunch l) {
       }
     }
     if (l.ndim > 0 && (v < 0 || v >= l.size)) continue;  // checked before; never read outside
-    out[o] = self[s];
+    out[o] = l.bool_elements ? static_cast<W>(self[s] != 0) : self[s];
   }
 }
 
@@ -72,7 +72,8 @@ __global__ void gather_kernel(GatherLaunch l) {
     }
     const int64_t v = l.index[ip];
     if (v < 0 || v >= l.size) continue;  // checked before; never read outside
-    out[op] = self[sp + v * l.self_strides[l.dim]];
+    const W x = self[sp + v * l.self_strides[l.dim]];
+    out[op] = l.bool_elements ? static_cast<W>(x != 0) : x;
   }
 }
 

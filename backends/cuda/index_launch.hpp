@@ -1,7 +1,7 @@
 // index_launch.hpp — the launchers of index_select and gather (index.cu) and of the check of
 // their indices. Plain C++: shared by index_ops.cpp (g++) and index.cu (nvcc). Shapes and
 // strides are in elements; the element moves are raw copies of `width` bytes (1, 2, 4 or 8),
-// so the kernels are instantiated per width, not per dtype.
+// so the kernels are instantiated per width, not per dtype; bool bytes are written as != 0.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -39,6 +39,7 @@ struct IndexSelectLaunch {
   int32_t ndim = 0;  // of self and out (0: one element)
   int32_t dim = 0;
   int32_t dense = 0;
+  int32_t bool_elements = 0;  // bool: each byte written as != 0 (Note [Bool bytes])
   int64_t numel = 0;  // of out
   int64_t index_stride = 0;
   int64_t outer = 1, count = 0, size = 0, inner = 1;
@@ -57,6 +58,7 @@ struct GatherLaunch {
   int32_t width = 0;
   int32_t ndim = 0;
   int32_t dim = 0;
+  int32_t bool_elements = 0;  // bool: each byte written as != 0 (Note [Bool bytes])
   int64_t numel = 0;
   int64_t size = 0;  // self's size along dim
   int64_t shape[KF_MAX_NDIM] = {};  // index's (and out's)

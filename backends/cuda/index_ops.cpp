@@ -112,6 +112,7 @@ IndexSelectLaunch select_launch(const ops::index_select::Args& a, int32_t dim, i
   l.index = a.index.data;
   l.index_dtype = a.index.dtype;
   l.width = static_cast<int32_t>(kf_dtype_itemsize(a.out.dtype));
+  l.bool_elements = a.out.dtype == KF_BOOL ? 1 : 0;
   l.ndim = a.self.ndim;
   l.dim = dim;
   l.numel = a.out.numel;
@@ -166,6 +167,7 @@ GatherLaunch gather_launch(const ops::gather::Args& a) {
   l.self = a.self.data;
   l.index = static_cast<const int64_t*>(a.index.data);
   l.width = static_cast<int32_t>(kf_dtype_itemsize(a.out.dtype));
+  l.bool_elements = a.out.dtype == KF_BOOL ? 1 : 0;
   l.numel = a.out.numel;
   return l;
 }

@@ -60,10 +60,10 @@ __device__ __forceinline__ typename R::Acc reduce_lane(const ReducePlan& p, cons
   if (p.nr <= 1) {
     const int64_t stride = p.r_in[0];
 #pragma unroll 4
-    for (int64_t j = begin + lane; j < end; j += group) r.step(acc, in[j * stride], j);
+    for (int64_t j = begin + lane; j < end; j += group) r.step(acc, elem(in, j * stride), j);
   } else {
     for (int64_t j = begin + lane; j < end; j += group) {
-      r.step(acc, in[reduced_offset(p, j)], j);
+      r.step(acc, elem(in, reduced_offset(p, j)), j);
     }
   }
   return acc;

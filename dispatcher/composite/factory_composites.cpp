@@ -2,6 +2,7 @@
 // and randn_like draw from the device's generator like rand and randn).
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "core/scalar_conversion.hpp"
 #include "core_ops.hpp"
 #include "dispatch/call_args.hpp"
 #include "tensor/tensor_impl.hpp"
@@ -29,10 +30,12 @@ void ones_like(const CallArgs& a, TensorRef* outs) {
   outs[0] = ops::ones(IntListView(t.shape, t.ndim), a.dtype_or(1, t.dtype), t.device);
 }
 
+// full's meta checks the value again; this check names full_like (Note [Scalars to dtypes]).
 void full_like(const CallArgs& a, TensorRef* outs) {
   const TensorImpl& t = a.tensor(0);
-  outs[0] = ops::full(IntListView(t.shape, t.ndim), a.scalar(1), a.dtype_or(2, t.dtype),
-                      t.device);
+  const kf_dtype_t d = a.dtype_or(2, t.dtype);
+  (void)scalar_to_dtype(a.scalar(1), d, "full_like", "fill_value");
+  outs[0] = ops::full(IntListView(t.shape, t.ndim), a.scalar(1), d, t.device);
 }
 
 namespace {

@@ -157,13 +157,25 @@ void copy_to_host(TensorImpl& t, void* dst, size_t bytes) {
            cpu ? KF_COPY_DEVICE_TO_DEVICE : KF_COPY_DEVICE_TO_HOST);
 }
 
+// Note [Bool bytes]: a bool copied in is normalised while it is copied, each byte to 0 or 1 (any
+// nonzero byte is true), so memory kernforge makes from data holds only those; borrowed memory
+// (from_blob, DLPack) may hold any byte, which every kernel reads as != 0.
 TensorImpl* tensor_from_host(const void* host_data, const int64_t* shape, int32_t ndim,
                              kf_dtype_t dtype, kf_device_t device) {
   TensorRef t(new_tensor(shape, ndim, dtype, device));
   if (host_data == nullptr && t->numel > 0) {
     fail(KF_INVALID_ARGUMENT, "kf_tensor_from_data: host_data is NULL for {} elements", t->numel);
   }
-  copy_now(device, data_ptr(*t), host_data, nbytes(*t), KF_COPY_HOST_TO_DEVICE);
+  if (dtype != KF_BOOL || t->numel == 0) {
+    copy_now(device, data_ptr(*t), host_data, nbytes(*t), KF_COPY_HOST_TO_DEVICE);
+    return t.take();
+  }
+  const bool cpu = device.type == KF_DEVICE_CPU;
+  TensorRef staging(cpu ? nullptr : new_tensor(shape, ndim, KF_BOOL, kf_device_cpu()));
+  const auto* in = static_cast<const unsigned char*>(host_data);
+  auto* bytes = static_cast<unsigned char*>(data_ptr(cpu ? *t : *staging));
+  for (int64_t i = 0; i < t->numel; ++i) bytes[i] = in[i] != 0 ? 1 : 0;
+  if (!cpu) copy_now(device, data_ptr(*t), bytes, nbytes(*t), KF_COPY_HOST_TO_DEVICE);
   return t.take();
 }
 

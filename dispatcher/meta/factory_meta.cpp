@@ -6,6 +6,7 @@
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "core/scalar_conversion.hpp"
 #include "meta/meta_util.hpp"
 
 namespace kf::meta {
@@ -69,6 +70,34 @@ int64_t arange_length(const CallArgs& a, bool integral) {
   return static_cast<int64_t>(n);
 }
 
+// Note [arange's values]
+// The values arange writes are start + i * step for i < n, each a value of the dtype (Note
+// [Scalars to dtypes]): the first and the last, between which every other lies, must fit it.
+// Integer dtypes compute them in int64 from start and step converted to int64 (a float
+// truncates, as the kernels do), exactly; floating ones in double. end is never a value.
+void check_arange_values(const CallArgs& a, kf_dtype_t d, int64_t n) {
+  if (n == 0) return;
+  if (is_floating(d)) {
+    const double start = as_double(a.scalar(0)), step = as_double(a.scalar(2));
+    (void)scalar_to_dtype(kf_scalar_f64(start), d, "arange", "start");
+    const double last = start + static_cast<double>(n - 1) * step;
+    (void)scalar_to_dtype(kf_scalar_f64(last), d, "arange", "the last value");
+    return;
+  }
+  const int64_t start = scalar_to_dtype(a.scalar(0), KF_INT64, "arange", "start").v.i64;
+  const int64_t step = scalar_to_dtype(a.scalar(2), KF_INT64, "arange", "step").v.i64;
+  (void)scalar_to_dtype(kf_scalar_i64(start), d, "arange", "start");
+  // Exact in 128 bits: (n - 1) * step may leave int64 while the last value does not
+  // (arange(INT64_MIN, INT64_MAX, INT64_MAX) ends at 2^63 - 2).
+  __extension__ using Wide = __int128;
+  const Wide last = static_cast<Wide>(start) + static_cast<Wide>(n - 1) * step;
+  if (last < INT64_MIN || last > INT64_MAX) {
+    fail(KF_INVALID_ARGUMENT, "arange: the last value {} + {} * {} is out of range for {}",
+         start, n - 1, step, dtype_name(d));
+  }
+  (void)scalar_to_dtype(kf_scalar_i64(static_cast<int64_t>(last)), d, "arange", "the last value");
+}
+
 void matrix(MetaResult& m, int64_t rows, int64_t cols, kf_dtype_t dtype, kf_device_t device) {
   const int64_t shape[2] = {rows, cols};
   checked_numel(shape, 2, "eye");
@@ -87,7 +116,9 @@ void factory(const CallArgs& a, MetaResult& m) {
 }
 
 void factory_full(const CallArgs& a, MetaResult& m) {
-  sized(a, m, a.dtype_or(2, scalar_default_dtype(a.scalar(1))), 3);
+  const kf_dtype_t d = a.dtype_or(2, scalar_default_dtype(a.scalar(1)));
+  (void)scalar_to_dtype(a.scalar(1), d, a.name(), "fill_value");  // Note [Scalars to dtypes]
+  sized(a, m, d, 3);
 }
 
 void factory_arange(const CallArgs& a, MetaResult& m) {
@@ -97,13 +128,14 @@ void factory_arange(const CallArgs& a, MetaResult& m) {
   if (d == KF_BOOL) fail(KF_INVALID_ARGUMENT, "arange: dtype bool is not supported");
   m.out[0].ndim = 1;
   m.out[0].shape[0] = arange_length(a, is_integral(d, false));
+  check_arange_values(a, d, m.out[0].shape[0]);
   m.out[0].dtype = d;
   m.compute_dtype = d;
   m.device = a.device_or(4, kf_device_cpu());
 }
 
 // linspace(start, end, steps, dtype, device): steps >= 0 values; bool is refused (PyTorch has
-// no bool linspace).
+// no bool linspace); start and end must be values of the dtype.
 void factory_linspace(const CallArgs& a, MetaResult& m) {
   const int64_t steps = a.int_arg(2);
   if (steps < 0) {
@@ -113,11 +145,9 @@ void factory_linspace(const CallArgs& a, MetaResult& m) {
   if (d == KF_BOOL) {
     fail(KF_INVALID_ARGUMENT, "linspace: dtype bool is not supported; use a numeric dtype");
   }
-  const double s = as_double(a.scalar(0)), e = as_double(a.scalar(1));
-  if (!is_floating(d) && (!std::isfinite(s) || !std::isfinite(e))) {
-    fail(KF_INVALID_ARGUMENT, "linspace: start {} and end {} must be finite for dtype {}", s, e,
-         dtype_name(d));
-  }
+  // start is the first value and end the last (Note [Scalars to dtypes]); the others lie between.
+  if (steps >= 1) (void)scalar_to_dtype(a.scalar(0), d, "linspace", "start");
+  if (steps >= 2) (void)scalar_to_dtype(a.scalar(1), d, "linspace", "end");
   checked_numel(&steps, 1, "linspace");
   m.out[0].ndim = 1;
   m.out[0].shape[0] = steps;

@@ -1,11 +1,11 @@
 // Meta functions of the indexing ops: index_select and gather (index dtypes and shapes; the
-// index values are checked by the kernels, which read them) and fill_ (the value must fit the
-// tensor's dtype, as PyTorch's checked scalar conversion requires).
-#include <cmath>
+// index values are checked by the kernels, which read them) and fill_ (the value must be one of
+// the tensor's dtype, Note [Scalars to dtypes]).
 #include <cstdint>
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "core/scalar_conversion.hpp"
 #include "meta/meta_util.hpp"
 
 namespace kf::meta {
@@ -13,43 +13,6 @@ namespace {
 
 // A dim of a tensor of `ndim` dims read as PyTorch does, a 0-dim tensor as one of size 1.
 int64_t size_at(const TensorImpl& t, int32_t d) { return t.ndim == 0 ? 1 : t.shape[d]; }
-
-void fits_integral(kf_dtype_t d, double v, const kf_scalar_t& s) {
-  double lo = 0, hi = 0;
-  switch (d) {
-    case KF_INT8: lo = -128; hi = 127; break;
-    case KF_UINT8: lo = -255; hi = 255; break;  // negatives wrap, as PyTorch allows
-    case KF_INT16: lo = -32768; hi = 32767; break;
-    case KF_INT32: lo = -2147483648.0; hi = 2147483647.0; break;
-    default: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
-  }
-  if (s.tag == KF_SCALAR_INT64 && d == KF_INT64) return;
-  const bool ok = s.tag == KF_SCALAR_INT64
-                      ? static_cast<double>(s.v.i64) >= lo && static_cast<double>(s.v.i64) <= hi
-                      : std::isfinite(v) && v > lo - 1.0 && v < hi + 1.0;  // truncates first
-  // (for int64, lo - 1 and hi + 1 round to -2^63 and 2^63: -2^63 itself is refused, a
-  // harmless corner)
-  if (!ok) {
-    fail(KF_INVALID_ARGUMENT, "fill_: value {} cannot be converted to {} without overflow "
-         "(the dtype holds {}..{})", v, dtype_name(d), lo, hi);
-  }
-}
-
-double float_max(kf_dtype_t d) {
-  switch (d) {
-    case KF_FLOAT16: return 65504.0;
-    case KF_BFLOAT16: return 3.3895313892515355e38;
-    case KF_FLOAT32: return 3.4028234663852886e38;
-    default: return 1.7976931348623157e308;
-  }
-}
-
-void fits_floating(kf_dtype_t d, double v) {
-  if (std::isfinite(v) && std::fabs(v) > float_max(d)) {
-    fail(KF_INVALID_ARGUMENT, "fill_: value {} cannot be converted to {} without overflow "
-         "(largest finite value {})", v, dtype_name(d), float_max(d));
-  }
-}
 
 }  // namespace
 
@@ -107,15 +70,12 @@ void gather(const CallArgs& a, MetaResult& m) {
   m.compute_dtype = self.dtype;
 }
 
-// fill_(self, value): self's shape and dtype; the value must be representable (integers:
-// within range after truncation, no NaN or infinity; floats: finite values within range).
+// fill_(self, value): self's shape and dtype; the value must be one of the dtype's (Note
+// [Scalars to dtypes]: integers within range after truncation, no NaN or infinity; floats up to
+// the largest finite value).
 void fill(const CallArgs& a, MetaResult& m) {
   const TensorImpl& self = a.tensor(0);
-  const kf_scalar_t s = a.scalar(1);
-  const double v = s.tag == KF_SCALAR_INT64 ? static_cast<double>(s.v.i64)
-                   : s.tag == KF_SCALAR_BOOL ? (s.v.b ? 1.0 : 0.0) : s.v.f64;
-  if (is_integral(self.dtype, false) && s.tag != KF_SCALAR_BOOL) fits_integral(self.dtype, v, s);
-  if (is_floating(self.dtype)) fits_floating(self.dtype, v);
+  (void)scalar_to_dtype(a.scalar(1), self.dtype, "fill_", "value");
   same_shape(self, m.out[0]);
   m.out[0].dtype = self.dtype;
   m.compute_dtype = self.dtype;

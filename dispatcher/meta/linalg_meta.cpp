@@ -2,6 +2,7 @@
 // kernel can override them: the core allocates the outputs).
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "core/scalar_conversion.hpp"
 #include "meta/meta_util.hpp"
 
 namespace kf::meta {
@@ -56,7 +57,8 @@ void matmul_shape(const char* op, const TensorImpl& a, const TensorImpl& b, Outp
 }
 
 // PyTorch refuses a floating-point alpha or beta for an integer addmm (it could not be applied
-// exactly), naming the argument.
+// exactly), naming the argument; otherwise it must be a value of the dtype (Note [Scalars to
+// dtypes]).
 void require_integral_scalar(const char* op, const char* name, const kf_scalar_t& s,
                              kf_dtype_t d) {
   if (is_integral(d, false) && s.tag == KF_SCALAR_FLOAT64) {
@@ -64,6 +66,7 @@ void require_integral_scalar(const char* op, const char* name, const kf_scalar_t
          "{}: {}={} is a floating-point number but the inputs are {}; for integer inputs {} "
          "must be an integer", op, name, s.v.f64, dtype_name(d), name);
   }
+  (void)scalar_to_dtype(s, d, op, name);
 }
 
 }  // namespace

@@ -2,18 +2,25 @@
 // dtype checks of the ops that refuse some dtypes (bool pow, integer gelu/silu, integer round
 // with decimals, clamp without bounds or on bool).
 #include <cstdint>
-#include <limits>
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
+#include "core/scalar_conversion.hpp"
 #include "meta/meta_util.hpp"
 
 namespace kf::meta {
 namespace {
 
-kf_dtype_t binary_result(const CallArgs& a) {
+kf_dtype_t promoted(const CallArgs& a) {
   const TensorImpl* ts[2] = {a.tensors[a.tensor_index[0]], a.tensors[a.tensor_index[1]]};
   return result_type(ts, 2);
+}
+
+// The dtype of a binary op, whose scalar operands must fit it (Note [Scalars to dtypes]).
+kf_dtype_t binary_result(const CallArgs& a) {
+  const kf_dtype_t r = promoted(a);
+  check_scalar_operands(a, 0x3, r);
+  return r;
 }
 
 void check_alpha(const CallArgs& a, kf_dtype_t result) {
@@ -28,34 +35,7 @@ void check_alpha(const CallArgs& a, kf_dtype_t result) {
     fail(KF_INVALID_ARGUMENT, "{}: a bool alpha needs bool inputs, got {}", a.name(),
          dtype_name(result));
   }
-}
-
-
-// The [lowest, max] of an integral dtype, for range checks of scalar arguments.
-void int_range(kf_dtype_t d, int64_t& lo, uint64_t& hi) {
-  switch (d) {
-    case KF_INT8: lo = INT8_MIN; hi = INT8_MAX; return;
-    case KF_UINT8: lo = 0; hi = UINT8_MAX; return;
-    case KF_INT16: lo = INT16_MIN; hi = INT16_MAX; return;
-    case KF_INT32: lo = INT32_MIN; hi = INT32_MAX; return;
-    default: lo = INT64_MIN; hi = INT64_MAX; return;
-  }
-}
-
-// clamp's bound `i` (1 min, 2 max) must be representable in an integral result dtype.
-void check_int_bound(const CallArgs& a, int32_t i, kf_dtype_t r) {
-  const kf_scalar_t s = a.scalar(i);
-  if (s.tag != KF_SCALAR_INT64) return;
-  int64_t lo = 0;
-  uint64_t hi = 0;
-  int_range(r, lo, hi);
-  const int64_t v = s.v.i64;
-  if (v < lo || (v > 0 && static_cast<uint64_t>(v) > hi)) {
-    fail(KF_INVALID_ARGUMENT,
-         "{}: {} = {} is out of the range [{}, {}] of the {} input; pass a bound the dtype "
-         "can hold or convert the input first", a.name(), i == 1 ? "min" : "max", v, lo, hi,
-         dtype_name(r));
-  }
+  (void)scalar_to_dtype(alpha, result, a.name(), "alpha");  // Note [Scalars to dtypes]
 }
 
 }  // namespace
@@ -69,7 +49,7 @@ void broadcast_binary(const CallArgs& a, MetaResult& m) {
 }
 
 void broadcast_binary_nobool(const CallArgs& a, MetaResult& m) {
-  const kf_dtype_t r = binary_result(a);
+  const kf_dtype_t r = promoted(a);
   if (r == KF_BOOL) {
     fail(KF_INVALID_ARGUMENT,
          "{}: not supported for bool tensors; convert them to an integer dtype first",
@@ -79,8 +59,9 @@ void broadcast_binary_nobool(const CallArgs& a, MetaResult& m) {
 }
 
 void broadcast_binary_float(const CallArgs& a, MetaResult& m) {
-  kf_dtype_t r = binary_result(a);
+  kf_dtype_t r = promoted(a);
   if (!is_floating(r)) r = KF_FLOAT32;
+  check_scalar_operands(a, 0x3, r);
   elementwise(a, m, r, r);
   m.convert_mask = 0x3;
   m.compute_in_out_dtype = true;
@@ -99,8 +80,16 @@ void broadcast_pow(const CallArgs& a, MetaResult& m) {
   m.convert_mask = 0x3;
 }
 
+// A comparison with a scalar operand its dtype cannot hold (`int8_tensor < 300`, `float16_tensor
+// > 1e6`) is computed in int64 or float64, which hold both sides: the answer is exact instead of
+// an error (NumPy 2 compares out-of-range Python integers the same way).
 void broadcast_compare(const CallArgs& a, MetaResult& m) {
-  elementwise(a, m, binary_result(a), KF_BOOL);
+  kf_dtype_t r = promoted(a);
+  if (!scalar_operands_fit(a, 0x3, r)) {
+    r = is_floating(r) ? KF_FLOAT64 : KF_INT64;
+    check_scalar_operands(a, 0x3, r);
+  }
+  elementwise(a, m, r, KF_BOOL);
   m.convert_mask = 0x3;
 }
 
@@ -112,6 +101,7 @@ void where(const CallArgs& a, MetaResult& m) {
   }
   const TensorImpl* ts[2] = {&a.tensor(1), &a.tensor(2)};
   const kf_dtype_t r = result_type(ts, 2);
+  check_scalar_operands(a, 0x6, r);  // Note [Scalars to dtypes]
   elementwise(a, m, r, r);
   m.convert_mask = 0x6;
   m.compute_in_out_dtype = true;
@@ -164,8 +154,8 @@ void round(const CallArgs& a, MetaResult& m) {
 
 // clamp(self, min?, max?): the bounds promote like Python numbers (PyTorch's wrapped
 // numbers): a float bound makes an integral self float32, an int or bool bound keeps self's
-// dtype. Integral bounds must fit an integral result (PyTorch wraps negative bounds of uint8
-// instead; kernforge refuses them).
+// dtype. A bound may be the result, so it must be a value of the result dtype (Note [Scalars to
+// dtypes]; PyTorch wraps negative bounds of uint8 instead, kernforge refuses them).
 void clamp(const CallArgs& a, MetaResult& m) {
   const kf_dtype_t d = a.tensor(0).dtype;
   if (a.none(1) && a.none(2)) {
@@ -180,10 +170,8 @@ void clamp(const CallArgs& a, MetaResult& m) {
   for (int32_t i = 1; i <= 2; ++i) {
     if (!a.none(i) && a.scalar(i).tag == KF_SCALAR_FLOAT64 && !is_floating(r)) r = KF_FLOAT32;
   }
-  if (!is_floating(r)) {
-    for (int32_t i = 1; i <= 2; ++i) {
-      if (!a.none(i)) check_int_bound(a, i, r);
-    }
+  for (int32_t i = 1; i <= 2; ++i) {
+    if (!a.none(i)) (void)scalar_to_dtype(a.scalar(i), r, a.name(), i == 1 ? "min" : "max");
   }
   elementwise(a, m, r, r);
   m.convert_mask = 0x1;

@@ -1,7 +1,7 @@
-// CTS: fill_: every dtype, PyTorch's conversion of the value (a float into an integer tensor
-// truncates, a negative int into uint8 wraps, nonzero into bool is true), in place on strided
-// views (only the view's elements change), empty and 0-dim tensors, and values that overflow
-// the dtype refused with a message.
+// CTS: fill_: every dtype, the scalar rule's conversion of the value (Note [Scalars to dtypes]:
+// a float into an integer tensor truncates, nonzero into bool is true), in place on strided
+// views (only the view's elements change), empty and 0-dim tensors, and values the dtype cannot
+// hold (out of range, a negative value for uint8, NaN for an integer) refused with a message.
 #include "cts_util.hpp"
 
 namespace cts {
@@ -13,21 +13,24 @@ class FillAny : public CtsTest {};  // backend only
 /// The value fill_ stores for an int or float scalar.
 double stored(kf_dtype_t d, double v) {
   if (d == KF_BOOL) return v != 0.0 ? 1.0 : 0.0;
-  if (is_int(d)) {
-    const double t = std::trunc(v);
-    return d == KF_UINT8 && t < 0 ? t + 256.0 : t;
+  return is_int(d) ? std::trunc(v) : v;
+}
+
+/// fill_(t, v) stores stored(v), or, for uint8 and a value below 0, is refused.
+void fill_and_check(const Tensor& t, kf_dtype_t d, kf_scalar_t s, double v) {
+  if (d == KF_UINT8 && std::trunc(v) < 0) {
+    EXPECT_EQ(kf_fill_(t.get(), s), KF_INVALID_ARGUMENT) << v;
+    return;
   }
-  return v;
+  CTS_ASSERT_OK(kf_fill_(t.get(), s));
+  EXPECT_TRUE(matches(t, Values(6, stored(d, v)), {2, 3}, d));
 }
 
 TEST_P(Fill, FloatAndIntValues) {
   Tensor t = make(Values(6, 0.0), {2, 3});
-  CTS_ASSERT_OK(kf_fill_(t.get(), kf_scalar_f64(2.75)));
-  EXPECT_TRUE(matches(t, Values(6, stored(dt(), 2.75)), {2, 3}, dt()));
-  CTS_ASSERT_OK(kf_fill_(t.get(), kf_scalar_i64(-3)));
-  EXPECT_TRUE(matches(t, Values(6, stored(dt(), -3)), {2, 3}, dt()));
-  CTS_ASSERT_OK(kf_fill_(t.get(), kf_scalar_f64(-1.5)));
-  EXPECT_TRUE(matches(t, Values(6, stored(dt(), -1.5)), {2, 3}, dt()));
+  fill_and_check(t, dt(), kf_scalar_f64(2.75), 2.75);
+  fill_and_check(t, dt(), kf_scalar_i64(-3), -3);
+  fill_and_check(t, dt(), kf_scalar_f64(-1.5), -1.5);
   CTS_ASSERT_OK(kf_fill_(t.get(), kf_scalar_bool(true)));
   EXPECT_TRUE(matches(t, Values(6, 1.0), {2, 3}, dt()));
   CTS_ASSERT_OK(kf_fill_(t.get(), kf_scalar_i64(0)));
@@ -87,8 +90,9 @@ TEST_P(FillAny, OverflowRefused) {
   EXPECT_TRUE(matches(f32, Values{INFINITY}, {1}, KF_FLOAT32));
   CTS_ASSERT_OK(kf_fill_(f32.get(), kf_scalar_f64(NAN)));
   EXPECT_TRUE(std::isnan(to_host_double(f32)[0]));
-  CTS_ASSERT_OK(kf_fill_(u8.get(), kf_scalar_i64(-1)));  // wraps, as PyTorch allows
-  EXPECT_TRUE(matches(u8, Values{255}, {1}, KF_UINT8));
+  expect_refused(u8.get(), kf_scalar_i64(-1), "uint8");  // PyTorch wraps; kernforge refuses
+  CTS_ASSERT_OK(kf_fill_(u8.get(), kf_scalar_f64(-0.5)));  // truncates to 0, a uint8 value
+  EXPECT_TRUE(matches(u8, Values{0}, {1}, KF_UINT8));
 }
 
 TEST_P(FillAny, ExpandedViewRefused) {

@@ -158,7 +158,7 @@ inline void for_each(const kf_tensor_view_t& out, F f, const In&... in) {
 
 /// out = src converted to out's dtype, element by element (src broadcast to out's shape).
 inline void convert_into(const kf_tensor_view_t& out, const kf_tensor_view_t& src) {
-  if (out.dtype == src.dtype) {
+  if (out.dtype == src.dtype && out.dtype != KF_BOOL) {  // bool: normalised (Note [Bool bytes])
     const size_t size = kf_dtype_itemsize(out.dtype);
     for_each(out, [size](char* o, const char* s) { std::memmove(o, s, size); }, src);
     return;

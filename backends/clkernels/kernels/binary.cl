@@ -74,12 +74,12 @@ __kernel void where_strided(__global T* out, __global const uchar* cond, __globa
   if (i >= n) return;
   long off[4];
   KF_OFFSETS(L, i, 4, off);
-  ST(out, off[0], cond[off[1]] ? LD(a, off[2]) : LD(b, off[3]));
+  ST(out, off[0], KF_LD_BOOL(cond, off[1]) ? LD(a, off[2]) : LD(b, off[3]));
 }
 
 __kernel void where_contig(__global T* out, __global const uchar* cond, __global const T* a,
                            __global const T* b, long n) {
   const long i = (long)get_global_id(0);
   if (i >= n) return;
-  ST(out, i, cond[i] ? LD(a, i) : LD(b, i));
+  ST(out, i, KF_LD_BOOL(cond, i) ? LD(a, i) : LD(b, i));
 }

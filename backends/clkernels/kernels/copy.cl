@@ -45,4 +45,4 @@ KF_COPY_FROM(u8, uchar, KF_LOAD_PLAIN, 0)
 KF_COPY_FROM(i16, short, KF_LOAD_PLAIN, 0)
 KF_COPY_FROM(i32, int, KF_LOAD_PLAIN, 0)
 KF_COPY_FROM(i64, long, KF_LOAD_PLAIN, 0)
-KF_COPY_FROM(bool, uchar, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(bool, uchar, KF_LD_BOOL, 0)  // any nonzero byte is true

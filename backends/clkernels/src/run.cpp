@@ -33,12 +33,16 @@ void set_range_1d(Launch& launch, const Device& device, int64_t n) {
   launch.global[0] = (items + local - 1) / local * local;
 }
 
+// The core's meta has converted every scalar an op takes by Note [Scalars to dtypes]: it is a
+// value of the kernel's dtype, so a float for an integer dtype is finite and within range.
+// Outside int64 (only for a floating dtype, where `i` is unused) `i` is 0, never a C cast of
+// an out-of-range double (undefined behaviour).
 ComputeScalar compute_scalar(int32_t dtype, const kf_scalar_t& s) {
   const bool is_int = s.tag == KF_SCALAR_INT64;
   const double f = is_int ? static_cast<double>(s.v.i64)
                           : s.tag == KF_SCALAR_BOOL ? (s.v.b ? 1.0 : 0.0) : s.v.f64;
-  const int64_t i = is_int ? s.v.i64 : s.tag == KF_SCALAR_BOOL ? (s.v.b ? 1 : 0)
-                                                               : static_cast<int64_t>(f);
+  const bool in_int64 = f >= -9223372036854775808.0 && f < 9223372036854775808.0;
+  const int64_t i = is_int ? s.v.i64 : in_int64 ? static_cast<int64_t>(f) : 0;
   ComputeScalar c;
   std::memset(&c, 0, sizeof c);
   switch (dtype) {

@@ -57,9 +57,28 @@ def _python_dtype(values):
     return kind if values else "float32"
 
 
+def _packing(values, dtype):
+    """The dtype the values are packed in, the values to pack and the dtype to convert to
+    afterwards (None: none). A requested integer or bool dtype, or float64, is packed in
+    directly: no value goes through a narrower dtype first (a float64 request of 0.1 is the
+    float64 0.1, not float32's), and struct's range check refuses an int the dtype cannot hold
+    (OverflowError), as the core's scalar rule does; a float for an integer dtype truncates
+    toward zero (int(): NaN and infinities raise). float32 and the 16-bit floats are packed as
+    float32 (struct refuses what float32 cannot hold) and converted."""
+    have = _dtype_named(_python_dtype(values))
+    if dtype is None:
+        return have, values, None
+    want = _C.promote_types(dtype, dtype)
+    if want.kind in "iub" or want.name == "float64":
+        if want.kind in "iu":
+            values = [v if isinstance(v, int) else int(v) for v in values]
+        return want, values, None
+    return _dtype_named("float32") if have.kind == "f" else have, values, dtype
+
+
 def _from_python(data, dtype, device):
     shape, values = _shape_and_values(data)
-    have = _dtype_named(_python_dtype(values))
+    have, values, dtype = _packing(values, dtype)
     fmt = _struct_format(have)
     try:
         raw = struct.pack(f"{len(values)}{fmt}", *values)

@@ -123,6 +123,18 @@ kf_scalar_t only_value(nb::handle self, const char* what) {
   return s;
 }
 
+// int(t) as Python's int(float) and int(int): exact, of any size (a float64 1.5e19 is the int
+// 15000000000000000000); ValueError for NaN and OverflowError for an infinity, raised by
+// PyLong_FromDouble with Python's own messages. A C cast of a double beyond int64 would be
+// undefined behaviour.
+nb::object int_of(const kf_scalar_t& s) {
+  PyObject* o = s.tag == KF_SCALAR_FLOAT64 ? PyLong_FromDouble(s.v.f64)
+                : s.tag == KF_SCALAR_INT64 ? PyLong_FromLongLong(s.v.i64)
+                                           : PyLong_FromLong(s.v.b ? 1 : 0);
+  if (o == nullptr) throw nb::python_error();
+  return nb::steal(o);
+}
+
 void bind_alpha_methods(nb::class_<Tensor>& cls) {
   cls.def("add_", [](nb::handle self, nb::handle other, nb::handle alpha) {
     kf_scalar_t a;
@@ -187,10 +199,7 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& cls) {
         const kf_scalar_t s = only_value(self, "float()");
         return s.tag == KF_SCALAR_FLOAT64 ? s.v.f64 : s.tag == KF_SCALAR_INT64 ? double(s.v.i64) : double(s.v.b);
       })
-      .def("__int__", [](nb::handle self) {
-        const kf_scalar_t s = only_value(self, "int()");
-        return s.tag == KF_SCALAR_FLOAT64 ? int64_t(s.v.f64) : s.tag == KF_SCALAR_INT64 ? s.v.i64 : int64_t(s.v.b);
-      })
+      .def("__int__", [](nb::handle self) { return int_of(only_value(self, "int()")); })
       .def("__len__", [](nb::handle self) {
         int32_t ndim = 0;
         const int64_t* shape = nullptr;

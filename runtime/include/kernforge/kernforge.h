@@ -125,7 +125,8 @@ typedef void (*kf_deleter_t)(void* data, void* ctx);
 /** A new, uninitialised, contiguous tensor on `device`. */
 KF_API kf_status_t kf_tensor_empty(const int64_t* shape, int32_t ndim, kf_dtype_t dtype,
                                    kf_device_t device, kf_tensor_t* out);
-/** A new contiguous tensor on `device`, with numel*itemsize bytes copied from host_data. */
+/** A new contiguous tensor on `device`, with numel*itemsize bytes copied from host_data (bool
+ * bytes are copied as 0 or 1: any nonzero byte is true). */
 KF_API kf_status_t kf_tensor_from_data(const void* host_data, const int64_t* shape, int32_t ndim,
                                        kf_dtype_t dtype, kf_device_t device, kf_tensor_t* out);
 /**
@@ -139,7 +140,8 @@ KF_API kf_status_t kf_tensor_from_data(const void* host_data, const int64_t* sha
  * (sum of (shape[i] - 1) * strides[i] + 1) * itemsize, and for nothing else: negative strides
  * (they would reach before `data`) are KF_INVALID_ARGUMENT, and so are a shape, strides or that
  * byte count that do not fit in int64, or a span that wraps the address space; the message
- * names the shape and strides. Views of the tensor stay inside that span.
+ * names the shape and strides. Views of the tensor stay inside that span. A bool tensor's bytes
+ * are the caller's as they are: a nonzero byte is true to every kernel (as for DLPack imports).
  */
 KF_API kf_status_t kf_tensor_from_blob(void* data, const int64_t* shape, const int64_t* strides,
                                        int32_t ndim, kf_dtype_t dtype, kf_device_t device,

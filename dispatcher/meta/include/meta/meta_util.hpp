@@ -16,6 +16,13 @@ void broadcast_into(const char* op, OutputMeta& out, const TensorImpl& t);
 /// category (bool < integral < floating).
 kf_dtype_t result_type(const TensorImpl* const* tensors, int32_t n);
 
+/// Scalar operands (scalar_operands.cpp): the 0-dim CPU tensors among the tensor ordinals of
+/// `mask` whose dtype is not `to` are converted to it by Note [Scalars to dtypes]; throws
+/// KF_INVALID_ARGUMENT naming the op, the argument and the value when one does not fit.
+void check_scalar_operands(const CallArgs& a, uint32_t mask, kf_dtype_t to);
+/// The same question without the throw: whether every one of them fits `to`.
+bool scalar_operands_fit(const CallArgs& a, uint32_t mask, kf_dtype_t to);
+
 /// dim in [-ndim, ndim) (a 0-dim tensor accepts -1 and 0), wrapped to [0, ndim).
 int32_t wrap_dim(const char* op, int64_t dim, int32_t ndim);
 
