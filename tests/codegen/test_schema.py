@@ -23,6 +23,7 @@ if CODEGEN not in sys.path:
 
 import gen_c  # noqa: E402
 import gen_docs  # noqa: E402
+import gen_kinds  # noqa: E402
 import main as codegen_main  # noqa: E402
 import schema  # noqa: E402
 from schema import SchemaError  # noqa: E402
@@ -522,10 +523,15 @@ class GeneratedCode(unittest.TestCase):
                 with open(os.path.join(inc, "kernforge", "kernforge_ops.h"), "w",
                           encoding="utf-8") as f:
                     f.write(text)
+                with open(os.path.join(inc, "kernforge", "kernforge_arg_kinds.h"), "w",
+                          encoding="utf-8") as f:
+                    f.write(gen_kinds.c_header())
                 src = os.path.join(d, "use.c")
                 with open(src, "w", encoding="utf-8") as f:
                     f.write('#include "kernforge/kernforge.h"\n'
-                            "int main(void) { kf_tensor_t out = NULL; (void)out; return 0; }\n")
+                            "int main(void) { kf_tensor_t out = NULL; kf_arg_kind_t k = "
+                            "KF_ARG_KIND_INT_LIST; (void)out;\n"
+                            "  return (int)k == KF_VALUE_INT_LIST ? 0 : 1; }\n")
                 r = subprocess.run([cc, "-fsyntax-only", "-std=c99", "-pedantic-errors", "-Wall",
                                     "-Wextra", "-Werror",
                                     "-I", os.path.join(ROOT, "runtime", "include"),

@@ -12,8 +12,9 @@ import yaml
 @dataclass(frozen=True)
 class ArgKind:
     """One kind of argument: the one list every part of kernforge derives its own from (the
-    generator's mappings, and, through the generated arg_kinds.inc, the core's ArgType, its
-    boxing checks and its run-time schema parser)."""
+    generator's mappings; through the generated arg_kinds.inc, the core's ArgType, its boxing
+    checks and its run-time schema parser; through kernforge_arg_kinds.h, the C ABI's
+    kf_arg_kind_t, numbered by value_tag, and so every frontend: gen_kinds.py)."""
     schema: str      # as written in a signature: "int[]"
     name: str        # the core's ArgType enumerator: "IntList"
     value_tag: str   # the C ABI's kf_value_t tag
