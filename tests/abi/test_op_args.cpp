@@ -2,6 +2,8 @@
 // kf_op_is_inplace, kf_arg_kind_name. Bad input is a clean status naming the problem; the
 // tables of core ops are their schemas', and so are those of ops a plugin defines (the dispatch
 // tests' cdev plugin, not built on Windows).
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -11,6 +13,18 @@ namespace kfabi {
 namespace {
 
 constexpr auto IA = KF_INVALID_ARGUMENT;
+
+// The layout of ABI 1.4 on 64-bit targets; later minors only append fields.
+#if UINTPTR_MAX == 0xffffffffffffffffu
+static_assert(offsetof(kf_op_arg_info_t, name) == 8 && offsetof(kf_op_arg_info_t, kind) == 16 &&
+                  offsetof(kf_op_arg_info_t, optional) == 20 &&
+                  offsetof(kf_op_arg_info_t, kwarg_only) == 21 &&
+                  offsetof(kf_op_arg_info_t, has_default) == 22 &&
+                  offsetof(kf_op_arg_info_t, written) == 23 &&
+                  offsetof(kf_op_arg_info_t, default_value) == 24 &&
+                  sizeof(kf_op_arg_info_t) == 48,
+              "kf_op_arg_info_t of ABI 1.4");
+#endif
 
 kf_op_t find(const char* name) {
   kf_op_t op = nullptr;

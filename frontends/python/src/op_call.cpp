@@ -107,8 +107,8 @@ bool bool_arg(nb::handle o) {
   return b != 0;
 }
 
-// Converts by the argument's kind. Every kind of kf_arg_kind_t has a case (-Wswitch holds this
-// to the generated list); the kf_value_t tag of a kind is the kind's own value.
+// Converts by the argument's kind: every kind of kf_arg_kind_t has a case (-Wswitch holds this
+// to the generated list, so a kind added to ARG_KINDS does not build until it is converted).
 void convert(const Op& op, size_t i, nb::handle o, bool floating, CallState& st, kf_value_t& v) {
   const OpArg& a = op.args[i];
   v.tag = KF_VALUE_NONE;
