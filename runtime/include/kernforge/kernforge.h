@@ -357,7 +357,9 @@ typedef enum kf_arg_kind_t {
 } kf_arg_kind_t;
 
 /** One argument of an op, in schema order. Strings and the default's list have static storage
- * (ops.yaml's) or the registry's (an op a plugin defined: they live as long as the process). */
+ * (ops.yaml's) or the registry's (an op a plugin defined: they live as long as the process).
+ * `written` marks the one argument an op writes, the self of an in-place op; out= tensors are
+ * not arguments of an op (they are the typed entry points' kf_<op>_out outputs). */
 typedef struct kf_op_arg_info_t {
   size_t struct_size;        /* set by the caller: sizeof(kf_op_arg_info_t) */
   const char* name;          /* "self", "alpha", ... */
