@@ -1,5 +1,5 @@
 // The boxed op API of the C ABI: kf_op_find/count/at/name/schema/doc/call and
-// kf_op_kernel_info.
+// kf_op_kernel_info (the argument tables are c_api_op_args.cpp's).
 #include <cstring>
 
 #include "capi/op_calls.hpp"
@@ -13,13 +13,6 @@
 #include "registry/op_registry.hpp"
 
 namespace {
-
-const kf::OpDef* op_or_null(kf_op_t op) noexcept {
-  const uintptr_t raw = reinterpret_cast<uintptr_t>(op);
-  return raw == 0 || raw > static_cast<uintptr_t>(kf::kMaxOps)
-             ? nullptr
-             : kf::op_by_id(static_cast<int32_t>(raw - 1));
-}
 
 // Ways of serving an op, most specific first (see dispatch/kernel_choice.hpp).
 constexpr int32_t kKindOrder[] = {KF_KERNEL_BACKEND, KF_KERNEL_VIEW, KF_KERNEL_COMPOSITE,
@@ -86,22 +79,22 @@ KF_API kf_status_t kf_op_at(int32_t index, kf_op_t* out) {
 }
 
 KF_API const char* kf_op_name(kf_op_t op) {
-  const kf::OpDef* def = op_or_null(op);
+  const kf::OpDef* def = kf::op_of_handle(op);
   return def != nullptr ? def->name : "";
 }
 
 KF_API const char* kf_op_schema(kf_op_t op) {
-  const kf::OpDef* def = op_or_null(op);
+  const kf::OpDef* def = kf::op_of_handle(op);
   return def != nullptr ? def->schema : "";
 }
 
 KF_API const char* kf_op_doc(kf_op_t op) {
-  const kf::OpDef* def = op_or_null(op);
+  const kf::OpDef* def = kf::op_of_handle(op);
   return def != nullptr ? def->doc : "";
 }
 
 KF_API int32_t kf_op_num_returns(kf_op_t op) {
-  const kf::OpDef* def = op_or_null(op);
+  const kf::OpDef* def = kf::op_of_handle(op);
   return def != nullptr ? def->nreturns : -1;
 }
 

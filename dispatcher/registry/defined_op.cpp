@@ -79,7 +79,7 @@ std::unique_ptr<DefinedOp> make_op(const OpDefinition& d, void* plugin_state) {
   for (const ParsedArg& a : d.schema.args) {
     o->arg_names.push_back(a.name);
     o->args.push_back(ArgDef{o->arg_names.back().c_str(), a.type, a.optional, a.kwarg_only,
-                             a.has_default, default_value(a)});
+                             a.has_default, default_value(a), a.written()});
     tensors += a.type == ArgType::Tensor ? 1 : 0;
   }
   OpDef& def = o->def;

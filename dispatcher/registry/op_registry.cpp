@@ -57,11 +57,15 @@ int32_t append_op(OpDef* def) {
   return def->id;
 }
 
-const OpDef& checked_op(kf_op_t op) {
+const OpDef* op_of_handle(kf_op_t op) noexcept {
   const uintptr_t raw = reinterpret_cast<uintptr_t>(op);
-  const OpDef* def = raw == 0 || raw > static_cast<uintptr_t>(kMaxOps)
-                         ? nullptr
-                         : op_by_id(static_cast<int32_t>(raw - 1));
+  return raw == 0 || raw > static_cast<uintptr_t>(kMaxOps)
+             ? nullptr
+             : op_by_id(static_cast<int32_t>(raw - 1));
+}
+
+const OpDef& checked_op(kf_op_t op) {
+  const OpDef* def = op_of_handle(op);
   if (def == nullptr) {
     fail(KF_INVALID_ARGUMENT, "op handle is NULL or not from kf_op_find/kf_op_at");
   }

@@ -1,7 +1,6 @@
 #include "registry/schema_parser.hpp"
 
 #include <cctype>
-#include <cerrno>
 #include <cstdlib>
 #include <string_view>
 
@@ -59,22 +58,33 @@ std::vector<std::string_view> split_args(const std::string& text, std::string_vi
   return parts;
 }
 
-bool integer_text(std::string_view d) {
-  if (!d.empty() && d[0] == '-') d.remove_prefix(1);
-  if (d.empty() || d.size() > 18) return false;
-  for (char c : d) {
-    if (c < '0' || c > '9') return false;
-  }
-  return true;
+// The number of leading decimal digits of `d`.
+size_t digits(std::string_view d) {
+  size_t n = 0;
+  while (n < d.size() && d[n] >= '0' && d[n] <= '9') ++n;
+  return n;
 }
 
+// -?[0-9]{1,18}: every such number fits int64 (schema.py's _INT_DEFAULT).
+bool integer_text(std::string_view d) {
+  if (!d.empty() && d[0] == '-') d.remove_prefix(1);
+  return !d.empty() && d.size() <= 18 && digits(d) == d.size();
+}
+
+// -?[0-9]+(\.[0-9]*)?(e-?[0-9]{1,2})?, at most 32 characters: every such number is a finite,
+// normal double or zero (schema.py's FLOAT_DEFAULT).
 bool float_text(std::string_view d) {
-  if (d.empty() || d.size() > 64) return false;
-  const std::string s(d);
-  char* end = nullptr;
-  errno = 0;
-  std::strtod(s.c_str(), &end);
-  return errno == 0 && end == s.c_str() + s.size() && s.find_first_of("xXnN") == std::string::npos;
+  if (d.empty() || d.size() > 32) return false;
+  std::string_view r = d.substr(d[0] == '-' ? 1 : 0);
+  size_t n = digits(r);
+  if (n == 0) return false;
+  r.remove_prefix(n);
+  if (!r.empty() && r[0] == '.') r.remove_prefix(1 + digits(r.substr(1)));
+  if (r.empty()) return true;
+  if (r[0] != 'e') return false;
+  r.remove_prefix(r.size() > 1 && r[1] == '-' ? 2 : 1);
+  n = digits(r);
+  return n >= 1 && n <= 2 && n == r.size();
 }
 
 void check_default(const std::string& text, const ParsedArg& a) {
@@ -150,7 +160,7 @@ ParsedArg parse_arg(const std::string& text, std::string_view part, bool kwarg_o
   return a;
 }
 
-void check_args(const std::string& text, const ParsedSchema& p) {
+void check_args(const std::string& text, const ParsedSchema& p, SchemaOrigin origin) {
   bool seen_default = false;
   int32_t tensors = 0;
   for (size_t i = 0; i < p.args.size(); ++i) {
@@ -166,7 +176,7 @@ void check_args(const std::string& text, const ParsedSchema& p) {
       bad(text, "argument '" + a.name + "' without a default follows one with a default");
     }
     seen_default = seen_default || a.has_default;
-    if (a.type == ArgType::TensorList) {
+    if (a.type == ArgType::TensorList && origin == SchemaOrigin::Plugin) {
       bad(text, "argument '" + a.name + "' is a Tensor[]: an op a plugin defines takes tensors "
                 "one by one");
     }
@@ -184,7 +194,7 @@ void check_args(const std::string& text, const ParsedSchema& p) {
   // The core writes the self of an in-place op (and out= tensors) only, after checking what it
   // shares memory with (Note [Written tensors that overlap]); a kernel writes nothing else.
   for (size_t i = inplace ? 1 : 0; i < p.args.size(); ++i) {
-    if (!p.args[i].alias.empty() && p.args[i].alias.back() == '!') {
+    if (p.args[i].written()) {
       bad(text, "argument '" + p.args[i].name + "' is marked written (" + p.args[i].alias +
                     "); only the self of an in-place op (a name ending in '_') is written");
     }
@@ -254,7 +264,7 @@ uint64_t fnv1a64(const std::string& text) noexcept {
   return h;
 }
 
-ParsedSchema parse_schema(const std::string& text) {
+ParsedSchema parse_schema(const std::string& text, SchemaOrigin origin) {
   if (text.size() > kMaxSchemaLength) {
     fail(KF_INVALID_ARGUMENT, "op schema of {} characters is longer than the {} allowed",
          text.size(), kMaxSchemaLength);
@@ -285,7 +295,7 @@ ParsedSchema parse_schema(const std::string& text) {
     }
     p.args.push_back(parse_arg(text, part, kwarg_only));
   }
-  check_args(text, p);
+  check_args(text, p, origin);
   if (!trim(s.substr(close + 1, arrow - close - 1)).empty()) bad(text, "text between ')' and '->'");
   const std::string_view returns = trim(s.substr(arrow + 2));
   p.nreturns = parse_returns(text, returns);

@@ -195,6 +195,18 @@ TEST(AbiRuntime, GrowableStructsAcceptOlderAndNewerSizes) {
   EXPECT_TRUE(fails_with(kf_op_kernel_info(find("add"), 0, &small), IA, {{"struct_size"}, {}}));
 }
 
+// The version the library reports is the header's, and the header's is pinned here: a minor
+// grows only with an addition its version rules name (kernforge.h; 1.4: op argument tables).
+TEST(AbiRuntime, AbiVersionIsTheHeadersAndPinned) {
+  uint32_t major = 0, minor = 0;
+  ASSERT_EQ(kf_abi_version(&major, &minor), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(major, static_cast<uint32_t>(KF_ABI_VERSION_MAJOR));
+  EXPECT_EQ(minor, static_cast<uint32_t>(KF_ABI_VERSION_MINOR));
+  EXPECT_EQ(major, 1u);
+  EXPECT_EQ(minor, 4u);
+  EXPECT_EQ(kf_abi_version(nullptr, nullptr), KF_OK);
+}
+
 TEST(AbiRuntime, StateAndKindNamesComeFromTheAbi) {
   EXPECT_STREQ(kf_backend_state_name(KF_BACKEND_LOADED), "loaded");
   EXPECT_STREQ(kf_backend_state_name(KF_BACKEND_SHADOWED), "shadowed");

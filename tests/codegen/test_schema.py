@@ -23,6 +23,7 @@ if CODEGEN not in sys.path:
 
 import gen_c  # noqa: E402
 import gen_docs  # noqa: E402
+import gen_kinds  # noqa: E402
 import main as codegen_main  # noqa: E402
 import schema  # noqa: E402
 from schema import SchemaError  # noqa: E402
@@ -195,12 +196,35 @@ class BadEntries(SchemaTestCase):
 
     def test_good_defaults_load(self):
         ops = self.load_text("""\
-            - op: foo(Tensor self, int n=-3, float eps=1e-5, bool flag=True, Scalar alpha=1.5, int[] dims=[0, -1], int[]? d2=None, ScalarType? dtype=None, Tensor? w=None) -> Tensor
+            - op: foo(Tensor self, int n=-3, float eps=1e-5, bool flag=True, Scalar alpha=1.5, int[] dims=[], int[]? d2=None, ScalarType? dtype=None, Tensor? w=None) -> Tensor
               meta: unary
               doc: Foo.
             """)
         self.assertEqual([a.default for a in ops[1].args[1:]],
-                         ["-3", "1e-5", "True", "1.5", "[0, -1]", "None", "None", "None"])
+                         ["-3", "1e-5", "True", "1.5", "[]", "None", "None", "None"])
+
+    def test_list_defaults_other_than_empty_are_refused(self):
+        self.assert_rejected("""\
+            - op: foo(Tensor self, int[] dims=[0, -1]) -> Tensor
+              meta: unary
+              doc: Foo.
+            """, FIRST_LINE, "default '[0, -1]'", "other than [] are not supported")
+
+    def test_both_parsers_judge_the_shared_cases_alike(self):
+        """schema_cases.txt, which the run-time parser reads too (test_schema_cases.cpp)."""
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "schema_cases.txt")
+        with open(path, encoding="utf-8") as f:
+            lines = [(n, line.split(None, 1)) for n, line in enumerate(f, 1)
+                     if line.strip() and not line.startswith("#")]
+        self.assertGreater(len(lines), 40)
+        for n, (verdict, sig) in lines:
+            with self.subTest(line=n, signature=sig.strip()):
+                self.assertIn(verdict, ("ok", "bad"))
+                try:
+                    schema.parse_signature(sig.strip(), f"schema_cases.txt:{n}")
+                    self.assertEqual(verdict, "ok", "accepted, but listed as bad")
+                except SchemaError as e:
+                    self.assertEqual(verdict, "bad", f"refused: {e}")
 
     def test_duplicate_op(self):
         msg = self.assert_rejected("""\
@@ -499,10 +523,15 @@ class GeneratedCode(unittest.TestCase):
                 with open(os.path.join(inc, "kernforge", "kernforge_ops.h"), "w",
                           encoding="utf-8") as f:
                     f.write(text)
+                with open(os.path.join(inc, "kernforge", "kernforge_arg_kinds.h"), "w",
+                          encoding="utf-8") as f:
+                    f.write(gen_kinds.c_header())
                 src = os.path.join(d, "use.c")
                 with open(src, "w", encoding="utf-8") as f:
                     f.write('#include "kernforge/kernforge.h"\n'
-                            "int main(void) { kf_tensor_t out = NULL; (void)out; return 0; }\n")
+                            "int main(void) { kf_tensor_t out = NULL; kf_arg_kind_t k = "
+                            "KF_ARG_KIND_INT_LIST; (void)out;\n"
+                            "  return (int)k == KF_VALUE_INT_LIST ? 0 : 1; }\n")
                 r = subprocess.run([cc, "-fsyntax-only", "-std=c99", "-pedantic-errors", "-Wall",
                                     "-Wextra", "-Werror",
                                     "-I", os.path.join(ROOT, "runtime", "include"),

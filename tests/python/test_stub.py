@@ -39,6 +39,12 @@ def test_ops_are_typed_from_their_schemas(stub):
     assert params["alpha"] == "_Number"
 
 
+def test_every_argument_kind_has_an_annotation():
+    """The stub types arguments by kind; the kinds are the C ABI's (KF_ARG_KIND_LIST)."""
+    from kernforge import _C, _stubgen
+    assert set(_C.arg_kinds) == set(_stubgen._BASE)
+
+
 def test_tensor_methods_and_protocol(stub):
     cls = next(n for n in stub.body if isinstance(n, ast.ClassDef) and n.name == "Tensor")
     methods = defs(cls.body)

@@ -3,6 +3,7 @@ docstring, a Tensor method when its first argument is Tensor self, and in kf.ops
 spellings sit beside PyTorch's."""
 
 import inspect
+import keyword
 import os
 import subprocess
 import sys
@@ -48,6 +49,30 @@ def test_signatures_follow_the_schema():
         kf.ops.add(kf.ones(2))
 
 
+def test_functions_are_built_from_the_c_abis_argument_tables():
+    """_C.op_table gives each op's table (kf_op_arg_info); the functions follow it exactly."""
+    table = {name: (op, args) for name, _, _, op, args in _C.op_table()}
+    assert set(table) == {name for name, _, _ in registry()}
+    for name, (op, args) in table.items():
+        assert not isinstance(op, str), (name, op)
+        params = inspect.signature(getattr(kf.ops, name)).parameters
+        for pname, kind, optional, kwonly, has_default, default, written in args:
+            p = params[pname + "_" if keyword.iskeyword(pname) else pname]
+            assert kind in _C.arg_kinds, (name, pname)
+            if p.kind is inspect.Parameter.VAR_POSITIONAL:  # t.reshape(2, 3): a lone int[]
+                assert kind == "int[]" and not has_default, name
+                continue
+            assert (p.kind is inspect.Parameter.KEYWORD_ONLY) == kwonly, (name, pname)
+            assert (p.default is not inspect.Parameter.empty) == has_default, (name, pname)
+            if has_default:
+                assert p.default == default and type(p.default) is type(default), (name, pname)
+            assert written == (name.endswith("_") and pname == "self"), (name, pname)
+    add = dict((a[0], a) for a in table["add"][1])
+    assert add["alpha"] == ("alpha", "Scalar", False, True, True, 1, False)
+    assert table["layer_norm"][1][4][5] == 1e-05 and table["amax"][1][1][5] == ()
+    assert table["fill_"][0].inplace and not table["add"][0].inplace
+
+
 def test_array_api_spellings_in_the_namespace():
     x = kf.arange(6).reshape(2, 3)
     assert kf.sum(x, axis=1, keepdims=True).tolist() == [[3], [12]]
@@ -75,11 +100,18 @@ def test_ops_a_plugin_defines_appear_under_their_namespace(cdev_dir):
         print(hasattr(kf, "scale"), hasattr(kf.ops.cdev, "axpy"))
         t = kf.ones(3).to("cdev")
         print(kf.ops.cdev.scale(t, 2.0).to("cpu").tolist())
+        import inspect
+        print(inspect.signature(kf.ops.cdev.axpy), hasattr(kf.Tensor, "axpy"))
+        print([a for n, _, _, _, a in kf._C.op_table() if n == "cdev::axpy"])
     """, {"KERNFORGE_PLUGIN_PATH": cdev_dir})
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0] == "cdev::scale(Tensor self, float factor) -> Tensor"
     assert lines[1] == "False True" and lines[2] == "[2.0, 2.0, 2.0]"
+    assert lines[3] == "(self, other, *, alpha=1) False"  # plugin ops are no Tensor methods
+    assert lines[4] == ("[(('self', 'Tensor', False, False, False, None, False), "
+                        "('other', 'Tensor', False, False, False, None, False), "
+                        "('alpha', 'Scalar', False, True, True, 1, False))]")
 
 
 def test_load_plugin_adds_its_ops(cdev_dir):

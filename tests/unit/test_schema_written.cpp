@@ -3,9 +3,11 @@
 // writes nothing else, after the overlap check (Note [Written tensors that overlap]).
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 
 #include "core/error.hpp"
+#include "registry/defined_op.hpp"
 #include "registry/schema_parser.hpp"
 
 namespace kf {
@@ -49,6 +51,19 @@ TEST(SchemaWritten, InplaceOpReturnsSelfOnly) {
                              "toy::fill_(Tensor(a!) self) -> Tensor"}) {
     EXPECT_NE(refusal(schema).find("return self only"), std::string::npos) << schema;
   }
+}
+
+// The op's argument table (what kf_op_arg_info reports) marks the written self, and nothing else.
+TEST(SchemaWritten, TheTableOfAnInplaceOpMarksItsSelfWritten) {
+  OpDefinition d;
+  d.schema = parse_schema("toy::axpy_(Tensor(a!) self, Tensor(a) x, Scalar alpha=1) -> Tensor(a!)");
+  const std::unique_ptr<DefinedOp> op = make_op(d, nullptr);
+  ASSERT_EQ(op->def.nargs, 3);
+  EXPECT_TRUE(op->def.args[0].written);
+  EXPECT_FALSE(op->def.args[1].written) << "(a) is an alias, not a write";
+  EXPECT_FALSE(op->def.args[2].written);
+  d.schema = parse_schema("toy::scale(Tensor self, float f) -> Tensor");
+  EXPECT_FALSE(make_op(d, nullptr)->def.args[0].written);
 }
 
 }  // namespace

@@ -18,6 +18,7 @@ import gen_c  # noqa: E402
 import gen_core  # noqa: E402
 import gen_cpp  # noqa: E402
 import gen_docs  # noqa: E402
+import gen_kinds  # noqa: E402
 import gen_plugin  # noqa: E402
 import gen_table  # noqa: E402
 import schema  # noqa: E402
@@ -36,9 +37,10 @@ def write_if_changed(path: str, text: str) -> None:
 def outputs(ops: list[schema.Op]) -> dict[str, str]:
     return {
         "include/kernforge/kernforge_ops.h": gen_c.header(ops),
+        "include/kernforge/kernforge_arg_kinds.h": gen_kinds.c_header(),
         "floors/capi/c_entry_points.cpp": gen_c.source(ops),
         "floors/registry/op_ids.hpp": gen_table.op_ids(ops),
-        "floors/registry/arg_kinds.inc": gen_table.arg_kinds(),
+        "floors/registry/arg_kinds.inc": gen_kinds.core_inc(),
         "floors/op_table/op_table.cpp": gen_table.table(ops),
         "floors/dispatch/core_ops.hpp": gen_core.header(ops),
         "floors/dispatch/core_ops.cpp": gen_core.source(ops),

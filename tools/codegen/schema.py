@@ -12,8 +12,9 @@ import yaml
 @dataclass(frozen=True)
 class ArgKind:
     """One kind of argument: the one list every part of kernforge derives its own from (the
-    generator's mappings, and, through the generated arg_kinds.inc, the core's ArgType, its
-    boxing checks and its run-time schema parser)."""
+    generator's mappings; through the generated arg_kinds.inc, the core's ArgType, its boxing
+    checks and its run-time schema parser; through kernforge_arg_kinds.h, the C ABI's
+    kf_arg_kind_t, numbered by value_tag, and so every frontend: gen_kinds.py)."""
     schema: str      # as written in a signature: "int[]"
     name: str        # the core's ArgType enumerator: "IntList"
     value_tag: str   # the C ABI's kf_value_t tag
@@ -56,6 +57,11 @@ class Arg:
     @property
     def is_tensor(self) -> bool:
         return self.base == "Tensor" and not self.is_list
+
+    @property
+    def written(self) -> bool:
+        """Tensor(a!): the op writes it (only ever the self of an in-place op)."""
+        return self.alias is not None and self.alias.endswith("!")
 
     @property
     def kind(self) -> ArgKind:
@@ -120,24 +126,39 @@ def _split_args(text: str) -> list[str]:
     return parts
 
 
+# The defaults a signature may give, as the run-time parser reads them too
+# (dispatcher/registry/schema_parser.cpp; tests/codegen/schema_cases.txt holds both to it):
+# None for any optional argument; int: at most 18 digits (every one fits int64); float: at most
+# 32 characters and a two-digit exponent (every one is a finite, normal double or zero); Scalar:
+# an int (int64) or else a float (double), or a bool; int[]: [] only.
+INT_DEFAULT = re.compile(r"-?\d{1,18}")
+FLOAT_DEFAULT = re.compile(r"-?\d+(\.\d*)?(e-?\d{1,2})?")
+
+
+def _float_text(d: str) -> bool:
+    return len(d) <= 32 and FLOAT_DEFAULT.fullmatch(d) is not None
+
+
 def _check_default(arg: Arg, where: str) -> None:
     d = arg.default
     if d is None:
         return
-    ok = {
-        "int": re.fullmatch(r"-?\d+", d) or (arg.optional and d == "None")
-        or (arg.is_list and re.fullmatch(r"\[(-?\d+(,\s*-?\d+)*)?\]", d)),
-        "float": re.fullmatch(r"-?\d+(\.\d*)?(e-?\d+)?", d) or (arg.optional and d == "None"),
-        "bool": d in ("True", "False"),
-        "Scalar": re.fullmatch(r"-?\d+(\.\d*)?", d) or d in ("True", "False")
-        or (arg.optional and d == "None"),
-        "ScalarType": arg.optional and d == "None",
-        "Device": arg.optional and d == "None",
-        "Tensor": arg.optional and d == "None",
-    }[arg.base]
+    if d == "None":
+        ok = arg.optional
+    elif arg.is_list:
+        ok = arg.base == "int" and d == "[]"
+    else:
+        ok = {
+            "int": INT_DEFAULT.fullmatch(d) is not None,
+            "float": _float_text(d),
+            "bool": d in ("True", "False"),
+            "Scalar": INT_DEFAULT.fullmatch(d) is not None or _float_text(d)
+            or d in ("True", "False"),
+        }.get(arg.base, False)
     if not ok:
+        extra = " (int[] defaults other than [] are not supported)" if arg.is_list else ""
         raise SchemaError(f"{where}: default '{d}' is not valid for argument "
-                          f"'{arg.name}' of type {arg.type_text}")
+                          f"'{arg.name}' of type {arg.type_text}{extra}")
 
 
 def parse_signature(sig: str, where: str) -> tuple[str, list[Arg], list[str]]:
@@ -258,7 +279,7 @@ def _parse_entry(entry, path: str, index: int, line: int) -> Op:
     # The core writes the self of an in-place op (and out= tensors) only, after checking what
     # they share memory with; a kernel writes nothing else.
     for a in args[1 if op.inplace_only else 0:]:
-        if a.alias and a.alias.endswith("!"):
+        if a.written:
             raise SchemaError(f"{where}: argument '{a.name}' of '{name}' is marked written "
                               f"({a.alias}); only the self of an in-place op is written")
     op.tensor_args = [a for a in args if a.is_tensor]

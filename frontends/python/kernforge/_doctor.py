@@ -35,7 +35,7 @@ def _lines(C, version, package_dir, backends, entry_points):
             out.append(f"      error: {e['error']}")
     from ._ops import skipped
     for name, why in skipped:
-        out.append(f"op {name}: not in the Python namespace (its schema could not be read: {why})")
+        out.append(f"op {name}: not in the Python namespace (this frontend cannot call it: {why})")
     env = sorted(k for k in os.environ if k.startswith("KERNFORGE_"))
     if env:
         out.append("environment: " + ", ".join(f"{k}={os.environ[k]}" for k in env))

@@ -1,79 +1,27 @@
 """The op surface, assembled from the registry at import.
 
 Every op the registry holds (``kf_op_count``/``kf_op_at``: ``dispatcher/ops.yaml``'s and the
-ones plugins define) becomes a Python function: its schema is parsed once here, a function with
-the schema's parameters (names, defaults, keyword-only marks) is generated, and it hands the
-arguments in schema order to the op's ``_C.Op``, which converts them by kind and calls
-``kf_op_call``. All functions are compiled in one ``exec``, so import stays fast. The docstring
-is the schema and the op's one-line doc (``kf_op_doc``).
+ones plugins define) becomes a Python function built from its argument table, which the C ABI
+gives (``kf_op_arg_info``, read by ``_C.op_table``): names, kinds, optional and keyword-only
+marks, and defaults as values. No schema text is parsed here, and no kind is spelled here but
+the two the signatures below depend on (a ``Tensor`` self, a lone ``int[]``), by the names
+``kf_arg_kind_name`` gives. A function with the table's parameters is generated per op, and it
+hands the arguments in schema order to the op's ``_C.Op``, which converts them by the same
+table's kinds and calls ``kf_op_call``. All functions are compiled in one ``exec``, so import
+stays fast. The docstring is the schema and the op's one-line doc (``kf_op_doc``).
 """
 
-import ast
 import keyword
 import types
 
-# Argument kind codes of _C.Op (frontends/python/src/op_call.cpp): (required, optional).
-_KINDS = {
-    "Tensor": "Tt", "Tensor[]": "Ll", "int": "Nn", "int[]": "Ii", "float": "Ff",
-    "bool": "Bb", "Scalar": "Ss", "ScalarType": "Dd", "Device": "Vv",
-}
-
 
 class Arg:
-    __slots__ = ("name", "type", "kind", "default", "has_default", "kwonly")
+    """One argument of an op's table (kf_op_arg_info_t)."""
+    __slots__ = ("name", "kind", "optional", "kwonly", "has_default", "default", "written")
 
-    def __init__(self, name, type_, kind, default, has_default, kwonly):
-        self.name, self.type, self.kind = name, type_, kind
-        self.default, self.has_default, self.kwonly = default, has_default, kwonly
-
-
-def _split_top(text):
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in "[(":
-            depth += 1
-        elif c in "])":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    if text[start:].strip():
-        parts.append(text[start:].strip())
-    return parts
-
-
-def _default(text):
-    value = ast.literal_eval(text)
-    return tuple(value) if isinstance(value, list) else value
-
-
-def parse(schema):
-    """(name, [Arg], number of returns, in place) of a schema string."""
-    head, returns = schema.rsplit("->", 1)
-    name, args_text = head.split("(", 1)
-    args_text = args_text.strip().removesuffix(")")
-    returns = returns.strip()
-    if returns.startswith("("):
-        nret = len(_split_top(returns[1:-1]))
-    else:
-        nret = 0 if returns in ("", "()") else 1
-    args, kwonly = [], False
-    for part in _split_top(args_text):
-        if part == "*":
-            kwonly = True
-            continue
-        decl, _, default = part.partition("=")
-        type_, arg_name = decl.rsplit(None, 1)
-        optional = type_.endswith("?")
-        base = type_.rstrip("?")
-        if "(" in base:  # Tensor(a!) / Tensor(a)
-            base = base[:base.index("(")] + base[base.index(")") + 1:]
-        kind = _KINDS[base][1 if optional else 0]
-        has_default = bool(default.strip())
-        args.append(Arg(arg_name, type_, kind, _default(default.strip()) if has_default else None,
-                        has_default, kwonly))
-    inplace = "!" in (args[0].type if args else "") and name.split("::")[-1].endswith("_")
-    return name.strip(), args, nret, inplace
+    def __init__(self, entry):
+        (self.name, self.kind, self.optional, self.kwonly, self.has_default, self.default,
+         self.written) = entry
 
 
 def _param(a):
@@ -112,40 +60,45 @@ def _source(i, fname, args, varargs):
 def _varargs_index(args):
     """The int[] that takes PyTorch's varargs: the one positional after an optional self."""
     positional = [j for j, a in enumerate(args) if not a.kwonly]
-    rest = positional[1:] if positional and args[0].kind == "T" and args[0].name == "self" \
-        else positional
-    if len(rest) == 1 and args[rest[0]].kind == "I" and not args[rest[0]].has_default \
+    rest = positional[1:] if positional and _is_self(args[0]) else positional
+    if len(rest) == 1 and _is(args[rest[0]], "int[]") and not args[rest[0]].has_default \
             and rest[0] == positional[-1]:
         return rest[0]
     return None
 
 
+def _is(a, kind):
+    """A required (not optional) argument of `kind`, as kf_arg_kind_name spells it."""
+    return a.kind == kind and not a.optional
+
+
+def _is_self(a):
+    return a.name == "self" and _is(a, "Tensor")
+
+
 class OpInfo:
-    __slots__ = ("name", "schema", "doc", "args", "function", "is_method")
+    __slots__ = ("name", "schema", "doc", "args", "function", "is_method", "op")
 
 
-skipped = []  # (op name, why) of ops whose schema this frontend cannot read (kernforge.doctor)
+skipped = []  # (op name, why) of ops this frontend cannot call (kernforge.doctor)
 
 
 def build(C):
     """{full op name: OpInfo} for every op of the registry, with its generated function."""
     infos, sources, env = {}, [], {}
     skipped.clear()
-    for i, (name, schema, doc) in enumerate(C.op_list()):
-        try:
-            _, args, nret, inplace = parse(schema)
-        except (KeyError, ValueError, SyntaxError) as e:
-            skipped.append((name, f"{type(e).__name__}: {e}"))  # reachable through C only
+    for i, (name, schema, doc, op, table) in enumerate(C.op_table()):
+        if isinstance(op, str):
+            skipped.append((name, op))  # reachable through C only
             continue
-        op = C.Op(name)
-        op._set_signature("".join(a.kind for a in args), [a.name for a in args], inplace)
+        args = [Arg(entry) for entry in table]
         fname = name.replace("::", "__")
         env[f"_op{i}"] = op
         env[f"_d{i}"] = [a.default for a in args]
         sources.append(_source(i, fname, args, _varargs_index(args)))
         info = OpInfo()
-        info.name, info.schema, info.doc, info.args = name, schema, doc, args
-        info.is_method = bool(args) and args[0].name == "self" and args[0].kind == "T"
+        info.name, info.schema, info.doc, info.args, info.op = name, schema, doc, args, op
+        info.is_method = bool(args) and _is_self(args[0])
         info.function = fname
         infos[name] = info
     exec(compile("".join(sources), "<kernforge ops>", "exec"), env)

@@ -3,10 +3,11 @@ type checkers see the op surface that ``import kernforge`` assembles from the re
 
     python -m kernforge._stubgen OUT.pyi
 
-The ops' parameters and results are typed from their schemas (``Tensor`` -> ``Tensor``,
-``int[]`` -> ``Sequence[int]``, ``Scalar`` -> ``int | float | bool``, ``?`` -> ``| None``,
-several returns -> a tuple); every other public function of the package keeps its own
-parameters with their Python defaults, untyped. The build runs this after ``_C`` is built
+The ops' parameters and results are typed from the argument tables the package's functions
+are built from (``_ops.build``, over the C ABI's ``kf_op_arg_info``; kinds ``Tensor`` ->
+``Tensor``, ``int[]`` -> ``Sequence[int]``, ``Scalar`` -> ``int | float | bool``, optional ->
+``| None``, several returns -> a tuple); every other public function of the package keeps its
+own parameters with their Python defaults, untyped. The build runs this after ``_C`` is built
 (frontends/python/CMakeLists.txt), and the stub is installed beside ``__init__.py``.
 """
 
@@ -46,12 +47,10 @@ class device:
 '''
 
 
-def _annotation(schema_type):
-    base = schema_type.rstrip("?")
-    if "(" in base:  # Tensor(a!) -> Tensor
-        base = base[:base.index("(")] + base[base.index(")") + 1:]
-    text = _BASE[base]
-    return f"{text} | None" if schema_type.endswith("?") else text
+def _annotation(arg):
+    """The Python type of an argument of the table, by its kind (Any for a kind not listed)."""
+    text = _BASE.get(arg.kind, "Any")
+    return f"{text} | None" if arg.optional else text
 
 
 def _name(n):
@@ -65,7 +64,7 @@ def _op_def(name, args, nret, method):
             params.append("*")
             star = True
         default = " = ..." if a.has_default else ""
-        params.append(f"{_name(a.name)}: {_annotation(a.type)}{default}")
+        params.append(f"{_name(a.name)}: {_annotation(a)}{default}")
     result = "Tensor" if nret == 1 else "None" if nret == 0 else \
         f"tuple[{', '.join(['Tensor'] * nret)}]"
     return f"def {name}({', '.join(params)}) -> {result}: ..."
@@ -124,8 +123,7 @@ def _tensor_class(kf, infos):
         if isinstance(value, property) or not callable(value):
             lines.append(f"    {name}: Any")
         elif info is not None and info.is_method and value is getattr(kf.ops, name, None):
-            _, args, nret, _ = kf._ops.parse(info.schema)
-            lines.append("    " + _op_def(name, args, nret, True))
+            lines.append("    " + _op_def(name, info.args, info.op.num_returns, True))
         else:
             lines.append("    " + _plain_def(name, value, True))
     return lines
@@ -139,8 +137,7 @@ def generate():
         value = getattr(kf, name)
         info = infos.get(name)
         if info is not None and value is getattr(kf.ops, name, None):
-            _, args, nret, _ = kf._ops.parse(info.schema)
-            out.append(_op_def(name, args, nret, False))
+            out.append(_op_def(name, info.args, info.op.num_returns, False))
         elif isinstance(value, kf.dtype):
             out.append(f"{name}: dtype")
         elif isinstance(value, float):

@@ -1,8 +1,9 @@
 // Boxed op calls: every op of the registry, the ones plugins define included, is reached
-// through one callable per op that converts Python arguments into kf_value_t by a kind string
-// and calls kf_op_call. The Python package parses each op's schema once at import (_ops.py),
-// binds keywords and defaults in a generated Python function, and hands the arguments here in
-// schema order with the kinds the schema gives (codes below), so no schema is parsed in C++.
+// through one callable per op that converts Python arguments into kf_value_t by the kinds of the
+// op's argument table (kf_op_arg_info: kf_arg_kind_t, optional) and calls kf_op_call. The Python
+// package builds one function per op from the same tables (op_table.cpp, _ops.py), binds
+// keywords and defaults there and hands the arguments here in schema order; nothing here or
+// there parses a schema.
 #include <string>
 #include <vector>
 
@@ -10,22 +11,13 @@
 #include <nanobind/stl/vector.h>
 
 #include "errors.hpp"
+#include "op_call.hpp"
 #include "tensor.hpp"
 
 namespace nb = nanobind;
 
 namespace kfpy {
 namespace {
-
-// Argument kinds, one character each; upper case required, lower case optional (None allowed).
-//   T/t Tensor   L/l Tensor[]   I/i int[]   N/n int   F/f float   B/b bool   S/s Scalar
-//   D/d ScalarType   V/v Device
-struct Op {
-  kf_op_t op = nullptr;
-  std::string kinds;
-  std::vector<std::string> names;
-  bool inplace = false;  // returns its first argument (fill_, copy_): the same Python object
-};
 
 struct CallState {
   std::vector<kf_value_t> values;
@@ -39,7 +31,7 @@ struct CallState {
 
 [[noreturn]] void bad_argument(const Op& op, size_t i, const char* expected, nb::handle got) {
   PyErr_Format(PyExc_TypeError, "%s(): argument '%s' must be %s, not %s", kf_op_name(op.op),
-               op.names[i].c_str(), expected, Py_TYPE(got.ptr())->tp_name);
+               op.args[i].name.c_str(), expected, Py_TYPE(got.ptr())->tp_name);
   throw nb::python_error();
 }
 
@@ -60,7 +52,9 @@ void int_list(const Op& op, size_t i, nb::handle o, CallState& st, kf_value_t& v
     bad_argument(op, i, "an int or a sequence of ints", o);
   }
   st.ints.push_back(std::move(list));
-  v = kf_value_int_list(st.ints.back().data(), static_cast<int32_t>(st.ints.back().size()));
+  v.tag = KF_VALUE_INT_LIST;
+  v.v.ints.data = st.ints.back().data();
+  v.v.ints.len = static_cast<int32_t>(st.ints.back().size());
 }
 
 void tensor_list(const Op& op, size_t i, nb::handle o, CallState& st, kf_value_t& v) {
@@ -74,59 +68,74 @@ void tensor_list(const Op& op, size_t i, nb::handle o, CallState& st, kf_value_t
     list.push_back(t);
   }
   st.lists.push_back(std::move(list));
-  v = kf_value_tensor_list(st.lists.back().data(),
-                           static_cast<int32_t>(st.lists.back().size()));
+  v.tag = KF_VALUE_TENSOR_LIST;
+  v.v.tensors.data = st.lists.back().data();
+  v.v.tensors.len = static_cast<int32_t>(st.lists.back().size());
 }
 
+void tensor_arg(const Op& op, size_t i, nb::handle o, bool floating, CallState& st,
+                kf_value_t& v) {
+  v.tag = KF_VALUE_TENSOR;
+  v.v.tensor = tensor_of(o);
+  if (v.v.tensor == nullptr) {
+    v.v.tensor = number_tensor(o, floating);
+    if (v.v.tensor == nullptr) bad_argument(op, i, "a Tensor or a number", o);
+    st.temporaries.push_back(v.v.tensor);
+  }
+}
+
+void scalar_arg(const Op& op, size_t i, nb::handle o, kf_value_t& v) {
+  v.tag = KF_VALUE_SCALAR;
+  if (!to_scalar(o, v.v.scalar)) {
+    const kf_tensor_t t = tensor_of(o);  // a one-element tensor passes its value
+    if (t == nullptr || kf_tensor_item(t, &v.v.scalar) != KF_OK) bad_argument(op, i, "a number", o);
+  }
+}
+
+double float_arg(const Op& op, size_t i, nb::handle o) {
+  const double d = PyFloat_AsDouble(o.ptr());
+  if (d == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    bad_argument(op, i, "a float", o);
+  }
+  return d;
+}
+
+bool bool_arg(nb::handle o) {
+  const int b = PyObject_IsTrue(o.ptr());
+  if (b < 0) throw nb::python_error();
+  return b != 0;
+}
+
+// Converts by the argument's kind: every kind of kf_arg_kind_t has a case (-Wswitch holds this
+// to the generated list, so a kind added to ARG_KINDS does not build until it is converted).
 void convert(const Op& op, size_t i, nb::handle o, bool floating, CallState& st, kf_value_t& v) {
-  const char k = op.kinds[i];
+  const OpArg& a = op.args[i];
   v = kf_value_none();
   if (o.is_none()) {
-    if (k >= 'a' && k <= 'z') return;
+    if (a.optional) return;
     bad_argument(op, i, "given (it has no default)", o);
   }
-  switch (k) {
-    case 'T': case 't':
-      v.tag = KF_VALUE_TENSOR;
-      v.v.tensor = tensor_of(o);
-      if (v.v.tensor == nullptr) {
-        v.v.tensor = number_tensor(o, floating);
-        if (v.v.tensor == nullptr) bad_argument(op, i, "a Tensor or a number", o);
-        st.temporaries.push_back(v.v.tensor);
-      }
-      return;
-    case 'L': case 'l': return tensor_list(op, i, o, st, v);
-    case 'I': case 'i': return int_list(op, i, o, st, v);
-    case 'N': case 'n': v = kf_value_int(to_int(op, i, o)); return;
-    case 'F': case 'f': {
-      const double d = PyFloat_AsDouble(o.ptr());
-      if (d == -1.0 && PyErr_Occurred()) { PyErr_Clear(); bad_argument(op, i, "a float", o); }
-      v = kf_value_float(d); return;
-    }
-    case 'B': case 'b': {
-      const int b = PyObject_IsTrue(o.ptr());
-      if (b < 0) throw nb::python_error();
-      v = kf_value_bool(b != 0); return;
-    }
-    case 'S': case 's':
-      v.tag = KF_VALUE_SCALAR;
-      if (!to_scalar(o, v.v.scalar)) {
-        const kf_tensor_t t = tensor_of(o);  // a one-element tensor passes its value
-        if (t == nullptr || kf_tensor_item(t, &v.v.scalar) != KF_OK) bad_argument(op, i, "a number", o);
-      }
-      return;
-    case 'D': case 'd': v = kf_value_dtype(to_dtype(o)); return;
-    case 'V': case 'v': v = kf_value_device(to_device(o, kf_device_cpu())); return;
-    default: raise(PyExc_RuntimeError, "internal: unknown argument kind");
+  switch (static_cast<kf_arg_kind_t>(a.kind)) {
+    case KF_ARG_KIND_TENSOR: return tensor_arg(op, i, o, floating, st, v);
+    case KF_ARG_KIND_TENSOR_LIST: return tensor_list(op, i, o, st, v);
+    case KF_ARG_KIND_INT_LIST: return int_list(op, i, o, st, v);
+    case KF_ARG_KIND_INT: v = kf_value_int(to_int(op, i, o)); return;
+    case KF_ARG_KIND_FLOAT: v = kf_value_float(float_arg(op, i, o)); return;
+    case KF_ARG_KIND_BOOL: v = kf_value_bool(bool_arg(o)); return;
+    case KF_ARG_KIND_SCALAR: return scalar_arg(op, i, o, v);
+    case KF_ARG_KIND_DTYPE: v = kf_value_dtype(to_dtype(o)); return;
+    case KF_ARG_KIND_DEVICE: v = kf_value_device(to_device(o, kf_device_cpu())); return;
+    case KF_ARG_KIND_MAX_ENUM: break;
   }
+  raise(PyExc_RuntimeError, "internal: unknown argument kind");  // make_op refused it
 }
 
 // A Python number in a Tensor slot is float64 when some tensor argument is floating, else
 // float32 (number_tensor says why).
 bool floating_context(const Op& op, const nb::args& args) {
-  for (size_t i = 0; i < args.size() && i < op.kinds.size(); ++i) {
-    const char k = op.kinds[i];
-    if (k != 'T' && k != 't') continue;
+  for (size_t i = 0; i < args.size() && i < op.args.size(); ++i) {
+    if (op.args[i].kind != KF_ARG_KIND_TENSOR) continue;
     const kf_tensor_t t = tensor_of(args[i]);
     kf_dtype_t d;
     if (t != nullptr && kf_tensor_dtype(t, &d) == KF_OK && kf_dtype_kind(d) == 'f') return true;
@@ -135,14 +144,14 @@ bool floating_context(const Op& op, const nb::args& args) {
 }
 
 nb::object call(const Op& op, nb::args args) {
-  if (args.size() > op.kinds.size()) raise(PyExc_TypeError, "too many arguments");
+  if (args.size() > op.args.size()) raise(PyExc_TypeError, "too many arguments");
   CallState st;
   st.ints.reserve(args.size());
   st.lists.reserve(args.size());
   st.values.resize(args.size());
   const bool floating = floating_context(op, args);
   for (size_t i = 0; i < args.size(); ++i) convert(op, i, args[i], floating, st, st.values[i]);
-  const int32_t nret = kf_op_num_returns(op.op);
+  const int32_t nret = op.nreturns;
   std::vector<kf_value_t> results(static_cast<size_t>(nret > 0 ? nret : 0));
   kf_status_t s;
   {
@@ -163,23 +172,56 @@ nb::object call(const Op& op, nb::args args) {
 
 }  // namespace
 
+bool converts(int32_t kind) noexcept {
+  switch (static_cast<kf_arg_kind_t>(kind)) {
+#define KFPY_KIND_CASE_(name, text, value_tag) case KF_ARG_KIND_##name:
+    KF_ARG_KIND_LIST(KFPY_KIND_CASE_)
+#undef KFPY_KIND_CASE_
+      return true;
+    case KF_ARG_KIND_MAX_ENUM: break;
+  }
+  return false;
+}
+
+kf_op_arg_info_t arg_info(kf_op_t op, int32_t index) {
+  kf_op_arg_info_t info{};
+  info.struct_size = sizeof info;
+  check(kf_op_arg_info(op, index, &info));
+  return info;
+}
+
+Op make_op(kf_op_t op) {
+  Op o;
+  o.op = op;
+  o.nreturns = kf_op_num_returns(op);
+  o.inplace = kf_op_is_inplace(op) == 1;
+  const int32_t n = kf_op_arg_count(op);
+  o.args.reserve(static_cast<size_t>(n > 0 ? n : 0));
+  for (int32_t i = 0; i < n; ++i) {
+    const kf_op_arg_info_t a = arg_info(op, i);
+    if (!converts(a.kind)) {
+      PyErr_Format(PyExc_ValueError, "%s: argument '%s' is of kind %d, which this frontend does "
+                   "not convert (a newer libkernforge than kernforge._C?)", kf_op_name(op),
+                   a.name, static_cast<int>(a.kind));
+      throw nb::python_error();
+    }
+    o.args.push_back(OpArg{a.name, a.kind, a.optional});
+  }
+  return o;
+}
+
 void bind_ops(nb::module_& m) {
   nb::class_<Op>(m, "Op", "One op of the registry, called with its arguments in schema order.")
       .def("__init__", [](Op* self, const std::string& name) {
         kf_op_t op = nullptr;
         check(kf_op_find(name.c_str(), &op));
-        new (self) Op{op, {}, {}, false};
+        new (self) Op(make_op(op));
       }, nb::arg("name"))
       .def_prop_ro("name", [](const Op& o) { return kf_op_name(o.op); })
       .def_prop_ro("schema", [](const Op& o) { return kf_op_schema(o.op); })
       .def_prop_ro("doc", [](const Op& o) { return kf_op_doc(o.op); })
-      .def_prop_ro("num_returns", [](const Op& o) { return kf_op_num_returns(o.op); })
-      .def("_set_signature", [](Op& o, std::string kinds, std::vector<std::string> names, bool inplace) {
-        if (kinds.size() != names.size()) raise(PyExc_ValueError, "kinds and names differ in length");
-        o.kinds = std::move(kinds);
-        o.names = std::move(names);
-        o.inplace = inplace;
-      })
+      .def_prop_ro("num_returns", [](const Op& o) { return o.nreturns; })
+      .def_prop_ro("inplace", [](const Op& o) { return o.inplace; })
       .def("__call__", &call)
       .def("__repr__", [](const Op& o) { return std::string("<kernforge op ") + kf_op_schema(o.op) + ">"; });
   m.def("op_list", []() {
@@ -192,6 +234,7 @@ void bind_ops(nb::module_& m) {
     }
     return out;
   }, "(name, schema, doc) of every op of the registry, the ones plugins define included.");
+  bind_op_table(m);
 }
 
 }  // namespace kfpy

@@ -27,7 +27,11 @@
  * KF_ABI_VERSION_MINOR grows when functions, enum values or struct fields are appended
  * (1.1: library roots, backend failure and details; 1.2: streams and events, ops defined by
  * plugins in the boxed API, kf_op_doc, KF_KERNEL_BACKEND_FALLBACK, state and kind names;
- * 1.3: DLPack export and import, kf_tensor_to_dlpack*, kf_tensor_from_dlpack*).
+ * 1.3: DLPack export and import, kf_tensor_to_dlpack*, kf_tensor_from_dlpack*;
+ * 1.4: op argument tables, kf_op_arg_count, kf_op_arg_info, kf_op_is_inplace, kf_arg_kind_t
+ * and kf_arg_kind_name). A kind of argument added later is a new kf_arg_kind_t value (and a new
+ * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
+ * library, and should treat such an op as one it cannot call.
  */
 #ifndef KERNFORGE_KERNFORGE_H_
 #define KERNFORGE_KERNFORGE_H_
@@ -368,6 +372,59 @@ KF_API kf_status_t kf_op_kernel_info(kf_op_t op, int32_t backend_index, kf_kerne
 /** "backend", "composite", "view", "backend fallback", "fallback", "none" (trivial accessor;
  * "unknown" for other values). ABI 1.2. */
 KF_API const char* kf_kernel_kind_name(int32_t kind);
+
+/* ------------------------------------------------- op argument tables (ABI 1.4) -- */
+
+/*
+ * Every op's arguments as the registry holds them, so that a frontend builds its functions
+ * without parsing kf_op_schema's text: for the ops of dispatcher/ops.yaml the tables are
+ * generated at build time (tools/codegen), for the ops plugins define they are made from the
+ * schema when the op is defined; both come from one grammar (docs/architecture.md).
+ */
+
+/* KF_ARG_KIND_LIST, generated from the one list of argument kinds (tools/codegen/schema.py). */
+#include "kernforge/kernforge_arg_kinds.h"
+
+/** The kind of an argument: KF_ARG_KIND_TENSOR ("Tensor"), KF_ARG_KIND_INT_LIST ("int[]"),
+ * KF_ARG_KIND_DTYPE ("ScalarType"), ... (KF_ARG_KIND_LIST). A kind's value is the kf_value_t
+ * tag a value of that kind carries in kf_op_call (KF_ARG_KIND_INT == KF_VALUE_INT). */
+typedef enum kf_arg_kind_t {
+#define KF_ARG_KIND_ENUM_(name, text, value_tag) KF_ARG_KIND_##name = value_tag,
+  KF_ARG_KIND_LIST(KF_ARG_KIND_ENUM_)
+#undef KF_ARG_KIND_ENUM_
+  KF_ARG_KIND_MAX_ENUM = 0x7fffffff
+} kf_arg_kind_t;
+
+/** One argument of an op, in schema order. Strings and the default's list have static storage
+ * (ops.yaml's) or the registry's (an op a plugin defined: they live as long as the process).
+ * `written` marks the one argument an op writes, the self of an in-place op; out= tensors are
+ * not arguments of an op (they are the typed entry points' kf_<op>_out outputs). */
+typedef struct kf_op_arg_info_t {
+  size_t struct_size;        /* set by the caller: sizeof(kf_op_arg_info_t) */
+  const char* name;          /* "self", "alpha", ... */
+  int32_t kind;              /* kf_arg_kind_t */
+  bool optional;             /* Tensor?, int[]?, ...: None (KF_VALUE_NONE) may be passed */
+  bool kwarg_only;           /* after '*' in the schema */
+  bool has_default;          /* may be omitted (or passed as KF_VALUE_NONE) */
+  bool written;              /* Tensor(a!): the op writes it (the self of an in-place op) */
+  kf_value_t default_value;  /* the default; KF_VALUE_NONE when it is None or there is none */
+} kf_op_arg_info_t;
+
+/** The number of the op's arguments (what kf_op_arg_info's index runs below; -1 for an invalid
+ * handle; trivial accessor). ABI 1.4. */
+KF_API int32_t kf_op_arg_count(kf_op_t op);
+/**
+ * Fills `out` with argument `index` (0 .. kf_op_arg_count - 1) of `op`. KF_INVALID_ARGUMENT for
+ * an invalid handle, a NULL out or a struct_size smaller than the struct of ABI 1.4;
+ * KF_OUT_OF_RANGE for an index outside the op's arguments. ABI 1.4.
+ */
+KF_API kf_status_t kf_op_arg_info(kf_op_t op, int32_t index, kf_op_arg_info_t* out);
+/** 1 when the op writes its first argument and returns it (copy_, fill_: a name ending in
+ * '_'), 0 when not, -1 for an invalid handle (trivial accessor). ABI 1.4. */
+KF_API int32_t kf_op_is_inplace(kf_op_t op);
+/** The kind as a schema spells it: "Tensor", "int[]", "ScalarType", ... (trivial accessor;
+ * "unknown" for other values). ABI 1.4. */
+KF_API const char* kf_arg_kind_name(int32_t kind);
 
 /* --------------------------------------------------------------- runtime -- */
 

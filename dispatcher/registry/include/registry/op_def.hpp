@@ -29,6 +29,7 @@ struct ArgDef {
   bool kwarg_only;
   bool has_default;
   kf_value_t default_value;  // KF_VALUE_NONE when the default is None or there is none
+  bool written;              // Tensor(a!): the self of an in-place op (the core writes it)
 };
 
 struct CallArgs;

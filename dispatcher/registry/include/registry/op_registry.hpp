@@ -31,6 +31,8 @@ int32_t append_op(OpDef* def);
 inline kf_op_t op_handle(const OpDef& def) noexcept {
   return reinterpret_cast<kf_op_t>(static_cast<uintptr_t>(def.id) + 1u);
 }
+/// The op behind a handle, or nullptr. Lock-free.
+const OpDef* op_of_handle(kf_op_t op) noexcept;
 /// The op behind a handle, or throws KF_INVALID_ARGUMENT.
 const OpDef& checked_op(kf_op_t op);
 

@@ -2,7 +2,9 @@
 // (kf_op_definition_t.schema). It accepts what tools/codegen/schema.py accepts, plus a
 // namespace ("toy::scale(Tensor self, float factor) -> Tensor"), and gives the same canonical
 // text and hash, so a kernel built against a definition can be checked like any other. Bad input
-// throws KF_INVALID_ARGUMENT naming what is wrong; the parser is fuzzed.
+// throws KF_INVALID_ARGUMENT naming what is wrong; the parser is fuzzed. Both parsers give the
+// same argument table for every op of ops.yaml, and accept and refuse the same signatures
+// (tests/codegen: test_parsers_agree.cpp, schema_cases.txt).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,9 @@ struct ParsedArg {
   std::string alias;         // "a", "a!" or ""
   std::string default_text;  // as written; "" when there is none
   bool has_default = false;
+
+  /// Tensor(a!): the op writes it (only ever the self of an in-place op).
+  bool written() const noexcept { return !alias.empty() && alias.back() == '!'; }
 };
 
 struct ParsedSchema {
@@ -35,8 +40,14 @@ struct ParsedSchema {
 
 constexpr size_t kMaxSchemaLength = 4096;
 
+/// Whose signature is parsed. The grammar is one; what differs is a rule of the op's kind: an
+/// op a plugin defines is always a kernel op, and kernel ops take no Tensor[] (ops.yaml's
+/// composites may; tools/codegen/schema.py checks that with the kind). Core is only for
+/// comparing this parser with the generated tables: the core's ops are never parsed at run time.
+enum class SchemaOrigin { Plugin, Core };
+
 /// Parses `text`; throws kf::Error(KF_INVALID_ARGUMENT) naming the problem.
-ParsedSchema parse_schema(const std::string& text);
+ParsedSchema parse_schema(const std::string& text, SchemaOrigin origin = SchemaOrigin::Plugin);
 
 /// FNV-1a 64-bit hash (the schema hash of kf_kernel_desc_t).
 uint64_t fnv1a64(const std::string& text) noexcept;
