@@ -10,17 +10,8 @@
 namespace kf {
 namespace {
 
-// The op calls of this thread under way through the C ABI, outermost first.
-thread_local int t_op_call_depth = 0;
-thread_local const OpDef* t_op_calls[kMaxOpCallDepth];
-
-std::string ops_under_way() {
-  std::string out;
-  for (int i = 0; i < t_op_call_depth; ++i) {
-    out += (i > 0 ? " -> " : "") + std::string(t_op_calls[i]->name);
-  }
-  return out;
-}
+// The innermost op call of this thread under way through the C ABI (a list through outer_).
+thread_local const OpCallDepth* t_innermost_call = nullptr;
 
 // Validates the caller's output pointers; for Out, the given tensors.
 void check_outputs(const OpDef& def, CallMode mode, kf_tensor_t** outs, TensorImpl** given) {
@@ -39,17 +30,22 @@ void check_outputs(const OpDef& def, CallMode mode, kf_tensor_t** outs, TensorIm
 
 }  // namespace
 
-OpCallDepth::OpCallDepth(const OpDef& def) {
-  if (t_op_call_depth >= kMaxOpCallDepth) {
+OpCallDepth::OpCallDepth(const OpDef& def)
+    : def_(def), outer_(t_innermost_call), depth_(outer_ != nullptr ? outer_->depth_ + 1 : 1) {
+  if (depth_ > kMaxOpCallDepth) {
+    std::string under_way;  // outermost first
+    for (const OpCallDepth* c = outer_; c != nullptr; c = c->outer_) {
+      under_way = std::string(c->def_.name) + (under_way.empty() ? "" : " -> ") + under_way;
+    }
     fail(KF_FAILED_PRECONDITION,
          "{}: an op call re-entered the C ABI {} deep on this thread ({} -> {}); a plugin's meta "
          "function or kernel that calls ops must not call its own op again",
-         def.name, kMaxOpCallDepth + 1, ops_under_way(), def.name);
+         def.name, depth_, under_way, def.name);
   }
-  t_op_calls[t_op_call_depth++] = &def;
+  t_innermost_call = this;
 }
 
-OpCallDepth::~OpCallDepth() { --t_op_call_depth; }
+OpCallDepth::~OpCallDepth() { t_innermost_call = outer_; }
 
 kf_status_t call_typed_entry(int32_t op, const kf_value_t* args, CallMode mode,
                              kf_tensor_t** outs) noexcept {

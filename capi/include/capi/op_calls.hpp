@@ -23,12 +23,19 @@ constexpr int kMaxOpCallDepth = 16;
 
 /// Counts one op call of this thread through the C ABI while it lives (Note [Op calls that
 /// re-enter the C ABI]); throws before counting when the thread is already kMaxOpCallDepth deep.
+/// The calls under way are a list of these objects on the thread's stack: the thread keeps one
+/// pointer (the core's static TLS is small: python.test_static_tls).
 class OpCallDepth {
  public:
   explicit OpCallDepth(const OpDef& def);
   ~OpCallDepth();
   OpCallDepth(const OpCallDepth&) = delete;
   OpCallDepth& operator=(const OpCallDepth&) = delete;
+
+ private:
+  const OpDef& def_;
+  const OpCallDepth* outer_;
+  int depth_;
 };
 
 /// A typed entry point's call: `args` has every argument with its exact tag. `outs`:

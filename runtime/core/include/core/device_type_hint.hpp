@@ -1,8 +1,8 @@
 // device_type_hint.hpp — why a device type name is unknown, in the words of the floor that
 // knows: a plugin that declares the type but did not load (KERNFORGE_OPENCL_DEVICE=-1 leaves the
 // opencl backend unavailable, and "opencl" is then no device type). The device-name parser of
-// this floor cannot call the loader (floor 3), so the loader registers the function, as it does
-// the starter of core/first_use.hpp. Thread safety: any thread (one atomic pointer).
+// this floor cannot call the loader (a floor above), so the loader registers the function, as it
+// does the starter of core/first_use.hpp. Thread safety: any thread (one atomic pointer).
 #pragma once
 
 #include <string>

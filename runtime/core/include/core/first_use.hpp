@@ -11,8 +11,8 @@
 // core does not know yet (kf_device_parse) or a device type no started backend serves (any call
 // on such a device). The CPU-only path never gets there.
 //
-// This floor holds only the switch: the loader (floor 6) registers the function that starts the
-// deferred plugins; the floors between call start_deferred_backends() where they miss.
+// This floor holds only the switch: the loader (a floor above) registers the function that
+// starts the deferred plugins; the floors between call start_deferred_backends() where they miss.
 // A thread that is loading plugins (it holds the loader's lock) never starts them from inside:
 // its lookups see what is started, as before.
 #pragma once
