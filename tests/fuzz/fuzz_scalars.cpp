@@ -150,7 +150,8 @@ void check_elements(uint16_t bits) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   uint8_t in[12] = {};
-  std::memcpy(in, data, size < sizeof in ? size : sizeof in);
+  // The empty input arrives as a null pointer: memcpy's source must not be null, even for 0 bytes.
+  if (size != 0) std::memcpy(in, data, size < sizeof in ? size : sizeof in);
   const int32_t d = in[0] % 12;
   kf_scalar_t s{};
   s.tag = in[1] % 4;
