@@ -17,15 +17,21 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-// [a-z][a-z0-9_]* (op names and namespaces) or [a-z_][a-z0-9_]* (argument names).
-bool identifier(std::string_view s, bool leading_underscore) {
-  if (s.empty()) return false;
-  const char c0 = s[0];
-  if (!((c0 >= 'a' && c0 <= 'z') || (leading_underscore && c0 == '_'))) return false;
+// The name rule, the same for every name a schema holds, so that every frontend can bind the
+// names as they are or rename them in one collision-free way (docs/plugins.md, "Names"):
+// lower-case letters, digits and '_', starting with a letter, never two '_' in a row. A namespace and an
+// argument name do not end with '_' either (an op's name may: its in-place form). So a
+// frontend's flat "namespace__name" is never another op's, and a frontend that appends '_' to an
+// argument named like one of its keywords ("lambda" -> "lambda_") never meets another argument.
+enum class NameRole { Namespace, Op, Argument };
+
+bool valid_name(std::string_view s, NameRole role) {
+  if (s.empty() || !(s[0] >= 'a' && s[0] <= 'z')) return false;
   for (char c : s) {
     if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
   }
-  return true;
+  if (s.find("__") != std::string_view::npos) return false;
+  return role == NameRole::Op || s.back() != '_';
 }
 
 // "a" or "a!" (one lower-case letter, optionally written to).
@@ -133,7 +139,10 @@ ParsedArg parse_arg(const std::string& text, std::string_view part, bool kwarg_o
     rest = trim(rest.substr(0, eq));
   }
   a.name = std::string(rest);
-  if (!identifier(rest, true)) bad(text, "'" + a.name + "' is not a valid argument name");
+  if (!valid_name(rest, NameRole::Argument)) {
+    bad(text, "'" + a.name + "' is not a valid argument name (lower-case letters, digits and "
+              "'_', starting with a letter, no '__', not ending with '_')");
+  }
   if (!type.empty() && type.back() == '?') {
     a.optional = true;
     type.remove_suffix(1);
@@ -281,9 +290,11 @@ ParsedSchema parse_schema(const std::string& text, SchemaOrigin origin) {
   const size_t sep = full.find("::");
   const std::string_view base = sep == std::string_view::npos ? full : full.substr(sep + 2);
   p.ns = sep == std::string_view::npos ? "" : std::string(full.substr(0, sep));
-  if ((sep != std::string_view::npos && !identifier(p.ns, false)) || !identifier(base, false)) {
+  if ((sep != std::string_view::npos && !valid_name(p.ns, NameRole::Namespace)) ||
+      !valid_name(base, NameRole::Op)) {
     bad(text, "'" + std::string(full) + "' is not a valid op name (lower-case letters, digits "
-              "and '_', optionally after 'namespace::')");
+              "and '_', starting with a letter, no '__', optionally after 'namespace::' whose "
+              "name does not end with '_')");
   }
   p.name = std::string(full);
   bool kwarg_only = false;

@@ -11,11 +11,11 @@ import textwrap
 import pytest
 
 
-def make_distribution(root, entry_points):
-    info = os.path.join(root, "fake_kernforge_backends-1.0.dist-info")
+def make_distribution(root, entry_points, name="fake_kernforge_backends"):
+    info = os.path.join(root, f"{name}-1.0.dist-info")
     os.makedirs(info)
     with open(os.path.join(info, "METADATA"), "w") as f:
-        f.write("Metadata-Version: 2.1\nName: fake-kernforge-backends\nVersion: 1.0\n")
+        f.write(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
     with open(os.path.join(info, "entry_points.txt"), "w") as f:
         f.write("[kernforge.backends]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points))
 
@@ -100,3 +100,57 @@ def test_autoload_0_turns_entry_points_off(site):
     """, {"KERNFORGE_AUTOLOAD": "0"})
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[] False"
+
+
+def _states(r):
+    """{entry point: state} from the lines "name state" the cases below print."""
+    return dict(line.split(" ")[1:3] for line in r.stdout.splitlines() if line.startswith("ep "))
+
+
+_REPORT = """
+    import kernforge as kf
+    print(kf.ones(2).tolist())
+    for e in kf.doctor().data["entry_points"]:
+        print("ep", e["name"], e["state"])
+    print(kf.doctor())
+"""
+
+
+def test_a_file_name_that_is_not_utf8_in_a_backend_folder_is_one_failed_path(site):
+    # A folder entry point loads every *.json of the folder; one of them has a name that is not
+    # UTF-8 (and is no manifest). The others still load and import goes on.
+    folder = site / "fake_cdev"
+    with open(os.path.join(os.fsencode(folder), b"bad-\xff.json"), "wb") as f:
+        f.write(b"{}")
+    make_distribution(site, [("cdev", "fake_cdev")])
+    r = run(site, _REPORT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "[1.0, 1.0]"
+    assert _states(r) == {"cdev": "failed"}
+    assert "bad-\\xff.json" in r.stdout  # the name shown with its byte escaped
+    assert "cdev" in [line.split()[0] for line in r.stdout.splitlines()
+                      if "loaded" in line and "devices=" in line]
+
+
+@pytest.mark.parametrize("exc", ["SystemExit(3)", "GeneratorExit()", "SystemExit()"])
+def test_a_module_raising_systemexit_or_generatorexit_is_a_failed_entry_point(site, exc):
+    (site / "fake_exits").mkdir()
+    (site / "fake_exits" / "__init__.py").write_text(f"raise {exc}\n")
+    make_distribution(site, [("cdev", "fake_cdev"), ("exits", "fake_exits:MANIFEST")])
+    r = run(site, _REPORT)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "[1.0, 1.0]"
+    assert _states(r) == {"cdev": "loaded", "exits": "failed"}
+    assert exc.split("(")[0] in r.stdout
+
+
+def test_one_distribution_whose_entry_points_are_not_utf8_stops_no_other(site):
+    make_distribution(site, [("cdev", "fake_cdev")], name="good_backends")
+    make_distribution(site, [("other", "fake_cdev")], name="bad_backends")
+    with open(site / "bad_backends-1.0.dist-info" / "entry_points.txt", "ab") as f:
+        f.write(b"# \xff\xfe not UTF-8\n")
+    r = run(site, _REPORT)
+    assert r.returncode == 0, r.stderr
+    states = _states(r)
+    assert states["cdev"] == "loaded" and states["bad_backends"] == "failed", r.stdout
+    assert "UnicodeDecodeError" in r.stdout

@@ -38,6 +38,10 @@ VARIANTS = ("function", "method", "inplace", "out")
 TAGS = ("pointwise", "reduction", "factory", "linalg")
 KEYS = ("op", "kind", "meta", "variants", "tags", "doc")
 IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+# The name rule of op and argument names (the run-time parser, schema_parser.cpp, has the same):
+# no '__' anywhere, and an argument name does not end with '_' (docs/plugins.md, "Names").
+OP_NAME = re.compile(r"^[a-z](?:[a-z0-9]|_(?!_))*$")
+ARG_NAME = re.compile(r"^[a-z](?:[a-z0-9]|_(?=[a-z0-9]))*$")
 
 
 class SchemaError(Exception):
@@ -167,6 +171,8 @@ def parse_signature(sig: str, where: str) -> tuple[str, list[Arg], list[str]]:
         raise SchemaError(f"{where}: cannot parse signature '{sig}': expected "
                           "'name(Type arg, ...) -> Return'")
     name, argtext, rettext = m.groups()
+    if not OP_NAME.match(name):
+        raise SchemaError(f"{where}: '{name}' is not a valid op name (no '__')")
     args: list[Arg] = []
     kwarg_only = False
     seen_default = False
@@ -190,6 +196,9 @@ def parse_signature(sig: str, where: str) -> tuple[str, list[Arg], list[str]]:
             raise SchemaError(f"{where}: alias annotation on non-Tensor argument '{am['name']}'")
         arg = Arg(am["name"], base, bool(am["list"]), bool(am["opt"]), am["alias"], kwarg_only,
                   am["default"])
+        if not ARG_NAME.match(arg.name):
+            raise SchemaError(f"{where}: '{arg.name}' is not a valid argument name of '{name}' "
+                              "(starting with a letter, no '__', not ending with '_')")
         if any(a.name == arg.name for a in args):
             raise SchemaError(f"{where}: argument '{arg.name}' appears twice in '{name}'")
         if arg.name in ("out", "op", "args", "call") or arg.name.startswith("out"):

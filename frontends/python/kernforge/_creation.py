@@ -15,9 +15,13 @@ Tensor = _C.Tensor
 
 
 def _shape_and_values(data):
-    """The shape of nested sequences and their values, flattened; ValueError when ragged."""
+    """The shape of nested sequences and their values, flattened; ValueError when ragged or
+    deeper than a tensor's dims may be (a list that holds itself is endlessly deep)."""
     shape, level = [], data
     while isinstance(level, (list, tuple)):
+        if len(shape) == _C.MAX_NDIM:
+            raise ValueError(f"the nested sequences are more than {_C.MAX_NDIM} deep (a tensor's "
+                             "most dims), or a sequence holds itself")
         shape.append(len(level))
         if not level:
             break
@@ -41,6 +45,12 @@ def _shape_and_values(data):
     return tuple(shape), flat
 
 
+def _unsupported(obj):
+    return TypeError(f"cannot make a tensor of {type(obj).__name__}: expected a Tensor, an array "
+                     "with the buffer protocol (numpy), a bool, int or float, or nested "
+                     "sequences of them")
+
+
 def _python_dtype(values):
     kind = "bool"
     for v in values:
@@ -53,7 +63,7 @@ def _python_dtype(values):
         elif hasattr(v, "__float__"):
             return "float32"  # numpy scalars and the like
         else:
-            raise TypeError(f"cannot make a tensor of {type(v).__name__} values")
+            raise _unsupported(v)
     return kind if values else "float32"
 
 
@@ -66,6 +76,9 @@ def _packing(values, dtype):
     toward zero (int(): NaN and infinities raise). float32 and the 16-bit floats are packed as
     float32 (struct refuses what float32 cannot hold) and converted."""
     have = _dtype_named(_python_dtype(values))
+    # Objects with __float__ (numpy scalars, user classes) are converted here, so that what their
+    # own __float__ raises reaches the caller as it is, not as struct's error.
+    values = [v if isinstance(v, (bool, int, float)) else float(v) for v in values]
     if dtype is None:
         return have, values, None
     want = _C.promote_types(dtype, dtype)
@@ -102,6 +115,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         return t
     if copy is False:
         raise ValueError("asarray(copy=False): kernforge copies host data into its own memory")
+    if obj is None or isinstance(obj, (str, dict, set, frozenset)):
+        raise _unsupported(obj)
     if type(obj) in (bool, int, float, list, tuple):  # numpy scalars (float64 is a float) are buffers
         return _from_python(obj, dtype, device)
     try:
@@ -112,11 +127,14 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
             raise
         return _C.from_buffer(np.ascontiguousarray(obj), dtype, device)
     except TypeError:
-        if hasattr(obj, "__array__") or "numpy" not in sys.modules:
-            np = sys.modules.get("numpy")
-            if np is not None and hasattr(obj, "__array__"):
-                return _C.from_buffer(np.ascontiguousarray(np.asarray(obj)), dtype, device)
-        raise
+        np = sys.modules.get("numpy")
+        if np is not None and hasattr(obj, "__array__"):
+            return _C.from_buffer(np.ascontiguousarray(np.asarray(obj)), dtype, device)
+        try:
+            memoryview(obj).release()
+        except TypeError:
+            raise _unsupported(obj) from None
+        raise  # a buffer the extension refused: its own message
 
 
 def tensor(data, *, dtype=None, device=None):

@@ -18,12 +18,17 @@ class Report:
     __repr__ = __str__
 
 
+def _printable(path):
+    """A path as text any stream can print: bytes that are not UTF-8 as \\x escapes."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
 def _lines(C, version, package_dir, backends, entry_points):
     major, minor = C.abi_version()
     out = [f"kernforge {version} (C ABI {major}.{minor}), native libraries in {package_dir}",
            "backends:"]
     for b in backends:
-        where = b["library_path"] or b["manifest_path"]
+        where = _printable(b["library_path"] or b["manifest_path"])
         line = f"  {b['name']:<12} {b['state']:<12} devices={b['device_count']}  {where}"
         if b["reason"]:
             line += f"\n      reason: {b['reason']}"
@@ -50,6 +55,7 @@ def report(C, version, package_dir, entry_points):
         runtime = {}
     failed = any(b["state"] == "rejected" for b in backends) or \
         any(e["state"] == "failed" for e in entry_points)
+    from ._ops import skipped
     data = {"version": version, "backends": backends, "entry_points": entry_points,
-            "runtime": runtime}
+            "runtime": runtime, "skipped_ops": [{"op": n, "why": why} for n, why in skipped]}
     return Report(data, _lines(C, version, package_dir, backends, entry_points), not failed)

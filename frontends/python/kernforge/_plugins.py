@@ -84,15 +84,28 @@ def _group_lines(text):
             yield name.strip(), value.strip()
 
 
+def _distribution_entry_points(folder, n):
+    """The group's entry points of one distribution's metadata folder (none without the file).
+    A file that is not UTF-8 raises UnicodeDecodeError, a ValueError."""
+    try:
+        with open(os.path.join(folder, n, "entry_points.txt"), encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return []
+    return [EntryPoint(k, v) for k, v in _group_lines(text)] if GROUP in text else []
+
+
 def _entry_points():
-    """The group's entry points of every distribution on sys.path, the first distribution of a
-    name winning, as importlib.metadata orders them (sys.path order)."""
-    seen, found = set(), []
+    """(entry points, failed records): the group's entry points of every distribution on
+    sys.path, the first distribution of a name winning, as importlib.metadata orders them
+    (sys.path order). A distribution whose metadata cannot be read is one failed record; the
+    others' entry points are still found."""
+    seen, found, failed = set(), [], []
     for base in sys.path:
         base = base or "."
         try:
             names = sorted(os.listdir(base))
-        except OSError:
+        except (OSError, ValueError):
             continue
         for n in names:
             if not n.endswith((".dist-info", ".egg-info")):
@@ -102,13 +115,43 @@ def _entry_points():
                 continue
             seen.add(dist)
             try:
-                with open(os.path.join(base, n, "entry_points.txt"), encoding="utf-8") as f:
-                    text = f.read()
-            except OSError:
-                continue
-            if GROUP in text:
-                found.extend(EntryPoint(k, v) for k, v in _group_lines(text))
-    return found
+                found.extend(_distribution_entry_points(base, n))
+            except (OSError, ValueError) as e:
+                failed.append(_failed_record(dist, _shown(os.path.join(base, n)),
+                                             f"reading its entry_points.txt failed: "
+                                             f"{type(e).__name__}: {e}"))
+    return found, failed
+
+
+def _shown(path):
+    """A path as text that can always be printed (undecodable bytes as \\x escapes)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def _failed_record(name, value, error):
+    return {"name": name, "value": value, "paths": [], "state": "failed", "error": error}
+
+
+# What one entry point may raise and still leave import standing. KeyboardInterrupt is the user
+# asking to stop, and propagates.
+_CAUGHT = (Exception, SystemExit, GeneratorExit)
+
+
+def _load_paths(C, record):
+    """Loads each manifest path of a record; a path that cannot even be named to the core (a
+    file name that is not UTF-8 is passed as its bytes) is a failure of that path only."""
+    errors = []
+    for path in record["paths"]:
+        try:
+            status, message = C.try_load_plugin(os.fsencode(path))
+        except _CAUGHT as e:
+            status, message = type(e).__name__, str(e)
+        if status == "KF_ALREADY_EXISTS":
+            record["state"] = "already loaded"
+        elif status != "KF_OK":
+            errors.append(f"{_shown(path)}: {status}: {message}")
+    if errors:
+        record.update(state="failed", error="; ".join(errors))
 
 
 def load(C):
@@ -116,27 +159,19 @@ def load(C):
     if os.environ.get("KERNFORGE_AUTOLOAD", "").strip() == "0":
         return []
     try:
-        eps = _entry_points()
-    except Exception as e:  # a broken distribution's metadata must not break import
-        return [{"name": "*", "value": GROUP, "paths": [], "state": "failed",
-                 "error": f"reading the entry points failed: {type(e).__name__}: {e}"}]
-    records = []
+        eps, records = _entry_points()
+    except _CAUGHT as e:  # a broken sys.path entry must not break import
+        return [_failed_record("*", GROUP, f"reading the entry points failed: "
+                                           f"{type(e).__name__}: {e}")]
     for ep in sorted(eps, key=lambda e: e.name):
         record = {"name": ep.name, "value": ep.value, "paths": [], "state": "loaded", "error": ""}
+        records.append(record)
         try:
             record["paths"] = paths_of(ep)
-        except Exception as e:
+        except _CAUGHT as e:
             record.update(state="failed", error=f"{type(e).__name__}: {e}")
-            records.append(record)
             continue
-        errors = []
-        for path in record["paths"]:
-            status, message = C.try_load_plugin(path)
-            if status == "KF_ALREADY_EXISTS":
-                record["state"] = "already loaded"
-            elif status != "KF_OK":
-                errors.append(f"{path}: {status}: {message}")
-        if errors:
-            record.update(state="failed", error="; ".join(errors))
-        records.append(record)
+        _load_paths(C, record)
+    for record in records:
+        record["paths"] = [_shown(p) for p in record["paths"]]
     return records

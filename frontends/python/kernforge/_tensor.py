@@ -15,9 +15,24 @@ Tensor = _C.Tensor
 # ------------------------------------------------------------------ indexing
 
 def _index_tensor(idx):
+    """An index that is not basic (int, slice, None, ...) as a tensor: a Tensor, a list or
+    tuple of ints, or an array with the buffer protocol. Anything else (a str, a dict, a float)
+    is not an index at all: IndexError, as numpy says it."""
     if isinstance(idx, Tensor):
         return idx
-    return asarray(idx)
+    if isinstance(idx, (list, tuple)) or hasattr(idx, "__array__") or \
+            (not isinstance(idx, (str, bytes, bytearray)) and _is_buffer(idx)):
+        return asarray(idx)
+    raise IndexError("only integers, slices (':'), ellipsis ('...'), None and integer "
+                     f"tensors or sequences are valid indices, not {type(idx).__name__}")
+
+
+def _is_buffer(obj):
+    try:
+        memoryview(obj).release()
+    except TypeError:
+        return False
+    return True
 
 
 def _getitem(self, key):

@@ -1,5 +1,7 @@
 #include "errors.hpp"
 
+#include "c_text.hpp"
+
 namespace nb = nanobind;
 
 namespace kfpy {
@@ -27,7 +29,7 @@ void raise_status(kf_status_t status) {
     // Every failing call should set a message; say at least which status came back.
     PyErr_Format(exception_for(status), "kernforge call failed with %s", kf_status_name(status));
   } else {
-    PyErr_SetString(exception_for(status), message);
+    PyErr_SetObject(exception_for(status), py_text(message).ptr());  // any bytes: escaped
   }
   throw nb::python_error();
 }

@@ -10,6 +10,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "c_text.hpp"
 #include "errors.hpp"
 #include "op_call.hpp"
 #include "tensor.hpp"
@@ -37,8 +38,16 @@ struct CallState {
 
 int64_t to_int(const Op& op, size_t i, nb::handle o) {
   if (PyBool_Check(o.ptr()) || !PyIndex_Check(o.ptr())) bad_argument(op, i, "an int", o);
-  const long long v = PyLong_AsLongLong(nb::steal(PyNumber_Index(o.ptr())).ptr());
+  nb::object index = nb::steal(PyNumber_Index(o.ptr()));
+  if (!index.is_valid()) throw nb::python_error();  // the object's own __index__ raised
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
   if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  if (overflow != 0) {
+    PyErr_Format(PyExc_OverflowError, "%s(): argument '%s' is %R, outside int64", kf_op_name(op.op),
+                 op.args[i].name.c_str(), index.ptr());
+    throw nb::python_error();
+  }
   return v;
 }
 
@@ -92,12 +101,15 @@ void scalar_arg(const Op& op, size_t i, nb::handle o, kf_value_t& v) {
   }
 }
 
+// A float, an int, or an object with __float__ or __index__; an error that object's own
+// conversion raises is the caller's to see, and propagates as it is.
 double float_arg(const Op& op, size_t i, nb::handle o) {
-  const double d = PyFloat_AsDouble(o.ptr());
-  if (d == -1.0 && PyErr_Occurred()) {
-    PyErr_Clear();
+  PyNumberMethods* n = Py_TYPE(o.ptr())->tp_as_number;
+  if (!PyFloat_Check(o.ptr()) && (n == nullptr || (n->nb_float == nullptr && n->nb_index == nullptr))) {
     bad_argument(op, i, "a float", o);
   }
+  const double d = PyFloat_AsDouble(o.ptr());
+  if (d == -1.0 && PyErr_Occurred()) throw nb::python_error();
   return d;
 }
 
@@ -212,9 +224,9 @@ Op make_op(kf_op_t op) {
 
 void bind_ops(nb::module_& m) {
   nb::class_<Op>(m, "Op", "One op of the registry, called with its arguments in schema order.")
-      .def("__init__", [](Op* self, const std::string& name) {
+      .def("__init__", [](Op* self, nb::str name) {
         kf_op_t op = nullptr;
-        check(kf_op_find(name.c_str(), &op));
+        check(kf_op_find(c_text(name, "op name"), &op));
         new (self) Op(make_op(op));
       }, nb::arg("name"))
       .def_prop_ro("name", [](const Op& o) { return kf_op_name(o.op); })

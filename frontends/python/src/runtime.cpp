@@ -1,11 +1,13 @@
 // The runtime's functions: start-up with the package's options, versions, the backends and
 // devices, the load report, plugins loaded by path, seeds and threads.
+#include <climits>
 #include <string>
 #include <vector>
 
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/vector.h>
 
+#include "c_text.hpp"
 #include "errors.hpp"
 #include "tensor.hpp"
 
@@ -40,16 +42,16 @@ nb::dict backend(int32_t i) {
   b.struct_size = sizeof b;
   check(kf_backend_info(i, &b));
   nb::dict d;
-  d["name"] = b.name;
-  d["version"] = b.version;
-  d["device_type"] = b.device_type_name;
+  d["name"] = py_text(b.name);
+  d["version"] = py_text(b.version);
+  d["device_type"] = py_text(b.device_type_name);
   d["device_count"] = b.device_count;
   d["state"] = kf_backend_state_name(b.state);
-  d["reason"] = b.reason;
-  d["library_path"] = b.library_path;
-  d["manifest_path"] = b.manifest_path;
+  d["reason"] = py_text(b.reason);
+  d["library_path"] = py_path(b.library_path);
+  d["manifest_path"] = py_path(b.manifest_path);
   d["failure"] = kf_status_name(static_cast<kf_status_t>(b.failure));
-  d["details"] = b.details ? b.details : "";
+  d["details"] = py_text(b.details);
   return d;
 }
 
@@ -66,6 +68,22 @@ std::string report_json() {
     }
     if (s != KF_BUFFER_TOO_SMALL) raise_status(s);  // the report grew meanwhile: try again
   }
+}
+
+// Any Python int: one outside int32 is handed to the core as the int32 bound it passes, so that
+// the core's own rule (and its message, which names the bounds) refuses it.
+void set_num_threads(nb::handle n) {
+  if (PyBool_Check(n.ptr()) || !PyLong_Check(n.ptr())) {
+    PyErr_Format(PyExc_TypeError, "set_num_threads(n): n must be an int, not %s",
+                 Py_TYPE(n.ptr())->tp_name);
+    throw nb::python_error();
+  }
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(n.ptr(), &overflow);
+  if (v == -1 && PyErr_Occurred()) throw nb::python_error();
+  const long long bound = overflow > 0 || v > INT32_MAX ? INT32_MAX
+                          : overflow < 0 || v < INT32_MIN ? INT32_MIN : v;
+  check(kf_set_num_threads(static_cast<int32_t>(bound)));
 }
 
 nb::dict memory_stats(nb::handle device) {
@@ -94,21 +112,24 @@ void bind_runtime(nb::module_& m) {
   m.def("backend_count", []() { return kf_backend_count(); });
   m.def("backend", &backend, nb::arg("index"), "One backend the loader knows of, as a dict.");
   m.def("report_json", &report_json, "The load report as JSON text.");
-  m.def("load_plugin", [](const std::string& path) {
+  m.def("load_plugin", [](nb::handle p) {
+    const std::string path = c_path(p);
     kf_status_t s;
     {
       nb::gil_scoped_release unlocked;
       s = kf_load_plugin(path.c_str());
     }
     check(s);
-  }, nb::arg("path"), "Loads a plugin from its manifest or library (an absolute path).");
-  m.def("try_load_plugin", [](const std::string& path) {
+  }, nb::arg("path"), "Loads a plugin from its manifest or library (an absolute path: str, "
+                      "bytes or os.PathLike).");
+  m.def("try_load_plugin", [](nb::handle p) {
+    const std::string path = c_path(p);
     kf_status_t s;
     {
       nb::gil_scoped_release unlocked;
       s = kf_load_plugin(path.c_str());
     }
-    return nb::make_tuple(kf_status_name(s), s == KF_OK ? "" : kf_last_error_message());
+    return nb::make_tuple(kf_status_name(s), py_text(s == KF_OK ? "" : kf_last_error_message()));
   }, nb::arg("path"), "kf_load_plugin without raising: (status name, message).");
   m.def("manual_seed", [](uint64_t seed) { check(kf_manual_seed(seed)); }, nb::arg("seed"));
   m.def("synchronize", [](nb::handle device) {
@@ -120,7 +141,7 @@ void bind_runtime(nb::module_& m) {
     }
     check(s);
   }, nb::arg("device").none() = nb::none());
-  m.def("set_num_threads", [](int32_t n) { check(kf_set_num_threads(n)); }, nb::arg("n"));
+  m.def("set_num_threads", &set_num_threads, nb::arg("n"));
   m.def("get_num_threads", []() {
     int32_t n = 0;
     check(kf_get_num_threads(&n));

@@ -6,6 +6,7 @@
 
 #include <nanobind/stl/string.h>
 
+#include "c_text.hpp"
 #include "errors.hpp"
 
 namespace nb = nanobind;
@@ -81,9 +82,9 @@ void bind_device(nb::module_& m) {
       .def("__init__", [](Device* self, nb::handle spec) {
         new (self) Device{to_device(spec, kf_device_cpu())};
       }, nb::arg("spec"))
-      .def("__init__", [](Device* self, const std::string& type, int32_t index) {
+      .def("__init__", [](Device* self, nb::str type, int32_t index) {
         kf_device_t d;
-        check(kf_device_parse(type.c_str(), &d));
+        check(kf_device_parse(c_text(type, "device type"), &d));
         d.index = index;
         new (self) Device{d};
       }, nb::arg("type"), nb::arg("index"))
@@ -129,8 +130,11 @@ kf_dtype_t to_dtype(nb::handle o) {
     throw nb::python_error();
   }
   kf_dtype_t d;
-  const char* text = PyUnicode_AsUTF8(name.ptr());
-  if (text == nullptr) throw nb::python_error();
+  if (!nb::isinstance<nb::str>(name)) {
+    PyErr_Format(PyExc_TypeError, "expected a dtype (kf.float32, 'float32', ...), got %R", o.ptr());
+    throw nb::python_error();
+  }
+  const char* text = c_text(name, "dtype name");
   if (kf_dtype_parse(text, &d) != KF_OK) {
     PyErr_Format(PyExc_TypeError, "%s; expected a dtype (kf.float32, 'float32', 'f32', ...), got %R",
                  kf_last_error_message(), o.ptr());
@@ -148,9 +152,7 @@ kf_device_t to_device(nb::handle o, kf_device_t fallback) {
     throw nb::python_error();
   }
   kf_device_t d;
-  const char* text = PyUnicode_AsUTF8(o.ptr());
-  if (text == nullptr) throw nb::python_error();
-  check(kf_device_parse(text, &d));
+  check(kf_device_parse(c_text(o, "device name"), &d));
   return d;
 }
 
