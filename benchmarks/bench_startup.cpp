@@ -20,9 +20,16 @@
 //           a plugin that starts on first use (opencl) is only probed.
 //   started full, then kf_backend_count, which starts the plugins waiting for their first use
 //           (informative: what a process that uses such a device pays once).
+//   listing what a program that lists the backends does (examples/c/hello.c): kf_backend_count,
+//           kf_backend_info of each, then one CPU op (two float32 tensors added).
+//   listing_off the same with KERNFORGE_DISABLE_PLUGINS naming the plugins `listing` found
+//           unavailable: what the unavailable plugins cost (docs/benchmarks.md; issue 31's
+//           goal is within 1.15x the time and 8 MiB).
+// Every kind also reports its peak memory (the child's ru_maxrss from wait4).
 // The core and full children also report, measured inside, the time from main's first line to
 // kf_init's return, and the loader's own figure (startup_micros of kf_runtime_report_json).
 // POSIX only (fork, execve, pipes); not built for Windows.
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -118,12 +125,41 @@ int run_kernforge_child(Clock::time_point main_start, bool start_all) {
 }
 #endif
 
+#ifndef KF_STARTUP_BARE
+// Lists the backends and adds two CPU tensors; prints the names of the unavailable ones.
+int run_listing_child() {
+  Json unavailable = Json::array();
+  for (int32_t i = 0; i < kf_backend_count(); ++i) {
+    kf_backend_info_t info{};
+    info.struct_size = sizeof(info);
+    if (kf_backend_info(i, &info) == KF_OK && info.state == KF_BACKEND_UNAVAILABLE) {
+      unavailable.push_back(info.name);
+    }
+  }
+  const int64_t shape[] = {4};
+  const float data[] = {1, 2, 3, 4};
+  kf_tensor_t a = nullptr, b = nullptr, c = nullptr;
+  if (kf_tensor_from_data(data, shape, 1, KF_FLOAT32, kf_device_cpu(), &a) != KF_OK ||
+      kf_tensor_from_data(data, shape, 1, KF_FLOAT32, kf_device_cpu(), &b) != KF_OK ||
+      kf_add(a, b, kf_scalar_i64(1), &c) != KF_OK) {
+    std::fprintf(stderr, "the CPU op failed: %s\n", kf_last_error_message());
+    return 1;
+  }
+  kf_tensor_release(c);
+  kf_tensor_release(b);
+  kf_tensor_release(a);
+  std::printf("%s\n", Json{{"unavailable", unavailable}}.dump().c_str());
+  return 0;
+}
+#endif
+
 int run_child(const std::string& mode, Clock::time_point main_start) {
   if (mode == "bare" || mode == "linked") {
     std::printf("{}\n");
     return 0;
   }
 #ifndef KF_STARTUP_BARE
+  if (mode == "listing" || mode == "listing_off") return run_listing_child();
   if (mode == "core" || mode == "full" || mode == "started") {
     return run_kernforge_child(main_start, mode == "started");
   }
@@ -139,7 +175,9 @@ struct Kind {
   std::string exe;
   std::string what;
   bool autoload = true;
+  std::vector<std::string> extra_env;  // NAME=value added to the child's environment
   std::vector<int64_t> outside_us;   // fork -> waitpid, microseconds
+  std::vector<int64_t> peak_kib;     // the child's ru_maxrss
   std::vector<int64_t> inside_us;    // main -> kf_init returned (core, full)
   std::vector<int64_t> loader_us;    // startup_micros from the report (core, full)
   std::map<std::string, std::vector<int64_t>> steps_us;  // the loader's steps (core, full)
@@ -167,6 +205,7 @@ std::vector<char*> c_strings(std::vector<std::string>& v) {
 std::string spawn(Kind& kind, bool record) {
   std::vector<std::string> args{kind.exe, "--child", kind.name};
   std::vector<std::string> env = child_environment(kind.autoload);
+  env.insert(env.end(), kind.extra_env.begin(), kind.extra_env.end());
   std::vector<char*> argv = c_strings(args), envp = c_strings(env);
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -189,13 +228,17 @@ std::string spawn(Kind& kind, bool record) {
   }
   close(pipe_fds[0]);
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  struct rusage usage {};
+  while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {}
   const int64_t elapsed = micros_since(start);
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     throw std::runtime_error("child '" + kind.name + "' (" + kind.exe + ") failed, status " +
                              std::to_string(status));
   }
-  if (record) kind.outside_us.push_back(elapsed);
+  if (record) {
+    kind.outside_us.push_back(elapsed);
+    kind.peak_kib.push_back(usage.ru_maxrss);
+  }
   return out;
 }
 
@@ -255,7 +298,11 @@ std::vector<Kind> kinds() {
           kind("full", self, "kf_init with every plugin probed (the budget)", true),
           kind("started", self,
                "kf_init, then kf_backend_count starting the plugins deferred to first use",
-               true)};
+               true),
+          kind("listing", self, "lists the backends (kf_backend_count, kf_backend_info), one "
+               "CPU op", true),
+          kind("listing_off", self, "listing with KERNFORGE_DISABLE_PLUGINS naming the "
+               "plugins listing found unavailable", true)};
 }
 
 Json result_json(const std::vector<Kind>& all, int runs) {
@@ -263,6 +310,7 @@ Json result_json(const std::vector<Kind>& all, int runs) {
   for (const Kind& k : all) {
     j["kinds"][k.name] = Json{{"what", k.what},
                               {"outside_us", stats(k.outside_us)},
+                              {"peak_kib", stats(k.peak_kib)},
                               {"inside_us", stats(k.inside_us)},
                               {"loader_startup_us", stats(k.loader_us)},
                               {"loader_steps_us", Json::object()}};
@@ -287,21 +335,38 @@ std::string median_text(const Json& s) {
 }
 
 void print_text(const Json& j) {
-  std::printf("%-7s %10s %10s %10s %14s %14s\n", "child", "median us", "p90 us", "min us",
-              "inside med us", "loader med us");
+  std::printf("%-11s %10s %10s %10s %14s %14s %13s\n", "child", "median us", "p90 us",
+              "min us", "inside med us", "loader med us", "peak med KiB");
   for (const auto& [name, k] : j["kinds"].items()) {
     const Json& out = k["outside_us"];
-    std::printf("%-7s %10s %10lld %10lld %14s %14s\n", name.c_str(), median_text(out).c_str(),
-                static_cast<long long>(out["p90"].get<int64_t>()),
+    std::printf("%-11s %10s %10lld %10lld %14s %14s %13s\n", name.c_str(),
+                median_text(out).c_str(), static_cast<long long>(out["p90"].get<int64_t>()),
                 static_cast<long long>(out["min"].get<int64_t>()),
-                median_text(k["inside_us"]).c_str(), median_text(k["loader_startup_us"]).c_str());
+                median_text(k["inside_us"]).c_str(), median_text(k["loader_startup_us"]).c_str(),
+                median_text(k["peak_kib"]).c_str());
   }
   std::printf("kernforge's share (full - bare, medians): %.0f us\n",
               j["kernforge_us"]["median"].get<double>());
 }
 
+// listing_off disables what one listing child found unavailable (plus what the caller disabled).
+void set_listing_off(std::vector<Kind>& all) {
+  Kind* listing = nullptr;
+  for (Kind& k : all) listing = k.name == "listing" ? &k : listing;
+  const Json found = Json::parse(spawn(*listing, false), nullptr, false);
+  std::string names;
+  if (const char* given = std::getenv("KERNFORGE_DISABLE_PLUGINS")) names = given;
+  for (const Json& n : found.value("unavailable", Json::array())) {
+    names += (names.empty() ? "" : ",") + n.get<std::string>();
+  }
+  for (Kind& k : all) {
+    if (k.name == "listing_off") k.extra_env = {"KERNFORGE_DISABLE_PLUGINS=" + names};
+  }
+}
+
 int run_driver(int runs, int warmup, const std::string& json_path) {
   std::vector<Kind> all = kinds();
+  set_listing_off(all);
   for (int round = 0; round < warmup + runs; ++round) {
     for (Kind& k : all) {
       const std::string out = spawn(k, round >= warmup);

@@ -14,6 +14,12 @@
 #     [GLOBAL_DEPS <soname>...]       libraries opened RTLD_GLOBAL before the preloads
 #     [REQUIRES <key>=<value>...]     os=<os>, arch=<arch> (both default to the target's),
 #                                     cpu_features=<a>,<b>
+#     [DRIVER <probe>...]             the availability gate: what must exist for the device to
+#                                     be there, any one of "library=<soname>", "path=<path>",
+#                                     "folder=<path>[ suffix=<end>]" (paths absolute or starting
+#                                     with $ORIGIN / $VARIABLE); without one the plugin is
+#                                     unavailable and nothing of it is loaded (docs/loader.md)
+#     [DRIVER_INSTALL <text>]         what to install when none is there (required with DRIVER)
 #     [SEARCH <root>...]              where the preloads are looked for (default $ORIGIN)
 #     [MANIFEST <template>]           a manifest template (configure_file @ONLY) instead of the
 #                                     generated manifest, for plugins with unusual manifests
@@ -163,6 +169,44 @@ function(_kernforge_json_preload out plugin)
   set(${out} "${json}" PARENT_SCOPE)
 endfunction()
 
+# The gate's object {"any_of": [...], "install": ...} from DRIVER items and DRIVER_INSTALL.
+function(_kernforge_json_driver out plugin install)
+  set(any_of "[]")
+  set(i 0)
+  foreach(item IN LISTS ARGN)
+    string(REPLACE " " ";" words "${item}")
+    list(POP_FRONT words first)
+    if(NOT first MATCHES "^(library|path|folder)=(.+)$")
+      message(FATAL_ERROR "kernforge_add_plugin(${plugin}): DRIVER item '${item}' is not "
+                          "library=<soname>, path=<path> or folder=<path>[ suffix=<end>]")
+    endif()
+    set(key "${CMAKE_MATCH_1}")
+    _kernforge_json_string(value "${plugin}" "DRIVER ${key}" "${CMAKE_MATCH_2}")
+    set(entry "{}")
+    string(JSON entry SET "${entry}" ${key} "${value}")
+    foreach(word IN LISTS words)
+      if(key STREQUAL "folder" AND word MATCHES "^suffix=(.+)$")
+        _kernforge_json_string(suffix "${plugin}" "DRIVER suffix" "${CMAKE_MATCH_1}")
+        string(JSON entry SET "${entry}" suffix "${suffix}")
+      elseif(NOT word STREQUAL "")
+        message(FATAL_ERROR "kernforge_add_plugin(${plugin}): DRIVER item '${item}' has "
+                            "'${word}'; only a folder=<path> item takes suffix=<end>")
+      endif()
+    endforeach()
+    string(JSON any_of SET "${any_of}" ${i} "${entry}")
+    math(EXPR i "${i} + 1")
+  endforeach()
+  if(install STREQUAL "")
+    message(FATAL_ERROR "kernforge_add_plugin(${plugin}): DRIVER needs DRIVER_INSTALL <text>, "
+                        "what to install when the driver is missing (it ends the reason)")
+  endif()
+  _kernforge_json_string(install_json "${plugin}" "DRIVER_INSTALL" "${install}")
+  set(json "{}")
+  string(JSON json SET "${json}" any_of "${any_of}")
+  string(JSON json SET "${json}" install "${install_json}")
+  set(${out} "${json}" PARENT_SCOPE)
+endfunction()
+
 # The manifest's "requires" object from REQUIRES items <key>=<value>.
 function(_kernforge_json_requires out plugin)
   _kernforge_plugin_os(os)
@@ -215,8 +259,8 @@ endfunction()
 
 # Writes the manifest <dir>/<name>.json from the arguments (ARG_* of kernforge_add_plugin).
 function(_kernforge_write_manifest file name library version)
-  cmake_parse_arguments(M "" "DEVICE_TYPE;ABI;PRIORITY;ACTIVATION"
-                        "PRELOAD;GLOBAL_DEPS;REQUIRES;SEARCH" ${ARGN})
+  cmake_parse_arguments(M "" "DEVICE_TYPE;ABI;PRIORITY;ACTIVATION;DRIVER_INSTALL"
+                        "PRELOAD;GLOBAL_DEPS;REQUIRES;SEARCH;DRIVER" ${ARGN})
   _kernforge_plugin_abi(abi_major abi_minor "${name}" "${M_ABI}")
   if(NOT M_ACTIVATION MATCHES "^(startup|first_use)$")
     message(FATAL_ERROR "kernforge_add_plugin(${name}): ACTIVATION is '${M_ACTIVATION}'; it "
@@ -227,6 +271,12 @@ function(_kernforge_write_manifest file name library version)
                         "integer")
   endif()
   _kernforge_json_requires(requires "${name}" ${M_REQUIRES})
+  if(M_DRIVER)
+    _kernforge_json_driver(driver "${name}" "${M_DRIVER_INSTALL}" ${M_DRIVER})
+    string(JSON requires SET "${requires}" driver "${driver}")
+  elseif(NOT "${M_DRIVER_INSTALL}" STREQUAL "")
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): DRIVER_INSTALL without DRIVER")
+  endif()
   _kernforge_json_preload(preload "${name}" ${M_PRELOAD})
   _kernforge_json_strings(global_deps "${name}" "GLOBAL_DEPS" ${M_GLOBAL_DEPS})
   _kernforge_json_strings(search "${name}" "SEARCH" ${M_SEARCH})
@@ -317,8 +367,8 @@ endfunction()
 
 function(kernforge_add_plugin name)
   cmake_parse_arguments(ARG "NO_INSTALL"
-    "MANIFEST;OUTPUT_DIRECTORY;DEVICE_TYPE;VERSION;ABI;PRIORITY;ACTIVATION;COMPONENT;INSTALL_DESTINATION"
-    "SOURCES;LINK;PRELOAD;GLOBAL_DEPS;REQUIRES;SEARCH" ${ARGN})
+    "MANIFEST;OUTPUT_DIRECTORY;DEVICE_TYPE;VERSION;ABI;PRIORITY;ACTIVATION;COMPONENT;INSTALL_DESTINATION;DRIVER_INSTALL"
+    "SOURCES;LINK;PRELOAD;GLOBAL_DEPS;REQUIRES;SEARCH;DRIVER" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "kernforge_add_plugin(${name}): SOURCES is required")
   endif()
@@ -388,7 +438,8 @@ function(kernforge_add_plugin name)
     _kernforge_write_manifest("${manifest}" "${name}" "${library}" "${version}"
       DEVICE_TYPE "${ARG_DEVICE_TYPE}" ABI "${ARG_ABI}" PRIORITY "${ARG_PRIORITY}"
       ACTIVATION "${ARG_ACTIVATION}" PRELOAD ${ARG_PRELOAD} GLOBAL_DEPS ${ARG_GLOBAL_DEPS}
-      REQUIRES ${ARG_REQUIRES} SEARCH ${ARG_SEARCH})
+      REQUIRES ${ARG_REQUIRES} SEARCH ${ARG_SEARCH} DRIVER ${ARG_DRIVER}
+      DRIVER_INSTALL "${ARG_DRIVER_INSTALL}")
   endif()
 
   _kernforge_check_manifest(${target} "${manifest}")

@@ -186,6 +186,25 @@ void classify_folder(FileFacts& f, const std::string& real) {
   note(f, folder_problem(real, st));
 }
 
+// Note [Reading a file grows the buffer]
+// The text is read in pieces appended to a buffer sized by the file, never by the limit: the
+// limit is what a file may not exceed (64 MiB for ld.so.cache), and a buffer resized to it up
+// front was zero-filled, touching 64 MiB of pages, every time ld.so.cache was read. That made
+// each system search (every preload or driver not in a search root) cost ~50 ms and ~60 MiB of
+// peak memory where dlopen itself takes 2 ms (docs/loader.md, "What a preload used to cost").
+std::string read_up_to(int fd, size_t limit, size_t size_hint) {
+  std::string text;
+  text.reserve(std::min(limit, size_hint + 1));
+  char piece[16 * 1024];
+  while (text.size() < limit) {
+    const ssize_t got = read(fd, piece, std::min(sizeof piece, limit - text.size()));
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    text.append(piece, static_cast<size_t>(got));
+  }
+  return text;
+}
+
 }  // namespace
 
 FileFacts inspect_file(const std::string& path) {
@@ -229,15 +248,7 @@ FileText read_regular_file(const std::string& path, size_t limit, const FileIden
               static_cast<unsigned long long>(st.st_ino) != expected->inode)) {
     r.error = path + " was replaced while it was being checked; nothing was read";
   } else {
-    r.text.resize(limit);
-    size_t n = 0;
-    while (n < limit) {
-      const ssize_t got = read(fd, r.text.data() + n, limit - n);
-      if (got < 0 && errno == EINTR) continue;
-      if (got <= 0) break;
-      n += static_cast<size_t>(got);
-    }
-    r.text.resize(n);
+    r.text = read_up_to(fd, limit, static_cast<size_t>(st.st_size));
   }
   close(fd);
   return r;

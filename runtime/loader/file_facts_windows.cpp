@@ -116,15 +116,14 @@ FileText read_regular_file(const std::string& path, size_t limit, const FileIden
   if (GetFileType(h) != FILE_TYPE_DISK) {
     r.error = path + " is not a file on a disk, not a file kernforge reads";
   } else {
-    r.text.resize(limit);
-    size_t n = 0;
-    while (n < limit) {
+    // Note [Reading a file grows the buffer] (file_facts_posix.cpp): never sized by the limit.
+    char piece[16 * 1024];
+    while (r.text.size() < limit) {
       DWORD got = 0;
-      const DWORD want = static_cast<DWORD>(std::min<size_t>(limit - n, 1u << 20));
-      if (!ReadFile(h, r.text.data() + n, want, &got, nullptr) || got == 0) break;
-      n += got;
+      const DWORD want = static_cast<DWORD>(std::min<size_t>(limit - r.text.size(), sizeof piece));
+      if (!ReadFile(h, piece, want, &got, nullptr) || got == 0) break;
+      r.text.append(piece, got);
     }
-    r.text.resize(n);
   }
   CloseHandle(h);
   return r;

@@ -75,15 +75,93 @@ void check_soname(const std::string& path, const char* name, const std::string& 
   }
 }
 
+// The keys of `obj` must be among `known` (a misspelt key must not be ignored).
+void only_keys(const json& obj, const std::string& path, const char* name,
+               const std::set<std::string>& known, const char* listed) {
+  for (const auto& item : obj.items()) {
+    if (known.count(item.key()) == 0) {
+      bad(path, name, "has the unknown key '" + item.key() + "'; the keys are " + listed +
+                          " (a misspelt requirement must not be ignored)");
+    }
+  }
+}
+
+// A gate's path or folder: absolute, or starting with a variable ($ORIGIN, $VAR, ${VAR}) that
+// makes it absolute; no '..' component, no control character.
+void check_gate_path(const std::string& path, const char* key, const std::string& value) {
+  const std::string name = std::string("requires.driver.any_of ") + key;
+  bool control = false;
+  for (const char c : value) control = control || static_cast<unsigned char>(c) < 0x20;
+  const bool rooted = !value.empty() && (value[0] == '/' || value[0] == '$');
+  if (!rooted || control) {
+    bad(path, name.c_str(), "is '" + value + "', which is not an absolute path (or one starting "
+        "with $ORIGIN or $VARIABLE). A library is named by its soname: write {\"library\": \"" +
+        value + "\"} instead");
+  }
+  const std::filesystem::path p = std::filesystem::u8path(value);
+  for (const auto& part : p) {
+    if (part == "..") {
+      bad(path, name.c_str(), "is '" + value + "', which holds '..'; name the folder itself");
+    }
+  }
+}
+
+DriverProbe parse_probe(const json& e, const std::string& path) {
+  const char* const name = "requires.driver.any_of";
+  if (!e.is_object()) bad(path, name, std::string("must be an array of objects, got ") + e.type_name());
+  only_keys(e, path, name, {"library", "path", "folder", "suffix"}, "library, path, folder and suffix");
+  DriverProbe p;
+  int kinds = 0;
+  for (const auto& [key, kind] : {std::pair{"library", DriverProbe::Kind::library},
+                                  std::pair{"path", DriverProbe::Kind::path},
+                                  std::pair{"folder", DriverProbe::Kind::folder}}) {
+    const json& v = field(e, path, key, json::value_t::string, false);
+    if (v.is_null()) continue;
+    ++kinds;
+    p.kind = kind;
+    p.value = v.get<std::string>();
+  }
+  if (kinds != 1) {
+    bad(path, name, "has an entry " + e.dump() + " with " + std::to_string(kinds) + " of "
+        "library, path and folder; each entry names exactly one");
+  }
+  if (p.kind == DriverProbe::Kind::library) check_soname(path, name, p.value);
+  if (p.kind != DriverProbe::Kind::library) {
+    check_gate_path(path, p.kind == DriverProbe::Kind::path ? "path" : "folder", p.value);
+  }
+  const json& suffix = field(e, path, "suffix", json::value_t::string, false);
+  if (!suffix.is_null()) {
+    p.suffix = suffix.get<std::string>();
+    if (p.kind != DriverProbe::Kind::folder) bad(path, name, "has a suffix without a folder");
+    if (p.suffix.empty() || p.suffix.find_first_of("/\\") != std::string::npos) {
+      bad(path, name, "has the suffix '" + p.suffix + "'; a suffix is the end of a file name, "
+          "such as .icd, without '/'");
+    }
+  }
+  return p;
+}
+
+// "driver": {"any_of": [{"library": ...} | {"path": ...} | {"folder": ..., "suffix": ...}],
+// "install": "what to install"}.
+void parse_driver(const json& r, const std::string& path, Manifest& m) {
+  const json& d = field(r, path, "driver", json::value_t::object, false);
+  if (d.is_null()) return;
+  only_keys(d, path, "requires.driver", {"any_of", "install"}, "any_of and install");
+  const json& any_of = field(d, path, "any_of", json::value_t::array, true);
+  if (any_of.empty()) bad(path, "requires.driver.any_of", "is empty; list what the driver is");
+  for (const json& e : any_of) m.driver.any_of.push_back(parse_probe(e, path));
+  m.driver.install = field(d, path, "install", json::value_t::string, true).get<std::string>();
+  if (m.driver.install.empty()) {
+    bad(path, "requires.driver.install", "is empty; say what to install to get the driver");
+  }
+}
+
 void parse_requires(const json& j, const std::string& path, Manifest& m) {
   const json& r = field(j, path, "requires", json::value_t::object, false);
   if (r.is_null()) return;
-  for (const auto& item : r.items()) {
-    if (item.key() != "os" && item.key() != "arch" && item.key() != "cpu_features") {
-      bad(path, "requires", "has the unknown key '" + item.key() + "'; the keys are os, arch and "
-                            "cpu_features (a misspelt requirement must not be ignored)");
-    }
-  }
+  only_keys(r, path, "requires", {"os", "arch", "cpu_features", "driver"},
+            "os, arch, cpu_features and driver");
+  parse_driver(r, path, m);
   const json& os = field(r, path, "os", json::value_t::string, false);
   const json& arch = field(r, path, "arch", json::value_t::string, false);
   if (!os.is_null()) m.requires_os = os.get<std::string>();

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "kernforge/plugin.h"
 #include "loader/dependencies.hpp"
+#include "loader/driver_gate.hpp"
 #include "loader/manifest.hpp"
 #include "loader/os.hpp"
 #include "loader/step_record.hpp"
@@ -34,6 +35,18 @@ bool check_declared(PluginRecord& b, const Manifest& m) {
                                  m.path, m.abi_major, m.abi_minor, KF_PLUGIN_ABI_MAJOR,
                                  KF_PLUGIN_ABI_MINOR), t);
   }
+  return true;
+}
+
+// The driver gate (driver_gate.hpp): checked before anything of the plugin is loaded or set
+// aside for first use, so a plugin whose driver is missing maps nothing, ever.
+bool check_driver(PluginRecord& b, const Manifest& m) {
+  StepTimer t;
+  const GateResult gate = check_driver_gate(m);
+  if (!gate.met) {
+    return fail_step(b, "driver", m.path, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE, gate.reason, t);
+  }
+  if (!gate.found.empty()) step(b, "driver", m.path, "ok", gate.found, t);
   return true;
 }
 
@@ -69,7 +82,7 @@ bool apply_manifest(PluginRecord& b, const std::string& manifest_path, bool may_
   b.device_type_name = m.device_type;
   b.priority = m.priority;
   b.library_path = m.library_path();
-  if (!check_declared(b, m)) return false;
+  if (!check_declared(b, m) || !check_driver(b, m)) return false;
   if (may_defer && m.first_use) {
     b.deferred = true;  // Note [Backends started on first use]: even its preloads wait
     return false;

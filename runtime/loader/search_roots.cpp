@@ -99,6 +99,11 @@ std::vector<long> version_of(const std::string& suffix) {
 
 }  // namespace
 
+std::optional<std::string> expand_manifest_path(const std::string& entry, const Manifest& m,
+                                                std::string& why) {
+  return expand_variables(entry, m.dir, why);
+}
+
 SearchRoots dependency_roots(const Manifest& m, const std::vector<std::string>& folders) {
   SearchRoots out;
   for (const std::string& entry : m.search) add_entry(entry, m, folders, out);

@@ -268,6 +268,29 @@ class Doctor(unittest.TestCase):
             self.assertRegex(proc.stdout, r"(?m)^\s+elsewhere\s+unavailable\s")
             self.assertEqual(len(other_hints(proc.stdout)), 1, proc.stdout)
 
+    def test_driver_gate_step_and_reason(self) -> None:
+        gate = {"any_of": [{"library": "libkf_no_such_driver.so.1"}],
+                "install": "the gated test driver"}
+        with PluginFolder("gated", b"", requires={"driver": gate}) as folder:
+            proc = doctor("--verbose", KERNFORGE_PLUGIN_PATH=str(folder.path))
+            self.check_exit(proc, 0)  # a missing driver is normal: unavailable, not rejected
+            self.assertRegex(proc.stdout, r"(?m)^\s+gated\s+unavailable\s")
+            self.assertRegex(proc.stdout, r"(?m)^\s+driver\s+gated\s+skipped\s")
+            self.assertIn("libkf_no_such_driver.so.1", proc.stdout)
+            self.assertIn("Install the gated test driver", proc.stdout)
+            self.assertEqual(len(other_hints(proc.stdout)), 0, proc.stdout)
+            rep = report(doctor("--json", KERNFORGE_PLUGIN_PATH=str(folder.path)))
+            self.assertEqual(states(rep).get("gated"), "unavailable")
+            steps = [s for s in rep.get("steps", [])
+                     if s.get("plugin") == "gated" and s.get("what") == "driver"]
+            self.assertEqual(len(steps), 1, rep.get("steps"))
+            self.assertEqual(steps[0].get("result"), "skipped")
+            self.assertIn("libkf_no_such_driver.so.1", steps[0].get("reason", ""))
+            self.assertIn("Install the gated test driver", steps[0].get("reason", ""))
+            # The zero-byte library was never opened (opening it would have rejected it).
+            self.assertFalse(any(s.get("plugin") == "gated" and s.get("what") == "dlopen"
+                                 for s in rep.get("steps", [])))
+
 
 if __name__ == "__main__":
     unittest.main()

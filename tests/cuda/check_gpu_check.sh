@@ -19,7 +19,7 @@ echo "--- summary.txt"
 cat "$work/out/summary.txt"
 if grep -q '^no NVIDIA GPU: ' "$work/out/summary.txt"; then
   [[ $status -eq 0 ]] || { echo "run.sh found no GPU but exited $status" >&2; exit 1; }
-  grep -q 'no CUDA driver\|no device\|reports' "$work/out/summary.txt" ||
+  grep -q 'no CUDA driver\|no driver for it\|no device\|reports' "$work/out/summary.txt" ||
     { echo "run.sh did not give the runtime's reason" >&2; exit 1; }
   exit 0
 fi

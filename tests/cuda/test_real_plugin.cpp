@@ -1,9 +1,10 @@
 // The real libkernforge_cuda.so, loaded by the runtime as any program loads it. On a machine
-// with the CUDA toolkit but no driver (CI) it must be unavailable with "no CUDA driver
-// (libcuda.so.1 not found)", not crash and not be rejected, with its CUDA libraries preloaded in
-// PyTorch's order from the folders its manifest names; with a driver and a GPU it must be
-// loaded and describe the device. The manifest says "activation": "first_use": until something
-// needs a backend list, nothing of the plugin is loaded, not even cuBLAS.
+// with the CUDA toolkit but no driver (CI) its manifest's driver gate makes it unavailable naming
+// libcuda.so.1 and the NVIDIA driver, not crashed and not rejected, with nothing of it mapped:
+// neither cuBLAS nor the plugin. With a driver its CUDA libraries are preloaded in PyTorch's
+// order from the folders its manifest names, and with a GPU it must be loaded and describe the
+// device. The manifest says "activation": "first_use": until something needs a backend list,
+// nothing of the plugin is loaded, not even cuBLAS.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -60,6 +61,9 @@ bool mapped(const char* soname) {
   return h != nullptr;
 }
 
+/// Whether the dynamic loader can open the driver (loaded now if so; never closed).
+bool driver_installed() { return dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) != nullptr; }
+
 TEST(RealPlugin, TheManifestPreloadsInPyTorchsOrder) {
   const json m = manifest();
   std::vector<std::string> sonames;
@@ -79,13 +83,16 @@ TEST(RealPlugin, TheManifestPreloadsInPyTorchsOrder) {
   EXPECT_EQ(search, (std::vector<std::string>{"$ORIGIN", "$KERNFORGE_CUDA_HOME/lib64",
                                               "$CUDA_HOME/lib64", "/usr/local/cuda/lib64"}));
   EXPECT_EQ(m.value("activation", ""), "first_use");
+  const json gate = m.at("requires").at("driver");
+  EXPECT_EQ(gate.at("any_of"), json::parse(R"([{"library": "libcuda.so.1"}])")) << gate.dump();
+  EXPECT_NE(gate.at("install").get<std::string>().find("NVIDIA driver"), std::string::npos);
 }
 
 TEST(RealPlugin, NothingOfItIsLoadedBeforeFirstUse) {
   ASSERT_EQ(kf_init(nullptr), KF_OK);
   const json r = report();
-  EXPECT_FALSE(entry(r, "deferred").is_null()) << "cuda is not set aside at start-up";
-  EXPECT_TRUE(entry(r, "backends").is_null());
+  // Set aside for first use, or (no driver) unavailable by its gate at once.
+  EXPECT_NE(entry(r, "deferred").is_null(), entry(r, "backends").is_null()) << r.dump(2);
   EXPECT_FALSE(mapped(manifest().at("preload").at(1).at("soname").get<std::string>().c_str()))
       << "cuBLAS was mapped before anything needed cuda";
 }
@@ -96,6 +103,18 @@ TEST(RealPlugin, ReportsWhyItIsUnavailableOrItsDevices) {
   const std::string reason = info.reason;
   const json record = entry(report(), "backends");
   ASSERT_FALSE(record.is_null());
+  const json m = manifest();
+  if (!driver_installed()) {
+    EXPECT_STREQ(kf_backend_state_name(info.state), "unavailable") << reason;
+    EXPECT_EQ(info.failure, KF_UNAVAILABLE);
+    EXPECT_NE(reason.find("libcuda.so.1"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("Install the NVIDIA driver"), std::string::npos) << reason;
+    EXPECT_TRUE(record.value("libraries", json::array()).empty()) << record.dump(2);
+    for (const json& p : m.at("preload")) {
+      EXPECT_FALSE(mapped(p.at("soname").get<std::string>().c_str())) << p.dump();
+    }
+    return;
+  }
   // The toolkit's libraries were preloaded, in the manifest's order, by absolute path.
   std::vector<std::string> loaded;
   for (const json& lib : record.value("libraries", json::array())) {
@@ -104,19 +123,9 @@ TEST(RealPlugin, ReportsWhyItIsUnavailableOrItsDevices) {
       EXPECT_EQ(lib.value("path", "").rfind('/', 0), 0u) << lib.dump();
     }
   }
-  const json m = manifest();
   ASSERT_GE(loaded.size(), 3u) << record.dump(2);
   for (size_t i = 0; i < 3; ++i) {
     EXPECT_EQ(loaded[i], m.at("preload").at(i).at("soname")) << record.dump(2);
-  }
-  if (!mapped("libcuda.so.1")) {
-    EXPECT_STREQ(kf_backend_state_name(info.state), "unavailable") << reason;
-    EXPECT_EQ(info.failure, KF_UNAVAILABLE);
-    EXPECT_NE(reason.find("cuda: no CUDA driver (libcuda.so.1 not found)"), std::string::npos)
-        << reason;
-    EXPECT_NE(record.value("reason", "").find("libcuda.so.1 not found"), std::string::npos)
-        << record.dump();
-    return;
   }
   if (info.state != KF_BACKEND_LOADED) {
     // A driver without a GPU (or too old for the runtime) is unavailable, never rejected.

@@ -269,7 +269,7 @@ TEST(Manifest, UnknownRequiresKeysAreRefused) {
     const kf::Error e = reject(j);
     EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << key;
     EXPECT_TRUE(mentions(e.what(), {kPath, "'requires'", std::string("'") + key + "'",
-                                    "os, arch and cpu_features"}))
+                                    "os, arch, cpu_features and driver"}))
         << key;
   }
 }

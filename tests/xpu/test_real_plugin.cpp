@@ -1,13 +1,17 @@
 // The real libkernforge_xpu.so, loaded by the runtime as any program loads it. Without a Level
-// Zero driver (these machines) it must be unavailable with zeInit's result as its reason, not
-// crash and not be rejected; with a driver and a GPU it must be loaded. The test asks zeInit
-// itself (through the loader the plugin's manifest preloaded) which of the two it should see.
+// Zero GPU driver (these machines) its manifest's driver gate makes it unavailable naming
+// libze_intel_gpu.so.1, not crashed and not rejected, with nothing of it mapped, not even
+// libze_loader.so.1. With a driver that zeInit refuses it is unavailable with zeInit's result as
+// its reason; with a driver and a GPU it must be loaded. The test asks zeInit itself (through
+// the loader the plugin's manifest preloaded) which of the two it should see.
 // The manifest says "activation": "first_use": until something needs a backend list, nothing
 // of the plugin is loaded, not even libze_loader.so.1.
 #include <dlfcn.h>
+#include <unistd.h>
 #include <gtest/gtest.h>
 #include <level_zero/ze_api.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -57,16 +61,40 @@ ze_result_t ze_init_here() {
   return init != nullptr ? init(ZE_INIT_FLAG_GPU_ONLY) : ZE_RESULT_ERROR_UNINITIALIZED;
 }
 
+/// Whether a driver the gate accepts is there: libze_intel_gpu.so.1 as the dynamic loader finds
+/// it (loaded now if so, never closed), or the path ZE_ENABLE_ALT_DRIVERS names.
+bool driver_installed() {
+  const char* alt = std::getenv("ZE_ENABLE_ALT_DRIVERS");
+  if (alt != nullptr && *alt == '/' && access(alt, F_OK) == 0) return true;
+  return dlopen("libze_intel_gpu.so.1", RTLD_LAZY | RTLD_LOCAL) != nullptr;
+}
+
 TEST(RealPlugin, NothingOfItIsLoadedBeforeFirstUse) {
   ASSERT_EQ(kf_init(nullptr), KF_OK);
   const json r = report();
-  EXPECT_FALSE(entry(r, "deferred").is_null()) << "xpu is not set aside at start-up";
-  EXPECT_TRUE(entry(r, "backends").is_null());
+  // Set aside for first use, or (no driver) unavailable by its gate at once.
+  EXPECT_NE(entry(r, "deferred").is_null(), entry(r, "backends").is_null()) << r.dump(2);
   EXPECT_EQ(dlopen("libze_loader.so.1", RTLD_NOW | RTLD_NOLOAD), nullptr)
       << "the Level Zero loader was mapped before anything needed xpu";
 }
 
+TEST(RealPlugin, WithoutADriverNothingOfItIsMapped) {
+  kf_backend_info_t info{};
+  ASSERT_TRUE(find_xpu(&info)) << "libkernforge_xpu.so was not found next to libkernforge";
+  if (driver_installed()) GTEST_SKIP() << "a Level Zero GPU driver is installed here";
+  const std::string reason = info.reason;
+  EXPECT_STREQ(kf_backend_state_name(info.state), "unavailable") << reason;
+  EXPECT_EQ(info.failure, KF_UNAVAILABLE);
+  EXPECT_NE(reason.find("libze_intel_gpu.so.1"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("Install a Level Zero GPU driver"), std::string::npos) << reason;
+  EXPECT_EQ(dlopen("libze_loader.so.1", RTLD_NOW | RTLD_NOLOAD), nullptr);
+  EXPECT_EQ(dlopen("libkernforge_xpu.so", RTLD_NOW | RTLD_NOLOAD), nullptr);
+}
+
 TEST(RealPlugin, ReportsWhatZeInitSays) {
+  // Without a driver, a path that exists in ZE_ENABLE_ALT_DRIVERS passes the gate, and zeInit
+  // refuses it: the plugin then loads its libraries and reports zeInit's result.
+  if (!driver_installed()) setenv("ZE_ENABLE_ALT_DRIVERS", "/dev/null", 1);
   kf_backend_info_t info{};
   ASSERT_TRUE(find_xpu(&info)) << "libkernforge_xpu.so was not found next to libkernforge";
   const ze_result_t init = ze_init_here();

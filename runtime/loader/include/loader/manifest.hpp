@@ -1,7 +1,7 @@
 // A plugin manifest (docs/loader.md), parsed strictly with nlohmann-json: an unknown
 // manifest_version, a missing field, a wrong type, a key given twice in any object, an unknown key
-// in "requires" or a dependency named by anything but a bare soname is rejected naming the file
-// and the field. Thread safety: no state.
+// in "requires", a malformed driver gate or a dependency named by anything but a bare soname is
+// rejected naming the file and the field. Thread safety: no state.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +14,23 @@ struct PreloadEntry {
   std::string soname;
   std::vector<std::string> folders;
   bool required = true;
+};
+
+/// One thing whose presence tells that a plugin's device can be there (the availability gate,
+/// "requires": {"driver": ...}, docs/loader.md): a library by soname, a file or device node by
+/// path, or a folder holding an entry whose name ends with `suffix` (an OpenCL ICD file).
+struct DriverProbe {
+  enum class Kind { library, path, folder };
+  Kind kind = Kind::library;
+  std::string value;   // a bare soname, or a path that may hold $ORIGIN, $VAR and ${VAR}
+  std::string suffix;  // folder only: "" means any entry
+};
+
+/// "requires": {"driver": {"any_of": [...], "install": "..."}}: at least one probe must hold,
+/// else the plugin is unavailable and nothing of it is loaded (loader/driver_gate.hpp).
+struct DriverGate {
+  std::vector<DriverProbe> any_of;  // empty: no gate
+  std::string install;              // what to install when none holds
 };
 
 struct Manifest {
@@ -29,6 +46,7 @@ struct Manifest {
   std::string requires_os;
   std::string requires_arch;
   std::vector<std::string> cpu_features;
+  DriverGate driver;
   std::vector<std::string> global_deps;
   std::vector<PreloadEntry> preload;
   std::vector<std::string> search;

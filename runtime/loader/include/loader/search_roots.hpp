@@ -6,6 +6,7 @@
 // or that name an unset variable, are dropped and said so.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,11 @@ struct SearchRoots {
 };
 
 SearchRoots dependency_roots(const Manifest& m, const std::vector<std::string>& folders);
+
+/// `entry` with $ORIGIN (the manifest's folder), $VARIABLE and ${VARIABLE} expanded, as for a
+/// "search" entry; nullopt with `why` when a variable is unset or empty (the driver gate's paths).
+std::optional<std::string> expand_manifest_path(const std::string& entry, const Manifest& m,
+                                                std::string& why);
 
 /// The library roots from kf_init (Python site-packages folders); set before start-up.
 void set_library_roots(std::vector<std::string> roots);
