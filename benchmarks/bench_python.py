@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -81,6 +82,37 @@ def time_imports(runs: int) -> dict:
                 "import_ms": statistics.median(v) - bare} for k, v in walls.items()}
 
 
+_LISTING = "import kernforge as kf; kf.backends(); kf.ones(2) + kf.ones(2)"
+
+
+def _unavailable() -> str:
+    code = "import kernforge as kf; print(','.join(b['name'] for b in kf.backends() " \
+           "if b['state'] == 'unavailable'))"
+    return subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def time_listing(runs: int) -> dict:
+    """`kf.backends()` and one CPU op in fresh interpreters, as shipped and with the plugins it
+    finds unavailable turned off: wall-clock medians and the children's peak memory."""
+    off = _unavailable()
+    kinds = {"as shipped": {}, f"{off or 'none'} disabled": {"KERNFORGE_DISABLE_PLUGINS": off}}
+    walls = {k: [] for k in kinds}
+    peaks = {k: [] for k in kinds}
+    for round_ in range(runs + 1):
+        for kind, extra in kinds.items():
+            start = time.perf_counter()
+            child = subprocess.Popen([sys.executable, "-c", _LISTING], env={**os.environ, **extra})
+            _, status, usage = os.wait4(child.pid, 0)
+            if status != 0:
+                raise RuntimeError(f"the listing child ({kind}) failed")
+            if round_:
+                walls[kind].append((time.perf_counter() - start) * 1e3)
+                peaks[kind].append(usage.ru_maxrss / 1024)
+    return {k: {"median_ms": statistics.median(walls[k]), "peak_mib": statistics.median(peaks[k])}
+            for k in kinds}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("json")
@@ -89,7 +121,8 @@ def main() -> None:
     args = parser.parse_args()
     tiny, versions = time_tiny(args.repetitions)
     result = {"python": platform.python_version(), "versions": versions, "tiny_add": tiny,
-              "imports": time_imports(args.import_runs)}
+              "imports": time_imports(args.import_runs),
+              "listing": time_listing(args.import_runs // 3 or 1)}
     with open(args.json, "w") as f:
         json.dump(result, f, indent=1)
     for name, v in tiny.items():

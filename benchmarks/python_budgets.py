@@ -60,4 +60,11 @@ def python_section(py: dict | None) -> list[str]:
         what = "`python -c pass`" if name == "bare" else f"`import {name}`"
         out.append(f"| {what} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
                    f"{v['max_ms']:.1f} ms | {v['import_ms']:.1f} ms |")
+    listing = py.get("listing", {})
+    if listing:
+        out += ["", "`import kernforge`, `kf.backends()` and one CPU op, fresh interpreters "
+                "round-robin, as shipped and with the plugins found unavailable turned off:", "",
+                "| `kf.backends()` | median | peak memory |", "|---|---:|---:|"]
+        for name, v in listing.items():
+            out.append(f"| {name} | {v['median_ms']:.1f} ms | {v['peak_mib']:.1f} MiB |")
     return out

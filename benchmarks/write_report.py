@@ -34,6 +34,10 @@ MATMUL_BUDGET_PCT = 95.0
 OPENCL_ADD_VS_DIRECT = 0.9  # kf_add on opencl at least this fraction of the same kernel direct
 STARTUP_BUDGET_MS = 10.0
 STARTUP_KINDS = ("bare", "linked", "core", "full", "started")
+LISTING_KINDS = ("listing", "listing_off")
+# A program that lists the backends, as shipped, against the same with the plugins it found
+# unavailable turned off: at most this much slower, and this much more memory.
+LISTING_TIME_RATIO, LISTING_EXTRA_MIB = 1.15, 8.0
 TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
 
@@ -307,6 +311,42 @@ def startup_section(startup: dict) -> list[str]:
                   "(`full` − `bare`: "
                   f"{fmt_us((startup.get('kernforge_us') or {}).get('min'))}) are closer to the "
                   "cost on an idle one."]
+    return lines + listing_section(startup)
+
+
+def fmt_mib(kib: object) -> str:
+    return f"{kib / 1024:.1f} MiB" if isinstance(kib, (int, float)) else "?"
+
+
+def listing_section(startup: dict) -> list[str]:
+    """Listing the backends as shipped against the same with the unavailable plugins off (the
+    driver gate's budget), with every kind's peak memory."""
+    kinds = startup.get("kinds", {})
+    shipped, off = kinds.get("listing"), kinds.get("listing_off")
+    if not shipped or not off:
+        return []
+    lines = ["", "### Listing the backends (driver gate)", "",
+             "`listing` lists the backends (`kf_backend_count`, `kf_backend_info`) and adds two "
+             "CPU tensors; `listing_off` is the same with `KERNFORGE_DISABLE_PLUGINS` naming "
+             "the plugins `listing` found unavailable. Peak memory is the child's `ru_maxrss`.",
+             "", "| process | process median | p90 | min | peak memory (median) |",
+             "|---|---:|---:|---:|---:|"]
+    for name in STARTUP_KINDS + LISTING_KINDS:
+        k = kinds.get(name)
+        if not k:
+            continue
+        out = k.get("outside_us") or {}
+        lines.append(f"| `{name}` | {fmt_us(out.get('median'))} | {fmt_us(out.get('p90'))} | "
+                     f"{fmt_us(out.get('min'))} | {fmt_mib(median_of(k.get('peak_kib')))} |")
+    t1, t0 = median_of(shipped.get("outside_us")), median_of(off.get("outside_us"))
+    m1, m0 = median_of(shipped.get("peak_kib")), median_of(off.get("peak_kib"))
+    if all(isinstance(v, (int, float)) for v in (t1, t0, m1, m0)) and t0 > 0:
+        ratio, extra = t1 / t0, (m1 - m0) / 1024
+        verdict = "within" if ratio <= LISTING_TIME_RATIO and extra <= LISTING_EXTRA_MIB \
+            else "over"
+        lines += ["", f"As shipped, listing takes **{ratio:.2f}×** the time and **{extra:+.1f} "
+                  f"MiB** the memory of the same with the unavailable plugins off: {verdict} "
+                  f"the budget ({LISTING_TIME_RATIO}× and {LISTING_EXTRA_MIB:.0f} MiB)."]
     return lines
 
 
