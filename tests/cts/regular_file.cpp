@@ -33,11 +33,13 @@ std::string too_large() {
 std::string read_regular_file(const std::string& path) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status)) refuse(path, "does not exist");
+  // The same words as the POSIX branch: "cannot be opened: " and the system's reason.
+  if (ec) refuse(path, "cannot be opened: " + ec.message());
+  if (!std::filesystem::exists(status)) refuse(path, std::string("cannot be opened: ") + std::strerror(ENOENT));
   if (!std::filesystem::is_regular_file(status)) refuse(path, "is not a regular file");
   if (std::filesystem::file_size(path, ec) > kMaxFileBytes) refuse(path, too_large());
   std::ifstream in(path, std::ios::binary);
-  if (!in) refuse(path, "cannot be opened");
+  if (!in) refuse(path, std::string("cannot be opened: ") + std::strerror(errno));
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
