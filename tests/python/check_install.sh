@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # The real packaging check of the Python package:
 #   check_install.sh <python> <source dir> <work dir>
-# 1. `pip wheel` builds the wheel from pyproject.toml (scikit-build-core over the same CMake);
-#    its contents are checked: the core (libkernforge.so.1), the global deps, the CPU plugin and
-#    its manifest in lib/kernforge/plugins, _C with RUNPATH $ORIGIN/lib, no test or SDK files.
-# 2. The wheel is installed into a venv and used from outside the source tree: import, an op,
-#    the load report, and the pytest file test_tensor.py against the installed package.
-# 3. `pip install -e .` (editable, redirect mode) into a second venv: the Python files come from
-#    the source tree, the extension and plugins from site-packages, and the plugins are found.
-# The venvs see the interpreter's own site-packages (--system-site-packages) for the build
-# requirements tools/install-deps.sh installs, so pip runs with --no-build-isolation, offline.
+# 1. The extra case: `pip wheel --no-build-isolation` with the interpreter's own build
+#    requirements (tools/install-deps.sh installs them); the wheel's contents are checked (the
+#    core, the global deps, the CPU plugin and its manifest, _C with RUNPATH $ORIGIN/lib, no test
+#    or SDK files), and it is installed into a venv with --system-site-packages and used.
+# 2. `pip install <source>` exactly as the README says, in a fresh venv that sees nothing of
+#    the system's site-packages, with pip's build isolation: the build requirements come from
+#    [build-system].requires alone (PyPI). Used from outside the source tree: import, an op,
+#    the load report, and test_tensor.py.
+# 3. `pip install -e <source>` (editable, redirect mode), isolated too, in a second fresh venv:
+#    the Python files come from the source tree, the extension and plugins from site-packages.
+# Each build has its own build folder under <work dir>/builds (SKBUILD_BUILD_DIR): an isolated
+# build's environment is a new temporary folder every time, so no CMake cache is shared with
+# another kind of build. ccache (KF_COMPILER_LAUNCHER, set by CTest) makes the rebuilds cheap.
 set -euo pipefail
 py="$1" src="$2" work="$3"
-rm -rf "$work"
-mkdir -p "$work"
+rm -rf "$work/dist" "$work/unpacked" "$work"/venv-*
+mkdir -p "$work/builds"
 cd "$work"  # outside the source tree from here on
 
-echo "== wheel"
-"$py" -m pip wheel --no-build-isolation --no-deps -q -w "$work/dist" "$src"
+echo "== pip wheel --no-build-isolation (the extra case)"
+SKBUILD_BUILD_DIR="$work/builds/no-isolation" \
+  "$py" -m pip wheel --no-build-isolation --no-deps -q -w "$work/dist" "$src"
 wheel=$(ls "$work"/dist/kernforge-*.whl)
 "$py" - "$wheel" <<'PY'
 import sys, zipfile
@@ -62,11 +67,26 @@ echo "$out"
 "$work/venv-wheel/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python/test_tensor.py"
 "$work/venv-wheel/lib/"python3*/site-packages/kernforge/bin/kernforge info | head -3
 
-echo "== pip install -e <source>"
-"$py" -m venv --system-site-packages "$work/venv-editable"
-"$work/venv-editable/bin/python" -m pip install -q --no-deps --no-build-isolation -e "$src"
+echo "== the README: pip install <source>, in a fresh venv, isolated"
+"$py" -m venv "$work/venv-isolated"
+SKBUILD_BUILD_DIR="$work/builds/isolated" "$work/venv-isolated/bin/pip" install -q "$src"
+out=$(smoke "$work/venv-isolated/bin/python")
+echo "$out"
+[[ "$out" == "$work/venv-isolated/"* ]] || { echo "kernforge did not come from the venv" >&2; exit 1; }
+# The console script: the package's C++ command, its output and exit codes.
+"$work/venv-isolated/bin/kernforge" info | head -3
+"$work/venv-isolated/bin/kernforge" doctor >/dev/null
+rc=0; "$work/venv-isolated/bin/kernforge" ops no_such_op >/dev/null 2>&1 || rc=$?
+[[ $rc == 2 ]] || { echo "kernforge ops no_such_op exited $rc, not 2" >&2; exit 1; }
+"$work/venv-isolated/bin/pip" install -q pytest numpy hypothesis
+"$work/venv-isolated/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python/test_tensor.py"
+
+echo "== the README: pip install -e <source>, in a fresh venv, isolated"
+"$py" -m venv "$work/venv-editable"
+SKBUILD_BUILD_DIR="$work/builds/editable" "$work/venv-editable/bin/pip" install -q -e "$src"
 out=$(smoke "$work/venv-editable/bin/python")
 echo "$out"
 [[ "$out" == "$src/frontends/python/kernforge/__init__.py"* ]] || {
   echo "the editable install does not use the source tree's files" >&2; exit 1; }
+"$work/venv-editable/bin/kernforge" info | head -1
 echo "python.install: all checks passed"

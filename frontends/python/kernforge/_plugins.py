@@ -95,7 +95,7 @@ def _distribution_entry_points(folder, n):
     return [EntryPoint(k, v) for k, v in _group_lines(text)] if GROUP in text else []
 
 
-def _entry_points():
+def entry_points():
     """(entry points, failed records): the group's entry points of every distribution on
     sys.path, the first distribution of a name winning, as importlib.metadata orders them
     (sys.path order). A distribution whose metadata cannot be read is one failed record; the
@@ -134,7 +134,7 @@ def _failed_record(name, value, error):
 
 # What one entry point may raise and still leave import standing. KeyboardInterrupt is the user
 # asking to stop, and propagates.
-_CAUGHT = (Exception, SystemExit, GeneratorExit)
+CAUGHT = (Exception, SystemExit, GeneratorExit)
 
 
 def _load_paths(C, record):
@@ -144,7 +144,7 @@ def _load_paths(C, record):
     for path in record["paths"]:
         try:
             status, message = C.try_load_plugin(os.fsencode(path))
-        except _CAUGHT as e:
+        except CAUGHT as e:
             status, message = type(e).__name__, str(e)
         if status == "KF_ALREADY_EXISTS":
             record["state"] = "already loaded"
@@ -159,8 +159,8 @@ def load(C):
     if os.environ.get("KERNFORGE_AUTOLOAD", "").strip() == "0":
         return []
     try:
-        eps, records = _entry_points()
-    except _CAUGHT as e:  # a broken sys.path entry must not break import
+        eps, records = entry_points()
+    except CAUGHT as e:  # a broken sys.path entry must not break import
         return [_failed_record("*", GROUP, f"reading the entry points failed: "
                                            f"{type(e).__name__}: {e}")]
     for ep in sorted(eps, key=lambda e: e.name):
@@ -168,7 +168,7 @@ def load(C):
         records.append(record)
         try:
             record["paths"] = paths_of(ep)
-        except _CAUGHT as e:
+        except CAUGHT as e:
             record.update(state="failed", error=f"{type(e).__name__}: {e}")
             continue
         _load_paths(C, record)

@@ -1,0 +1,39 @@
+"""The Python package's version, for scikit-build-core's dynamic metadata (pyproject.toml's
+``[tool.scikit-build.metadata.version]``, a provider kept in the source tree).
+
+The build has one version, and the wheel takes the same one the CMake build does
+(cmake/KernforgeVersion.cmake): ``KERNFORGE_BUILD_VERSION`` when it is set and not empty,
+else the first line of ``version.txt``. It must be ``<major>.<minor>.<patch>`` with an optional
+suffix (``0.2.0``, ``0.2.0-rc1``); anything else stops the build, saying where it came from.
+The wheel's metadata spells it as PEP 440 does (``0.2.0-rc1`` becomes ``0.2.0rc1``).
+"""
+
+import os
+import re
+from pathlib import Path
+
+_VERSION_TXT = Path(__file__).resolve().parents[2] / "version.txt"
+_FORM = re.compile(r"^[0-9]+\.[0-9]+\.[0-9]+([-+~.][0-9A-Za-z.+~-]*)?$")
+
+
+def build_version(environ=os.environ, version_txt=_VERSION_TXT):
+    """The version and where it came from."""
+    given = environ.get("KERNFORGE_BUILD_VERSION", "").strip()
+    if given:
+        version, source = given, "KERNFORGE_BUILD_VERSION"
+    else:
+        lines = Path(version_txt).read_text(encoding="utf-8").splitlines()
+        version, source = (lines[0].strip() if lines else ""), str(version_txt)
+    if not _FORM.match(version):
+        raise ValueError(f"the version {version!r} (from {source}) is not "
+                         "<major>.<minor>.<patch>[-<suffix>], e.g. 0.2.0 or 0.2.0-rc1")
+    return version, source
+
+
+def dynamic_metadata(field, settings=None):
+    """scikit-build-core's provider hook: the value of ``field`` (only "version")."""
+    if field != "version":
+        raise ValueError(f"kernforge_version provides the version only, not {field!r}")
+    if settings:
+        raise ValueError(f"kernforge_version takes no settings, got {sorted(settings)}")
+    return build_version()[0]
