@@ -5,7 +5,8 @@ The build has one version, and the wheel takes the same one the CMake build does
 (cmake/KernforgeVersion.cmake): ``KERNFORGE_BUILD_VERSION`` when it is set and not empty,
 else the first line of ``version.txt``. It must be ``<major>.<minor>.<patch>`` with an optional
 suffix (``0.2.0``, ``0.2.0-rc1``); anything else stops the build, saying where it came from.
-The wheel's metadata spells it as PEP 440 does (``0.2.0-rc1`` becomes ``0.2.0rc1``).
+The wheel's metadata spells it as PEP 440 does (``0.2.0-rc1`` becomes ``0.2.0rc1``); a suffix that
+PEP 440 cannot spell (``0.2.0~rc1``, which Debian's packages can) stops the wheel's build.
 """
 
 import os
@@ -36,4 +37,15 @@ def dynamic_metadata(field, settings=None):
         raise ValueError(f"kernforge_version provides the version only, not {field!r}")
     if settings:
         raise ValueError(f"kernforge_version takes no settings, got {sorted(settings)}")
-    return build_version()[0]
+    version, source = build_version()
+    try:  # scikit-build-core's own dependency: the wheel's version must be PEP 440's
+        from packaging.version import InvalidVersion, Version
+    except ImportError:
+        return version
+    try:
+        Version(version)
+    except InvalidVersion:
+        raise ValueError(f"the version {version!r} (from {source}) has no spelling in a Python "
+                         "package's metadata (PEP 440); use a suffix such as -rc1, .dev1 or "
+                         "+local") from None
+    return version

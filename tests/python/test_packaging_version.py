@@ -50,3 +50,12 @@ def test_the_hook_gives_the_repository_version(monkeypatch):
     assert provider().dynamic_metadata("version") == first
     with pytest.raises(ValueError, match="version only"):
         provider().dynamic_metadata("dependencies")
+
+
+def test_the_hook_refuses_what_pep_440_cannot_spell(monkeypatch):
+    pytest.importorskip("packaging")
+    monkeypatch.setenv("KERNFORGE_BUILD_VERSION", "0.2.0~rc1")
+    with pytest.raises(ValueError, match="PEP 440"):
+        provider().dynamic_metadata("version")
+    monkeypatch.setenv("KERNFORGE_BUILD_VERSION", "0.2.0-rc1")
+    assert provider().dynamic_metadata("version") == "0.2.0-rc1"
