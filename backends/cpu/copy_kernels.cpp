@@ -15,14 +15,7 @@ namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kCopyMask = kAllMask;
 
-int64_t element_size(int32_t dtype) {
-  switch (dtype) {
-    case KF_FLOAT64: case KF_INT64: return 8;
-    case KF_FLOAT32: case KF_INT32: return 4;
-    case KF_FLOAT16: case KF_BFLOAT16: case KF_INT16: return 2;
-    default: return 1;
-  }
-}
+int64_t element_size(int32_t dtype) { return static_cast<int64_t>(dtype_bytes(dtype)); }
 
 /// Copies raw elements of one width: same dtype on both sides.
 void copy_bits(const kf_tensor_view_t& out, const kf_tensor_view_t& src) {

@@ -24,57 +24,37 @@ struct TypeTag {
   using type = T;
 };
 
-constexpr uint32_t bit(kf_dtype_t d) { return 1u << static_cast<uint32_t>(d); }
+constexpr uint32_t bit(kf_dtype_t d) { return dtype_bit(d); }
 
-// Dtype masks (bit per kf_dtype_t), shared by dispatch and registration.
-constexpr uint32_t kFloatMask = bit(KF_FLOAT32) | bit(KF_FLOAT64);
-constexpr uint32_t kHalfMask = bit(KF_FLOAT16) | bit(KF_BFLOAT16);
-constexpr uint32_t kAllFloatMask = kFloatMask | kHalfMask;
-constexpr uint32_t kIntMask =
-    bit(KF_INT8) | bit(KF_UINT8) | bit(KF_INT16) | bit(KF_INT32) | bit(KF_INT64);
-constexpr uint32_t kNumericMask = kAllFloatMask | kIntMask;  // everything but bool
-constexpr uint32_t kAllMask = kNumericMask | bit(KF_BOOL);
+// Dtype masks (bit per kf_dtype_t), shared by dispatch and registration; kernforge/dtypes.hpp
+// derives them from KF_DTYPE_LIST by kind.
+constexpr uint32_t kHalfMask = kHalfDtypes;
+constexpr uint32_t kAllFloatMask = kFloatDtypes;
+constexpr uint32_t kFloatMask = kAllFloatMask & ~kHalfMask;  // the floats that compute as such
+constexpr uint32_t kIntMask = kIntDtypes;
+constexpr uint32_t kNumericMask = kRealDtypes;  // every real number: not bool, not complex
+constexpr uint32_t kAllMask = kAllDtypes;
 
-inline const char* dtype_name(int32_t d) {
-  switch (d) {
-    case KF_FLOAT32: return "float32";
-    case KF_FLOAT64: return "float64";
-    case KF_FLOAT16: return "float16";
-    case KF_BFLOAT16: return "bfloat16";
-    case KF_INT8: return "int8";
-    case KF_UINT8: return "uint8";
-    case KF_INT16: return "int16";
-    case KF_INT32: return "int32";
-    case KF_INT64: return "int64";
-    case KF_BOOL: return "bool";
-    default: return "undefined";
-  }
-}
+inline const char* dtype_name(int32_t d) { return dtype_text(d); }
 
 [[noreturn]] inline void throw_unsupported_dtype(int32_t d, const char* op) {
   throw kf::plugin::KernelError(KF_UNIMPLEMENTED, std::string("dtype ") + dtype_name(d) +
                                                       " is not supported by cpu " + op);
 }
 
-/// Calls f(TypeTag<T>{}) for the C++ type T of `dtype` when `dtype` is in Mask.
+/// Calls f(TypeTag<T>{}) for the element type T of `dtype` (kernforge/dtypes.hpp's element_t)
+/// when `dtype` is in Mask. One case per line of KF_DTYPE_LIST.
 template <uint32_t Mask, class F>
 void dispatch(int32_t dtype, const char* op, F&& f) {
   switch (dtype) {
-#define KF_CPU_CASE(D, T)                                   \
-  case D:                                                   \
-    if constexpr ((Mask & bit(D)) != 0) return f(TypeTag<T>{}); \
+#define KF_CPU_CASE_(suffix, value, name, short_name, bytes, kind)      \
+  case KF_##suffix:                                                    \
+    if constexpr ((Mask & bit(KF_##suffix)) != 0) {                    \
+      return f(TypeTag<element_t<KF_##suffix>>{});                     \
+    }                                                                  \
     break;
-    KF_CPU_CASE(KF_FLOAT32, float)
-    KF_CPU_CASE(KF_FLOAT64, double)
-    KF_CPU_CASE(KF_FLOAT16, Half)
-    KF_CPU_CASE(KF_BFLOAT16, BFloat16)
-    KF_CPU_CASE(KF_INT8, int8_t)
-    KF_CPU_CASE(KF_UINT8, uint8_t)
-    KF_CPU_CASE(KF_INT16, int16_t)
-    KF_CPU_CASE(KF_INT32, int32_t)
-    KF_CPU_CASE(KF_INT64, int64_t)
-    KF_CPU_CASE(KF_BOOL, bool)
-#undef KF_CPU_CASE
+    KF_DTYPE_LIST(KF_CPU_CASE_)
+#undef KF_CPU_CASE_
     default:
       break;
   }

@@ -1,5 +1,5 @@
-// float16.hpp — storage types for IEEE half (float16) and bfloat16, and their conversions to
-// and from float. Kernels compute on them in float (see OpMath in dtype_dispatch.hpp).
+// float16.hpp — IEEE half (float16) and bfloat16, the SDK's storage types, converted to and
+// from float. Kernels compute on them in float (see OpMath in dtype_dispatch.hpp).
 //
 // Conversions round to nearest even, keep the sign of zeros, map overflow to infinity and keep
 // NaN a (quiet) NaN. Pure functions, thread-safe.
@@ -8,17 +8,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "kernforge/dtypes.hpp"
+
 namespace kf::cpu {
 
-/// 16-bit IEEE 754 binary16, stored as its bits.
-struct Half {
-  uint16_t bits;
-};
-
-/// bfloat16 (the top half of a float32), stored as its bits.
-struct BFloat16 {
-  uint16_t bits;
-};
+// Half and BFloat16, the storage types, are the SDK's (kernforge/dtypes.hpp).
+using ::kf::BFloat16;
+using ::kf::Half;
 
 inline float bits_to_float(uint32_t u) {
   float f;

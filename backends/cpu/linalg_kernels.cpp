@@ -180,7 +180,7 @@ void gemm(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
   }
 }
 
-bool is_half_dtype(int32_t d) { return d == KF_FLOAT16 || d == KF_BFLOAT16; }
+bool is_half_dtype(int32_t d) { return (dtype_bit(d) & kHalfMask) != 0; }
 
 /// The matrix of dims (first, first + 1) of v.
 Mat mat_of(const kf_tensor_view_t& v, int first) {

@@ -19,10 +19,10 @@ enum class BinaryOp : int32_t { kAdd, kSub, kMul, kDiv, kMaximum, kMinimum, kPow
 /// minmax_pow_kernels.cpp).
 constexpr uint32_t binary_dtype_mask(BinaryOp op) {
   switch (op) {
-    case BinaryOp::kSub: return pointwise::kNumericDtypes;
-    case BinaryOp::kDiv: return pointwise::kFloatDtypes;
-    case BinaryOp::kPow: return pointwise::kNumericDtypes;
-    default: return pointwise::kAllDtypes;  // add mul maximum minimum where
+    case BinaryOp::kSub: return kRealDtypes;
+    case BinaryOp::kDiv: return kFloatDtypes;
+    case BinaryOp::kPow: return kRealDtypes;
+    default: return kAllDtypes;  // add mul maximum minimum where
   }
 }
 

@@ -27,18 +27,13 @@
 #include <cstring>
 
 #include "copy_launch.hpp"
-#include "kernforge/types.h"
+#include "kernforge/dtypes.hpp"
 
 namespace kf::cuda {
 
 /// Bytes of one element of `dtype`.
 __host__ __device__ inline int dtype_width(int dtype) {
-  switch (dtype) {
-    case KF_FLOAT64: case KF_INT64: return 8;
-    case KF_FLOAT32: case KF_INT32: return 4;
-    case KF_FLOAT16: case KF_BFLOAT16: case KF_INT16: return 2;
-    default: return 1;
-  }
+  return static_cast<int>(dtype_bytes(dtype));
 }
 
 /// The CPU's float_to_int through int64 (Note [Conversions]).

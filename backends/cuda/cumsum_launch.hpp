@@ -10,7 +10,7 @@ namespace kf::cuda {
 
 // The CPU backend's mask (cumsum_kernels.cpp): every dtype but bool (bool inputs arrive
 // converted to int64 or to dtype=).
-constexpr uint32_t kCumsumDtypes = kRedNumericDtypes;
+constexpr uint32_t kCumsumDtypes = kRealDtypes;
 
 /// Queues the cumulative sums along the lines of `l`.
 void launch_cumsum(const LineLaunch& l, cudaStream_t stream);

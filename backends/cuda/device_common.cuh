@@ -14,25 +14,19 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernforge/types.h"
+#include "kernforge/dtypes.hpp"
 #include "operands.hpp"
 
 namespace kf::cuda {
 
 // ------------------------------------------------------------------ dtypes --
 
-/// The element type stored for dtype D.
-template <int D> struct Storage;
-template <> struct Storage<KF_FLOAT32> { using type = float; };
-template <> struct Storage<KF_FLOAT64> { using type = double; };
-template <> struct Storage<KF_FLOAT16> { using type = __half; };
-template <> struct Storage<KF_BFLOAT16> { using type = __nv_bfloat16; };
-template <> struct Storage<KF_INT8> { using type = int8_t; };
-template <> struct Storage<KF_UINT8> { using type = uint8_t; };
-template <> struct Storage<KF_INT16> { using type = int16_t; };
-template <> struct Storage<KF_INT32> { using type = int32_t; };
-template <> struct Storage<KF_INT64> { using type = int64_t; };
-template <> struct Storage<KF_BOOL> { using type = bool; };
+/// The element type stored for dtype D: the SDK's element_t (kernforge/dtypes.hpp), with CUDA's
+/// own types for the 16-bit floats.
+template <class T> struct CudaElement { using type = T; };
+template <> struct CudaElement<::kf::Half> { using type = __half; };
+template <> struct CudaElement<::kf::BFloat16> { using type = __nv_bfloat16; };
+template <int D> struct Storage { using type = typename CudaElement<element_t<D>>::type; };
 
 /// The type element type T computes in (float for the 16-bit floats).
 template <class T> struct Compute { using type = T; };
@@ -90,11 +84,9 @@ template <int D> struct DtypeTag {
   using type = typename Storage<D>::type;
 };
 
-constexpr uint32_t dtype_bit(int d) { return 1u << static_cast<uint32_t>(d); }
-
 /// Calls fn(DtypeTag<D>{}) for the runtime dtype `dtype` when it is in Mask, and returns
 /// false (nothing called) when it is not: the launcher then reports it. Only the dtypes of Mask
-/// are instantiated.
+/// are instantiated; one case per line of KF_DTYPE_LIST.
 template <uint32_t Mask, class Fn>
 bool dispatch(int dtype, Fn&& fn) {
   bool done = false;
@@ -107,25 +99,18 @@ bool dispatch(int dtype, Fn&& fn) {
       }
     }
   };
-  one(DtypeTag<KF_FLOAT32>{});
-  one(DtypeTag<KF_FLOAT64>{});
-  one(DtypeTag<KF_FLOAT16>{});
-  one(DtypeTag<KF_BFLOAT16>{});
-  one(DtypeTag<KF_INT8>{});
-  one(DtypeTag<KF_UINT8>{});
-  one(DtypeTag<KF_INT16>{});
-  one(DtypeTag<KF_INT32>{});
-  one(DtypeTag<KF_INT64>{});
-  one(DtypeTag<KF_BOOL>{});
+#define KF_CUDA_DISPATCH_(suffix, value, name, short_name, bytes, kind) one(DtypeTag<KF_##suffix>{});
+  KF_DTYPE_LIST(KF_CUDA_DISPATCH_)
+#undef KF_CUDA_DISPATCH_
   return done;
 }
 
-constexpr uint32_t kFloatMask = dtype_bit(KF_FLOAT32) | dtype_bit(KF_FLOAT64) |
-                                dtype_bit(KF_FLOAT16) | dtype_bit(KF_BFLOAT16);
-constexpr uint32_t kIntMask = dtype_bit(KF_INT8) | dtype_bit(KF_UINT8) | dtype_bit(KF_INT16) |
-                              dtype_bit(KF_INT32) | dtype_bit(KF_INT64);
-constexpr uint32_t kNumericMask = kFloatMask | kIntMask;
-constexpr uint32_t kAllMask = kNumericMask | dtype_bit(KF_BOOL);
+// The masks of kernforge/dtypes.hpp by the names the kernels use: every float (the 16-bit ones
+// included), every integer, every real number, every dtype.
+constexpr uint32_t kFloatMask = kFloatDtypes;
+constexpr uint32_t kIntMask = kIntDtypes;
+constexpr uint32_t kNumericMask = kRealDtypes;
+constexpr uint32_t kAllMask = kAllDtypes;
 
 // ----------------------------------------------------------------- offsets --
 

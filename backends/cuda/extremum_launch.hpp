@@ -9,7 +9,7 @@
 namespace kf::cuda {
 
 // The CPU backend's masks (reduce_kernels.cpp, prod_minmax_kernels.cpp): every dtype.
-constexpr uint32_t kExtremumDtypes = kRedAllDtypes;
+constexpr uint32_t kExtremumDtypes = kAllDtypes;
 
 enum class ExtremumOp { Amax, Amin, Argmax, Argmin };
 

@@ -15,13 +15,9 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kIntDtypes =
-    kf::plugin::dtypes({KF_INT8, KF_UINT8, KF_INT16, KF_INT32, KF_INT64});
-constexpr uint32_t kFillMask = kf::plugin::kAllDtypes;  // the CPU's kAllMask
-constexpr uint32_t kNumericMask =
-    kf::plugin::dtypes({KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16}) | kIntDtypes;
-constexpr uint32_t kArangeMask = kNumericMask;
-constexpr uint32_t kLinspaceMask = kNumericMask;
+constexpr uint32_t kFillMask = kAllDtypes;  // the CPU's kAllMask
+constexpr uint32_t kArangeMask = kRealDtypes;
+constexpr uint32_t kLinspaceMask = kRealDtypes;
 constexpr uint32_t kEyeMask = kf::plugin::kAllDtypes;
 
 bool is_integral(int32_t dtype) { return ((kIntDtypes >> dtype) & 1u) != 0; }

@@ -19,10 +19,6 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kFloatDtypes =
-    kf::plugin::dtypes({KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16});
-constexpr uint32_t kIntDtypes =
-    kf::plugin::dtypes({KF_INT8, KF_UINT8, KF_INT16, KF_INT32, KF_INT64});
 constexpr uint32_t kMatmulMask = kFloatDtypes | kIntDtypes;  // the CPU's
 
 bool in_mask(uint32_t mask, int32_t dtype) {

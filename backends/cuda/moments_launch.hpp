@@ -9,8 +9,8 @@
 namespace kf::cuda {
 
 // The CPU backend's masks (moments_kernels.cpp, logsumexp_kernels.cpp): the floating dtypes.
-constexpr uint32_t kMomentsDtypes = kRedFloatDtypes;
-constexpr uint32_t kLogsumexpDtypes = kRedFloatDtypes;
+constexpr uint32_t kMomentsDtypes = kFloatDtypes;
+constexpr uint32_t kLogsumexpDtypes = kFloatDtypes;
 
 enum class MomentsOp { Var, Std, Logsumexp };
 

@@ -9,7 +9,7 @@
 namespace kf::cuda {
 
 // The CPU backend's mask (norm_kernels.cpp): the floating dtypes.
-constexpr uint32_t kNormDtypes = kRedFloatDtypes;
+constexpr uint32_t kNormDtypes = kFloatDtypes;
 
 /// `rows` contiguous rows of `d` elements (input, output, and weight and bias of d elements,
 /// all of dtype `dtype`; weight or bias null when None).

@@ -241,7 +241,7 @@ bool unary_same(int dtype, const Operands& p, const F& f, cudaStream_t stream) {
 /// anonymous namespace, so no two files instantiate the same kernel.
 template <uint32_t Mask, class Id>
 bool identity(int dtype, const Operands& p, cudaStream_t stream) {
-  if (dtype < 0 || dtype >= KF_DTYPE_COUNT || (Mask & bit_of(dtype)) == 0u) return false;
+  if (dtype < 0 || dtype >= KF_DTYPE_COUNT || (Mask & dtype_bit(dtype)) == 0u) return false;
   if (same_place(p)) return true;
   return unary_same<Mask>(dtype, p, Id{}, stream);
 }

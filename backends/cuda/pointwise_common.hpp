@@ -1,24 +1,17 @@
 // pointwise_common.hpp — what the pointwise op families (unary, rounding, binary, compare)
-// share between their host glue (g++) and their kernels (nvcc): the dtype masks they register
-// with (the CPU backend's, backends/cpu/dtype_dispatch.hpp) and a scalar argument converted on
+// share between their host glue (g++) and their kernels (nvcc): the SDK's dtype masks they
+// register with (as the CPU backend does) and a scalar argument converted on
 // the host into every type a kernel may compute in. Plain C++; no CUDA header.
 #pragma once
 
 #include <cstdint>
 
-#include "kernforge/types.h"
+#include "kernforge/dtypes.hpp"
 
 namespace kf::cuda::pointwise {
 
-constexpr uint32_t bit_of(int32_t d) { return 1u << static_cast<uint32_t>(d); }
-
-// The CPU backend's masks (kAllFloatMask, kIntMask, kNumericMask, kAllMask there).
-constexpr uint32_t kFloatDtypes = bit_of(KF_FLOAT32) | bit_of(KF_FLOAT64) |
-                                  bit_of(KF_FLOAT16) | bit_of(KF_BFLOAT16);
-constexpr uint32_t kIntDtypes = bit_of(KF_INT8) | bit_of(KF_UINT8) | bit_of(KF_INT16) |
-                                bit_of(KF_INT32) | bit_of(KF_INT64);
-constexpr uint32_t kNumericDtypes = kFloatDtypes | kIntDtypes;  // everything but bool
-constexpr uint32_t kAllDtypes = kNumericDtypes | bit_of(KF_BOOL);
+// The masks are the SDK's (kernforge/dtypes.hpp), as the CPU backend's: kFloatDtypes,
+// kIntDtypes, kRealDtypes (every real number, not bool) and kAllDtypes.
 
 /// A Scalar argument in each type a kernel computes in, converted as the CPU backend's
 /// scalar_to<T> does (dtype_dispatch.hpp): `i64` is the value for every integer dtype (a kernel

@@ -26,7 +26,7 @@ inline void require_dtype(const kf_tensor_view_t& v, int32_t dtype, const char* 
 /// Throws KF_UNIMPLEMENTED when `dtype` is not in `mask` (the op's registration mask), as the
 /// CPU backend's dispatch does.
 inline void require_supported(int32_t dtype, uint32_t mask, const char* op) {
-  if (dtype < 0 || dtype >= KF_DTYPE_COUNT || (mask & bit_of(dtype)) == 0u) {
+  if (dtype < 0 || dtype >= KF_DTYPE_COUNT || (mask & dtype_bit(dtype)) == 0u) {
     throw kf::plugin::KernelError(KF_UNIMPLEMENTED, std::string("dtype ") +
                                                         kf_dtype_string(dtype) +
                                                         " is not supported by cuda " + op);

@@ -16,8 +16,7 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kRandomMask =
-    kf::plugin::dtypes({KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16});  // kAllFloatMask
+constexpr uint32_t kRandomMask = kFloatDtypes;  // the CPU's kAllFloatMask
 
 void random_kernel(const kf_kernel_call_t& call, const kf_tensor_view_t& out, bool normal,
                    const char* op) {

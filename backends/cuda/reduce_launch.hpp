@@ -11,10 +11,10 @@ namespace kf::cuda {
 // The CPU backend's dtype masks of these ops (reduce_kernels.cpp, prod_minmax_kernels.cpp,
 // logical_reduce_kernels.cpp): sum of every dtype but bool, mean of the floating ones, prod,
 // all and any of every dtype.
-constexpr uint32_t kSumDtypes = kRedNumericDtypes;
-constexpr uint32_t kMeanDtypes = kRedFloatDtypes;
-constexpr uint32_t kProdDtypes = kRedAllDtypes;
-constexpr uint32_t kLogicalDtypes = kRedAllDtypes;
+constexpr uint32_t kSumDtypes = kRealDtypes;
+constexpr uint32_t kMeanDtypes = kFloatDtypes;
+constexpr uint32_t kProdDtypes = kAllDtypes;
+constexpr uint32_t kLogicalDtypes = kAllDtypes;
 
 enum class ReduceOp { Sum, Mean, Prod, All, Any };
 

@@ -22,18 +22,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "kernforge/dtypes.hpp"
 #include "kernforge/plugin.h"
 
 namespace kf::cuda {
 
-// The dtype masks of the registrations (the CPU backend's) and of the kernels' instantiations.
-constexpr uint32_t red_dtype_bit(kf_dtype_t d) { return 1u << static_cast<uint32_t>(d); }
-constexpr uint32_t kRedFloatDtypes = red_dtype_bit(KF_FLOAT32) | red_dtype_bit(KF_FLOAT64) |
-                                     red_dtype_bit(KF_FLOAT16) | red_dtype_bit(KF_BFLOAT16);
-constexpr uint32_t kRedNumericDtypes =
-    kRedFloatDtypes | red_dtype_bit(KF_INT8) | red_dtype_bit(KF_UINT8) |
-    red_dtype_bit(KF_INT16) | red_dtype_bit(KF_INT32) | red_dtype_bit(KF_INT64);
-constexpr uint32_t kRedAllDtypes = kRedNumericDtypes | red_dtype_bit(KF_BOOL);
+// The dtype masks of the registrations and of the kernels' instantiations are the SDK's
+// (kernforge/dtypes.hpp): kFloatDtypes, kRealDtypes, kAllDtypes.
 
 struct ReducePlan {
   int32_t nk;  // kept dims, innermost first

@@ -9,7 +9,7 @@
 namespace kf::cuda {
 
 // The CPU backend's mask (softmax_kernels.cpp): the floating dtypes.
-constexpr uint32_t kSoftmaxDtypes = kRedFloatDtypes;
+constexpr uint32_t kSoftmaxDtypes = kFloatDtypes;
 
 /// Queues softmax (log = false) or log_softmax along the lines of `l`.
 void launch_softmax(bool log, const LineLaunch& l, cudaStream_t stream);

@@ -96,9 +96,9 @@ struct Silu {
   __device__ C operator()(C x) const { return x / (C(1) + m_exp(-x)); }
 };
 
-constexpr uint32_t kAbsIdentity = bit_of(KF_BOOL) | bit_of(KF_UINT8);
+constexpr uint32_t kAbsIdentity = dtype_bit(KF_BOOL) | dtype_bit(KF_UINT8);
 constexpr uint32_t kAbsOwn = unary_dtype_mask(UnaryOp::kAbs) & ~kAbsIdentity;
-constexpr uint32_t kReluIdentity = bit_of(KF_UINT8);
+constexpr uint32_t kReluIdentity = dtype_bit(KF_UINT8);
 constexpr uint32_t kReluOwn = unary_dtype_mask(UnaryOp::kRelu) & ~kReluIdentity;
 constexpr uint32_t kFloatOps = kFloatDtypes;
 static_assert(unary_dtype_mask(UnaryOp::kExp) == kFloatOps, "the transcendentals take floats");

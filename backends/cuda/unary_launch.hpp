@@ -21,10 +21,10 @@ enum class UnaryOp : int32_t {
 /// The dtypes of each op: the CPU backend's registration (unary, math and activation kernels).
 constexpr uint32_t unary_dtype_mask(UnaryOp op) {
   switch (op) {
-    case UnaryOp::kNeg: return pointwise::kNumericDtypes;
-    case UnaryOp::kAbs: return pointwise::kAllDtypes;
-    case UnaryOp::kRelu: return pointwise::kNumericDtypes;
-    default: return pointwise::kFloatDtypes;  // the transcendentals and activations
+    case UnaryOp::kNeg: return kRealDtypes;
+    case UnaryOp::kAbs: return kAllDtypes;
+    case UnaryOp::kRelu: return kRealDtypes;
+    default: return kFloatDtypes;  // the transcendentals and activations
   }
 }
 

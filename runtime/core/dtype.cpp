@@ -6,22 +6,68 @@
 namespace kf {
 namespace {
 
-// PyTorch's promotion lattice over kernforge's dtype order:
-// f32 f64 f16 bf16 i8 u8 i16 i32 i64 bool
-constexpr kf_dtype_t f4 = KF_FLOAT32, f8 = KF_FLOAT64, f2 = KF_FLOAT16, bf = KF_BFLOAT16,
-                     i1 = KF_INT8, u1 = KF_UINT8, i2 = KF_INT16, i4 = KF_INT32, i8 = KF_INT64,
-                     b1 = KF_BOOL;
-constexpr kf_dtype_t kPromote[KF_DTYPE_COUNT][KF_DTYPE_COUNT] = {
-    /* f32  */ {f4, f8, f4, f4, f4, f4, f4, f4, f4, f4},
-    /* f64  */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
-    /* f16  */ {f4, f8, f2, f4, f2, f2, f2, f2, f2, f2},
-    /* bf16 */ {f4, f8, f4, bf, bf, bf, bf, bf, bf, bf},
-    /* i8   */ {f4, f8, f2, bf, i1, i2, i2, i4, i8, i1},
-    /* u8   */ {f4, f8, f2, bf, i2, u1, i2, i4, i8, u1},
-    /* i16  */ {f4, f8, f2, bf, i2, i2, i2, i4, i8, i2},
-    /* i32  */ {f4, f8, f2, bf, i4, i4, i4, i4, i8, i4},
-    /* i64  */ {f4, f8, f2, bf, i8, i8, i8, i8, i8, i8},
-    /* bool */ {f4, f8, f2, bf, i1, u1, i2, i4, i8, b1}};
+// Note [Promotion by rule]: the promotion table is computed at compile time from each dtype's kind
+// and bytes, so a new line of KF_DTYPE_LIST promotes without a new row here. PyTorch's rules
+// (the array API standard's table where it has one):
+//  - bool is below every other dtype;
+//  - integers: the wider of two with the same signedness; a signed and an unsigned one give
+//    the signed one when it is wider, else the signed one twice as wide as the unsigned one
+//    (uint8 with int8 is int16), and none when there is no such dtype;
+//  - an integer with a float or complex gives the float or complex dtype unchanged;
+//  - two floats: the wider; two of the same width (float16, bfloat16) give the next wider
+//    ordinary float (float32);
+//  - complex with a float or complex: the complex dtype whose parts are as wide as the wider
+//    of the two operands' parts.
+// tests/unit/test_dtype.cpp holds the rule to PyTorch's table, pair by pair.
+
+/// The ordinary (not brain) dtype of `kind` and `bytes`, or KF_DTYPE_UNDEFINED.
+constexpr kf_dtype_t dtype_of(char kind, unsigned bytes) {
+  for (int d = 0; d < KF_DTYPE_COUNT; ++d) {
+    if (dtype_kind(d) == kind && dtype_bytes(d) == bytes && !is_brain_float(d)) {
+      return static_cast<kf_dtype_t>(d);
+    }
+  }
+  return KF_DTYPE_UNDEFINED;
+}
+
+constexpr unsigned wider(unsigned x, unsigned y) { return x > y ? x : y; }
+
+constexpr kf_dtype_t promote_integers(kf_dtype_t a, kf_dtype_t b) {
+  const char ka = dtype_kind(a), kb = dtype_kind(b);
+  const unsigned ba = dtype_bytes(a), bb = dtype_bytes(b);
+  if (ka == kb) return ba >= bb ? a : b;
+  const kf_dtype_t s = ka == 'i' ? a : b, u = ka == 'i' ? b : a;
+  if (dtype_bytes(s) > dtype_bytes(u)) return s;
+  return dtype_of('i', 2 * dtype_bytes(u));
+}
+
+constexpr kf_dtype_t promote_rule(kf_dtype_t a, kf_dtype_t b) {
+  if (a == b) return a;
+  const char ka = dtype_kind(a), kb = dtype_kind(b);
+  if (ka == 'b') return b;
+  if (kb == 'b') return a;
+  const bool ia = is_integer_dtype(a), ib = is_integer_dtype(b);
+  if (ia && ib) return promote_integers(a, b);
+  if (ia) return b;
+  if (ib) return a;
+  const unsigned pa = ka == 'c' ? dtype_bytes(a) / 2 : dtype_bytes(a);  // bytes of one part
+  const unsigned pb = kb == 'c' ? dtype_bytes(b) / 2 : dtype_bytes(b);
+  if (ka == 'c' || kb == 'c') return dtype_of('c', 2 * wider(wider(pa, pb), 4));
+  if (pa == pb) return dtype_of('f', 4);  // float16 with bfloat16
+  return pa > pb ? a : b;
+}
+
+struct PromoteTable {
+  kf_dtype_t to[KF_DTYPE_COUNT][KF_DTYPE_COUNT] = {};
+  constexpr PromoteTable() {
+    for (int a = 0; a < KF_DTYPE_COUNT; ++a) {
+      for (int b = 0; b < KF_DTYPE_COUNT; ++b) {
+        to[a][b] = promote_rule(static_cast<kf_dtype_t>(a), static_cast<kf_dtype_t>(b));
+      }
+    }
+  }
+};
+constexpr PromoteTable kPromote;
 
 struct Names {
   const char* name;
@@ -67,12 +113,16 @@ const char* dtype_names() noexcept {
 kf_dtype_t promote(kf_dtype_t a, kf_dtype_t b) noexcept {
   if (!is_valid_dtype(a)) return b;
   if (!is_valid_dtype(b)) return a;
-  return kPromote[a][b];
+  return kPromote.to[a][b];
 }
 
 int dtype_category(kf_dtype_t d) noexcept {
-  if (d == KF_BOOL) return 0;
-  return is_floating(d) ? 2 : 1;
+  switch (dtype_kind(d)) {
+    case 'b': return 0;
+    case 'f': return 2;
+    case 'c': return 3;
+    default: return 1;
+  }
 }
 
 bool can_cast(kf_dtype_t from, kf_dtype_t to) noexcept {

@@ -3,7 +3,9 @@
 #include <cfloat>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
+#include <type_traits>
 
 #include "core/dtype.hpp"
 #include "core/error.hpp"
@@ -84,13 +86,19 @@ T read(const void* p) noexcept {
 }  // namespace
 
 double float_dtype_max(kf_dtype_t dtype) noexcept {
-  switch (dtype) {
-    case KF_FLOAT64: return DBL_MAX;
-    case KF_FLOAT32: return FLT_MAX;
-    case KF_FLOAT16: return 65504.0;
-    case KF_BFLOAT16: return 3.3895313892515355e38;  // 0x7F7F: (2 - 2^-7) * 2^127
-    default: return 0.0;
-  }
+  double max = 0.0;
+  for_each_dtype([&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (tag.kDtype != dtype) return;
+    if constexpr (std::is_same_v<T, Half>) {
+      max = 65504.0;  // 0x7BFF: (2 - 2^-10) * 2^15
+    } else if constexpr (std::is_same_v<T, BFloat16>) {
+      max = 3.3895313892515355e38;  // 0x7F7F: (2 - 2^-7) * 2^127
+    } else if constexpr (std::is_floating_point_v<T>) {
+      max = static_cast<double>(std::numeric_limits<T>::max());
+    }
+  });
+  return max;
 }
 
 ConvertedScalar convert_scalar(const kf_scalar_t& s, kf_dtype_t dtype) noexcept {
@@ -136,22 +144,26 @@ kf_scalar_t scalar_to_dtype(const kf_scalar_t& s, kf_dtype_t dtype, const char* 
 }
 
 kf_scalar_t scalar_of_element(const void* p, kf_dtype_t dtype) noexcept {
-  switch (dtype) {
-    case KF_FLOAT64: return kf_scalar_f64(read<double>(p));
-    case KF_FLOAT32: return kf_scalar_f64(read<float>(p));
-    case KF_FLOAT16: return kf_scalar_f64(f16_bits_to_float(read<uint16_t>(p)));
-    case KF_BFLOAT16: {
-      const uint32_t bits = static_cast<uint32_t>(read<uint16_t>(p)) << 16;
-      return kf_scalar_f64(read<float>(&bits));
+  kf_scalar_t s = kf_scalar_i64(0);
+  for_each_dtype([&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (tag.kDtype != dtype) return;
+    if constexpr (std::is_same_v<T, bool>) {
+      s = kf_scalar_bool(read<uint8_t>(p) != 0);  // Note [Bool bytes]: any byte != 0 is true
+    } else if constexpr (std::is_same_v<T, Half>) {
+      s = kf_scalar_f64(f16_bits_to_float(read<T>(p).bits));
+    } else if constexpr (std::is_same_v<T, BFloat16>) {
+      const uint32_t bits = static_cast<uint32_t>(read<T>(p).bits) << 16;
+      s = kf_scalar_f64(read<float>(&bits));
+    } else if constexpr (std::is_floating_point_v<T>) {
+      s = kf_scalar_f64(static_cast<double>(read<T>(p)));
+    } else if constexpr (std::is_integral_v<T>) {
+      s = kf_scalar_i64(static_cast<int64_t>(read<T>(p)));
+    } else {
+      static_assert(!sizeof(T), "a dtype kf_scalar_t cannot hold: decide here");
     }
-    case KF_INT8: return kf_scalar_i64(read<int8_t>(p));
-    case KF_UINT8: return kf_scalar_i64(read<uint8_t>(p));
-    case KF_INT16: return kf_scalar_i64(read<int16_t>(p));
-    case KF_INT32: return kf_scalar_i64(read<int32_t>(p));
-    case KF_INT64: return kf_scalar_i64(read<int64_t>(p));
-    case KF_BOOL: return kf_scalar_bool(read<uint8_t>(p) != 0);
-    default: return kf_scalar_i64(0);
-  }
+  });
+  return s;
 }
 
 }  // namespace kf

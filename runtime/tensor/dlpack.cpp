@@ -24,11 +24,12 @@ constexpr const char* kFromLegacy = "kf_tensor_from_dlpack_legacy";
 // a code of its own in DLPack.
 DLDataType dl_dtype_of(kf_dtype_t d) noexcept {
   DLDataType t;
-  switch (kf_dtype_kind(d)) {
+  switch (dtype_kind(d)) {
     case 'i': t.code = kDLInt; break;
     case 'u': t.code = kDLUInt; break;
     case 'b': t.code = kDLBool; break;
-    default: t.code = d == KF_BFLOAT16 ? kDLBfloat : kDLFloat; break;
+    case 'c': t.code = kDLComplex; break;
+    default: t.code = is_brain_float(d) ? kDLBfloat : kDLFloat; break;
   }
   t.bits = static_cast<uint8_t>(itemsize(d) * 8);
   t.lanes = 1;

@@ -6,6 +6,20 @@
 namespace dispatch_test {
 namespace {
 
+// The C++ frontend's element types come from the SDK's list (kernforge/dtypes.hpp).
+static_assert(kf::dtype_of<float>::value == kf::Dtype::Float32);
+static_assert(kf::dtype_of<kf::Half>::value == kf::Dtype::Float16);
+static_assert(kf::dtype_of<kf::BFloat16>::value == kf::Dtype::BFloat16);
+static_assert(kf::dtype_of<uint8_t>::value == kf::Dtype::UInt8);
+static_assert(kf::dtype_of<bool>::value == kf::Dtype::Bool);
+
+TEST(CppDtypes, FloatingFollowsTheList) {
+  for (int d = 0; d < KF_DTYPE_COUNT; ++d) {
+    EXPECT_EQ(kf::is_floating(static_cast<kf::Dtype>(d)), kf_dtype_kind(d) == 'f')
+        << kf_dtype_string(d);
+  }
+}
+
 TEST_F(Async, CppCallsAnOpAPluginDefined) {
   const kf::Tensor a = kf::tensor({1.f, 2.f, 3.f}, {3}).to(kf::Device("cdev"));
   const kf::Tensor r = kf::call("cdev::scale", {a, 2.0});

@@ -157,3 +157,56 @@ def test_array_namespace():
     assert math.isclose(kf.pi, math.pi) and kf.newaxis is None
     assert kf.isdtype(kf.float32, "real floating") and not kf.isdtype(kf.int8, "unsigned integer")
     assert kf.result_type(kf.int32, kf.ones(1)) is kf.float32
+
+
+def test_size_is_the_element_count():
+    assert kf.ones((2, 3, 4)).size == 24 and kf.tensor(5).size == 1
+    assert kf.zeros((0, 3)).size == 0
+    assert kf.ones((2, 3)).shape[1] == 3  # PyTorch's size(1)
+
+
+def test_index_and_complex_of_0_dim_tensors():
+    a = [10, 20, 30]
+    assert a[kf.tensor(2)] == 30 and range(5)[kf.tensor(-1, dtype=kf.int8)] == 4
+    import operator
+    assert operator.index(kf.tensor(7)) == 7
+    with pytest.raises(TypeError, match="only a 0-dim tensor of an integer dtype.*float32"):
+        operator.index(kf.tensor(1.0))
+    with pytest.raises(TypeError, match="1-dim int64"):
+        operator.index(kf.tensor([1]))
+    with pytest.raises(TypeError, match="bool"):
+        operator.index(kf.tensor(True))
+    assert complex(kf.tensor(1.5)) == 1.5 + 0j and complex(kf.tensor(3)) == 3 + 0j
+    with pytest.raises(ValueError, match="ambiguous"):
+        complex(kf.ones(2))
+
+
+def test_in_place_pow_matmul_and_or_write_into_the_tensor():
+    x = kf.tensor([1.0, 2.0, 3.0])
+    alias = x
+    x **= 2
+    assert alias is x and x.tolist() == [1.0, 4.0, 9.0]
+    m = kf.ones((2, 2))
+    view = m[0]
+    m @= kf.tensor([[1.0, 2.0], [3.0, 4.0]])
+    assert m.tolist() == [[4.0, 6.0], [4.0, 6.0]] and view.tolist() == [4.0, 6.0]
+    b = kf.tensor([True, False, True])
+    b &= kf.tensor([True, True, False])
+    assert b.tolist() == [True, False, False]
+    b |= kf.tensor([False, True, False])
+    assert b.tolist() == [True, True, False]
+    i = kf.tensor([1, 2, 3])
+    i **= 2
+    assert i.dtype == kf.int64 and i.tolist() == [1, 4, 9]
+
+
+def test_in_place_operators_keep_shape_and_refuse_a_higher_category():
+    i = kf.tensor([1, 2, 3])
+    with pytest.raises(TypeError, match="float32 result into a int64 tensor"):
+        i **= kf.tensor([0.5, 0.5, 0.5])
+    assert i.tolist() == [1, 2, 3]  # untouched
+    m = kf.ones((3, 3))
+    with pytest.raises(ValueError, match="another shape"):
+        m @= kf.ones((3, 1))
+    with pytest.raises(TypeError, match="bool tensors only"):
+        i &= kf.tensor([1, 1, 1])

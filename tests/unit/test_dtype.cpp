@@ -1,10 +1,14 @@
 // Dtype facts, PyTorch's type promotion and can_cast, and the dtype names of the C ABI.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/dtype.hpp"
+#include "kernforge/dtypes.hpp"
 #include "kernforge/kernforge.h"
 
 namespace {
@@ -178,3 +182,69 @@ TEST(DtypeNames, UnknownNameIsRejectedWithTheKnownOnes) {
 }
 
 }  // namespace
+
+// ------------------------------------------------------ the SDK's facts (kernforge/dtypes.hpp)
+
+// Element types by kind and bytes, and the two 16-bit floats told apart.
+static_assert(std::is_same_v<kf::element_t<KF_FLOAT32>, float>);
+static_assert(std::is_same_v<kf::element_t<KF_FLOAT64>, double>);
+static_assert(std::is_same_v<kf::element_t<KF_FLOAT16>, kf::Half>);
+static_assert(std::is_same_v<kf::element_t<KF_BFLOAT16>, kf::BFloat16>);
+static_assert(std::is_same_v<kf::element_t<KF_INT8>, int8_t>);
+static_assert(std::is_same_v<kf::element_t<KF_UINT8>, uint8_t>);
+static_assert(std::is_same_v<kf::element_t<KF_INT64>, int64_t>);
+static_assert(std::is_same_v<kf::element_t<KF_BOOL>, bool>);
+static_assert(kf::is_brain_float(KF_BFLOAT16) && !kf::is_brain_float(KF_FLOAT16));
+
+TEST(SdkDtypes, MasksFollowEachDtypesKind) {
+  for (int d = 0; d < KF_DTYPE_COUNT; ++d) {
+    const char kind = kf_dtype_kind(d);  // types.h's own reading of the list
+    const uint32_t bit = kf::dtype_bit(d);
+    const char* name = kf_dtype_string(d);
+    EXPECT_EQ((kf::kFloatDtypes & bit) != 0, kind == 'f') << name;
+    EXPECT_EQ((kf::kComplexDtypes & bit) != 0, kind == 'c') << name;
+    EXPECT_EQ((kf::kIntDtypes & bit) != 0, kind == 'i' || kind == 'u') << name;
+    EXPECT_EQ((kf::kUnsignedDtypes & bit) != 0, kind == 'u') << name;
+    EXPECT_EQ((kf::kRealDtypes & bit) != 0, kind == 'f' || kind == 'i' || kind == 'u') << name;
+    EXPECT_EQ((kf::kNumericDtypes & bit) != 0, kind != 'b') << name;
+    EXPECT_EQ(kf::dtype_kind(d), kind) << name;
+    EXPECT_EQ(kf::dtype_bytes(d), kf_dtype_itemsize(d)) << name;
+    EXPECT_STREQ(kf::dtype_text(d), name);
+  }
+  EXPECT_EQ(kf::kHalfDtypes, kf::dtype_bit(KF_FLOAT16) | kf::dtype_bit(KF_BFLOAT16));
+  EXPECT_EQ(kf::kAllDtypes, (uint64_t{1} << KF_DTYPE_COUNT) - 1);
+  EXPECT_EQ(kf::dtype_kind(KF_DTYPE_COUNT), 0);
+  EXPECT_EQ(kf::dtype_bytes(KF_DTYPE_UNDEFINED), 0u);
+  EXPECT_STREQ(kf::dtype_text(-7), "undefined");
+}
+
+TEST(SdkDtypes, ForEachVisitsEveryDtypeOnceInOrderWithItsElementType) {
+  std::vector<int> seen;
+  kf::for_each_dtype([&](auto tag) {
+    using T = typename decltype(tag)::type;
+    EXPECT_EQ(sizeof(T), kf::dtype_bytes(tag.kDtype)) << kf::dtype_text(tag.kDtype);
+    seen.push_back(tag.kDtype);
+  });
+  ASSERT_EQ(seen.size(), static_cast<size_t>(KF_DTYPE_COUNT));
+  for (int d = 0; d < KF_DTYPE_COUNT; ++d) EXPECT_EQ(seen[d], d);
+}
+
+TEST(Promote, IntegersWithFloatsAndBoolFollowTheRuleForEveryPair) {
+  // The rule of Note [Promotion by rule], restated over kinds for the pairs of mixed kinds.
+  for (int a = 0; a < KF_DTYPE_COUNT; ++a) {
+    for (int b = 0; b < KF_DTYPE_COUNT; ++b) {
+      const auto x = static_cast<kf_dtype_t>(a), y = static_cast<kf_dtype_t>(b);
+      const kf_dtype_t r = kf::promote(x, y);
+      if (kf::dtype_kind(a) == 'b') {
+        EXPECT_EQ(r, y);
+      }
+      if (kf::is_integer_dtype(a) && kf::is_floating_dtype(b)) {
+        EXPECT_EQ(r, y);
+      }
+      if (kf::is_integer_dtype(a) && kf::is_integer_dtype(b)) {
+        EXPECT_TRUE(kf::is_integer_dtype(r)) << kf::dtype_name(x) << ", " << kf::dtype_name(y);
+        EXPECT_GE(kf::dtype_bytes(r), std::max(kf::dtype_bytes(a), kf::dtype_bytes(b)));
+      }
+    }
+  }
+}

@@ -35,8 +35,7 @@ struct RangeValues {
 
 RangeValues range_values(const ops::arange::Args& a, const Device& device) {
   RangeValues r{};
-  const bool floating = a.out.dtype == KF_FLOAT32 || a.out.dtype == KF_FLOAT64 ||
-                        a.out.dtype == KF_FLOAT16 || a.out.dtype == KF_BFLOAT16;
+  const bool floating = is_floating_dtype(a.out.dtype);
   if (!floating) {
     r.start.i64 = as_int64(a.start);
     r.step.i64 = as_int64(a.step);

@@ -9,13 +9,12 @@
 
 namespace kf::clk {
 
-constexpr uint32_t bit(kf_dtype_t d) { return 1u << static_cast<uint32_t>(d); }
-constexpr uint32_t kFloatMask =
-    bit(KF_FLOAT32) | bit(KF_FLOAT64) | bit(KF_FLOAT16) | bit(KF_BFLOAT16);
-constexpr uint32_t kIntMask =
-    bit(KF_INT8) | bit(KF_UINT8) | bit(KF_INT16) | bit(KF_INT32) | bit(KF_INT64);
-constexpr uint32_t kNumericMask = kFloatMask | kIntMask;
-constexpr uint32_t kAllMask = kNumericMask | bit(KF_BOOL);
+constexpr uint32_t bit(kf_dtype_t d) { return dtype_bit(d); }
+// The SDK's masks (kernforge/dtypes.hpp) by the CPU backend's names.
+constexpr uint32_t kFloatMask = kFloatDtypes;
+constexpr uint32_t kIntMask = kIntDtypes;
+constexpr uint32_t kNumericMask = kRealDtypes;
+constexpr uint32_t kAllMask = kAllDtypes;
 
 kf_status_t register_copy_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_fill_ops(const kf_registrar_t* reg, uint32_t mask);

@@ -45,15 +45,29 @@ ComputeScalar compute_scalar(int32_t dtype, const kf_scalar_t& s) {
   const int64_t i = is_int ? s.v.i64 : in_int64 ? static_cast<int64_t>(f) : 0;
   ComputeScalar c;
   std::memset(&c, 0, sizeof c);
-  switch (dtype) {
-    case KF_FLOAT64: c.v.f64 = f; c.size = 8; break;
-    case KF_FLOAT32: case KF_FLOAT16: case KF_BFLOAT16:
-      c.v.f32 = static_cast<float>(f); c.size = 4; break;
-    case KF_INT8: c.v.i8 = static_cast<int8_t>(i); c.size = 1; break;
-    case KF_UINT8: c.v.u8 = static_cast<uint8_t>(i); c.size = 1; break;
-    case KF_BOOL: c.v.u8 = f != 0.0 ? 1 : 0; c.size = 1; break;
-    case KF_INT16: c.v.i16 = static_cast<int16_t>(i); c.size = 2; break;
-    case KF_INT32: c.v.i32 = static_cast<int32_t>(i); c.size = 4; break;
+  // By the dtype's kind and bytes (kernforge/dtypes.hpp): the floats compute in double or
+  // float, bool is a 0/1 byte, and an integer is the two's-complement bits of its width, the
+  // same for a signed and an unsigned dtype.
+  const char kind = dtype_kind(dtype);
+  if (kind == 'f') {
+    if (dtype_bytes(dtype) == 8) {
+      c.v.f64 = f;
+      c.size = 8;
+    } else {
+      c.v.f32 = static_cast<float>(f);
+      c.size = 4;
+    }
+    return c;
+  }
+  if (kind == 'b') {
+    c.v.u8 = f != 0.0 ? 1 : 0;
+    c.size = 1;
+    return c;
+  }
+  switch (dtype_bytes(dtype)) {
+    case 1: c.v.i8 = static_cast<int8_t>(i); c.size = 1; break;
+    case 2: c.v.i16 = static_cast<int16_t>(i); c.size = 2; break;
+    case 4: c.v.i32 = static_cast<int32_t>(i); c.size = 4; break;
     default: c.v.i64 = i; c.size = 8; break;
   }
   return c;

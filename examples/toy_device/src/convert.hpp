@@ -14,6 +14,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernforge/dtypes.hpp"
 #include "kernforge/plugin.h"
 
 namespace toy {
@@ -43,25 +44,37 @@ inline double bfloat16_to_double(uint16_t b) {
   return f;
 }
 
-/// The element at `p`, of dtype `dtype` (any of KF_DTYPE_LIST).
+template <class T>
+constexpr bool kNoNumberFor = false;
+
+/// The element at `p`, of dtype `dtype` (any of KF_DTYPE_LIST; its element type from the SDK's
+/// kernforge/dtypes.hpp). A bool is its byte != 0: memory from outside may hold any byte there.
 inline Number read_number(const void* p, int32_t dtype) {
-  const auto as = [p](auto zero) {
-    decltype(zero) v;
-    std::memcpy(&v, p, sizeof v);
-    return v;
-  };
-  switch (dtype) {
-    case KF_FLOAT32: return {true, as(float{}), 0};
-    case KF_FLOAT64: return {true, as(double{}), 0};
-    case KF_FLOAT16: return {true, half_to_double(as(uint16_t{})), 0};
-    case KF_BFLOAT16: return {true, bfloat16_to_double(as(uint16_t{})), 0};
-    case KF_INT8: return {false, 0, as(int8_t{})};
-    case KF_UINT8: return {false, 0, as(uint8_t{})};
-    case KF_INT16: return {false, 0, as(int16_t{})};
-    case KF_INT32: return {false, 0, as(int32_t{})};
-    case KF_INT64: return {false, 0, as(int64_t{})};
-    default: return {false, 0, as(uint8_t{}) != 0 ? 1 : 0};  // KF_BOOL
-  }
+  Number n{false, 0, 0};
+  kf::for_each_dtype([&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (tag.kDtype != dtype) return;
+    if constexpr (std::is_same_v<T, bool>) {
+      uint8_t byte;
+      std::memcpy(&byte, p, 1);
+      n = {false, 0, byte != 0 ? 1 : 0};
+    } else {
+      T v;
+      std::memcpy(&v, p, sizeof v);
+      if constexpr (std::is_same_v<T, kf::Half>) {
+        n = {true, half_to_double(v.bits), 0};
+      } else if constexpr (std::is_same_v<T, kf::BFloat16>) {
+        n = {true, bfloat16_to_double(v.bits), 0};
+      } else if constexpr (std::is_floating_point_v<T>) {
+        n = {true, static_cast<double>(v), 0};
+      } else if constexpr (std::is_integral_v<T>) {
+        n = {false, 0, static_cast<int64_t>(v)};
+      } else {
+        static_assert(kNoNumberFor<T>, "a dtype the toy's Number cannot hold: decide here");
+      }
+    }
+  });
+  return n;
 }
 
 /// `n` as a T (float or int32_t).

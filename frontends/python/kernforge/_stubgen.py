@@ -148,6 +148,8 @@ def generate():
             out.append(_plain_def(name, value, False))
         else:
             out.append(f"{name}: Any")
+    # The array API's two names of the namespace that start with an underscore.
+    out += ["__array_api_version__: str", "def __array_namespace_info__() -> Any: ..."]
     return "\n".join(out) + "\n"
 
 

@@ -205,9 +205,10 @@ def _repr(self):
 
 # ----------------------------------------------------------------- the rest
 
-def size(self, dim=None):
-    """The shape (PyTorch's spelling), or the size of one dim."""
-    return self.shape if dim is None else self.shape[dim]
+def _size(self):
+    """The number of elements (the array API's ``size``; PyTorch's ``size(dim)`` is
+    ``shape[dim]`` here)."""
+    return self.numel()
 
 
 def _array_namespace(self, api_version=None):
@@ -221,7 +222,7 @@ _PYTHON_METHODS = {
     "__repr__": _repr, "__str__": _repr, "__array__": _array,
     "__array_namespace__": _array_namespace,
     "__dlpack__": _dlpack.__dlpack__, "__dlpack_device__": _dlpack.__dlpack_device__,
-    "tolist": tolist, "numpy": numpy, "to": to, "size": size,
+    "tolist": tolist, "numpy": numpy, "to": to, "size": property(_size),
     "dim": lambda self: self.ndim,
     "cpu": lambda self: self.to("cpu"),
     "to_device": lambda self, device, /, *, stream=None: self.to(device),

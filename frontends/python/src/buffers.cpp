@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "errors.hpp"
+#include "kernforge/dtypes.hpp"
 #include "tensor.hpp"
 
 namespace nb = nanobind;
@@ -26,26 +27,45 @@ struct Buffer {
   }
 };
 
-// The dtype of a buffer's struct format ("f", "<d", "=q", "?"), by kind and item size.
+// The dtype of a buffer's struct format ("f", "<d", "=q", "?", "Zf"): the format's kind and
+// the item size, matched with KF_DTYPE_LIST's (kernforge/dtypes.hpp). No format names bfloat16.
 kf_dtype_t dtype_of_format(const char* format, Py_ssize_t itemsize) {
   std::string f = format == nullptr ? "B" : format;
   if (!f.empty() && (f[0] == '@' || f[0] == '=' || f[0] == '<')) f.erase(0, 1);
-  const bool little = true;  // every platform kernforge builds for; '>' and '!' are refused
-  if (f.size() == 1 && little) {
-    switch (f[0]) {
-      case 'f': return KF_FLOAT32;
-      case 'd': return KF_FLOAT64;
-      case 'e': return KF_FLOAT16;
-      case '?': return KF_BOOL;
-      case 'b': return KF_INT8;
-      case 'B': return KF_UINT8;
-      case 'h': return itemsize == 2 ? KF_INT16 : KF_DTYPE_UNDEFINED;
-      case 'i': case 'l': case 'q':
-        return itemsize == 4 ? KF_INT32 : itemsize == 8 ? KF_INT64 : KF_DTYPE_UNDEFINED;
-      default: break;
+  // Every platform kernforge builds for is little-endian; '>' and '!' are refused.
+  const bool complex = f.size() == 2 && f[0] == 'Z';
+  if (f.size() != 1 && !complex) return KF_DTYPE_UNDEFINED;
+  const std::string floats = "efd", signed_ints = "bhilqn", unsigned_ints = "BHILQN";
+  const char c = f.back();
+  char kind = 0;
+  if (complex) {
+    kind = floats.find(c) != std::string::npos ? 'c' : 0;
+  } else if (c == '?') {
+    kind = 'b';
+  } else if (floats.find(c) != std::string::npos) {
+    kind = 'f';
+  } else if (signed_ints.find(c) != std::string::npos) {
+    kind = 'i';
+  } else if (unsigned_ints.find(c) != std::string::npos) {
+    kind = 'u';
+  }
+  for (int d = 0; d < KF_DTYPE_COUNT; ++d) {
+    if (kind != 0 && kf::dtype_kind(d) == kind && !kf::is_brain_float(d) &&
+        static_cast<Py_ssize_t>(kf::dtype_bytes(d)) == itemsize) {
+      return static_cast<kf_dtype_t>(d);
     }
   }
   return KF_DTYPE_UNDEFINED;
+}
+
+/// "float32, float64, ..." but bfloat16, which no buffer format names.
+std::string buffer_dtype_names() {
+  std::string names;
+  for (int d = 0; d < KF_DTYPE_COUNT; ++d) {
+    if (kf::is_brain_float(d)) continue;
+    names += (names.empty() ? "" : ", ") + std::string(kf::dtype_text(d));
+  }
+  return names;
 }
 
 nb::object from_buffer(nb::handle obj, nb::handle dtype, nb::handle device) {
@@ -53,8 +73,9 @@ nb::object from_buffer(nb::handle obj, nb::handle dtype, nb::handle device) {
   const kf_dtype_t have = dtype_of_format(b.view.format, b.view.itemsize);
   if (have == KF_DTYPE_UNDEFINED) {
     PyErr_Format(PyExc_TypeError, "a buffer of format '%s' (%zd bytes an item) has no kernforge "
-                 "dtype; kernforge has float16/32/64, int8/16/32/64, uint8 and bool (convert first, "
-                 "e.g. numpy's .astype)", b.view.format ? b.view.format : "B", b.view.itemsize);
+                 "dtype; convert it first (e.g. numpy's .astype) to one of: %s",
+                 b.view.format ? b.view.format : "B", b.view.itemsize,
+                 buffer_dtype_names().c_str());
     throw nb::python_error();
   }
   if (b.view.ndim > KF_MAX_NDIM) raise(PyExc_ValueError, "kernforge tensors have at most 16 dims");

@@ -3,8 +3,10 @@
 // code in between. A Python number on either side becomes a 0-dim tensor (number_tensor), which
 // the core's type promotion ranks below dimensioned tensors, as PyTorch does.
 #include <cstdint>
+#include <vector>
 
 #include "errors.hpp"
+#include "kernforge/dtypes.hpp"
 #include "tensor.hpp"
 
 namespace nb = nanobind;
@@ -104,6 +106,49 @@ nb::object invert(nb::handle self) {
   return wrap(out);
 }
 
+/// bool < integer < floating < complex: an in-place op may not write a higher one into a lower.
+int category(kf_dtype_t d) {
+  switch (kf::dtype_kind(d)) {
+    case 'b': return 0;
+    case 'f': return 2;
+    case 'c': return 3;
+    default: return 1;
+  }
+}
+
+std::vector<int64_t> shape_of(kf_tensor_t t) {
+  int32_t ndim = 0;
+  const int64_t* shape = nullptr;
+  check(kf_tensor_ndim(t, &ndim));
+  check(kf_tensor_shape(t, &shape));
+  return std::vector<int64_t>(shape, shape + ndim);
+}
+
+using OutOfPlace = nb::object (*)(nb::handle, nb::handle);
+
+// `x op= y` for the operators without an in-place kernel (**, @, & and |): `op` out of place,
+// then copied into x, which must keep its shape (no broadcasting x itself) and may not receive
+// a result of a higher dtype category (an int tensor **= 0.5 is a TypeError, as in PyTorch);
+// anything else x's own dtype holds is written with copy_'s conversion.
+template <OutOfPlace Op>
+nb::object inplace_by_copy(nb::handle self, nb::handle other) {
+  nb::object r = Op(self, other);
+  if (r.is(nb::handle(Py_NotImplemented))) return r;
+  const kf_tensor_t a = tensor_of(self), result = tensor_of(r);
+  if (shape_of(result) != shape_of(a)) {
+    raise(PyExc_ValueError, "an in-place operator's result has another shape than the tensor it "
+                            "writes to (the tensor itself is not broadcast); use x = x op y");
+  }
+  if (category(dtype_of(result)) > category(dtype_of(a))) {
+    PyErr_Format(PyExc_TypeError, "an in-place operator cannot write its %s result into a %s "
+                 "tensor; use x = x op y, or convert x first", kf_dtype_name(dtype_of(result)),
+                 kf_dtype_name(dtype_of(a)));
+    throw nb::python_error();
+  }
+  check(kf_copy_(a, result));
+  return nb::borrow(self);
+}
+
 int64_t numel(kf_tensor_t t) {
   int64_t n = 0;
   check(kf_tensor_numel(t, &n));
@@ -158,6 +203,47 @@ void bind_alpha_methods(nb::class_<Tensor>& cls) {
   cls.def("div_", &inplace<kf_div_>, "In place: self /= other.");
 }
 
+// bool(), float(), int(), operator.index(), complex() and len() of a tensor.
+void bind_conversions(nb::class_<Tensor>& cls) {
+  cls.def("__bool__", [](nb::handle self) {
+        const kf_scalar_t s = only_value(self, "the truth value");
+        return s.tag == KF_SCALAR_BOOL ? s.v.b : s.tag == KF_SCALAR_INT64 ? s.v.i64 != 0 : s.v.f64 != 0;
+      })
+      .def("__float__", [](nb::handle self) {
+        const kf_scalar_t s = only_value(self, "float()");
+        return s.tag == KF_SCALAR_FLOAT64 ? s.v.f64 : s.tag == KF_SCALAR_INT64 ? double(s.v.i64) : double(s.v.b);
+      })
+      .def("__int__", [](nb::handle self) { return int_of(only_value(self, "int()")); })
+      .def("__index__", [](nb::handle self) {
+        int32_t ndim = 0;
+        check(kf_tensor_ndim(tensor_of(self), &ndim));
+        const kf_dtype_t d = dtype_of(tensor_of(self));
+        if (ndim != 0 || !kf::is_integer_dtype(d)) {
+          PyErr_Format(PyExc_TypeError, "only a 0-dim tensor of an integer dtype is an index, "
+                       "not a %d-dim %s tensor", static_cast<int>(ndim), kf_dtype_name(d));
+          throw nb::python_error();
+        }
+        return int_of(only_value(self, "an index"));
+      })
+      .def("__complex__", [](nb::handle self) {
+        const kf_scalar_t s = only_value(self, "complex()");
+        const double v = s.tag == KF_SCALAR_FLOAT64 ? s.v.f64
+                         : s.tag == KF_SCALAR_INT64 ? static_cast<double>(s.v.i64)
+                                                    : (s.v.b ? 1.0 : 0.0);
+        PyObject* c = PyComplex_FromDoubles(v, 0.0);
+        if (c == nullptr) throw nb::python_error();
+        return nb::steal(c);
+      })
+      .def("__len__", [](nb::handle self) {
+        int32_t ndim = 0;
+        const int64_t* shape = nullptr;
+        check(kf_tensor_ndim(tensor_of(self), &ndim));
+        if (ndim == 0) raise(PyExc_TypeError, "len() of a 0-dim tensor");
+        check(kf_tensor_shape(tensor_of(self), &shape));
+        return shape[0];
+      });
+}
+
 }  // namespace
 
 void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& cls) {
@@ -188,26 +274,14 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& cls) {
       .def("__isub__", &inplace<sub1_>)
       .def("__imul__", &inplace<kf_mul_>)
       .def("__itruediv__", &inplace<kf_div_>)
+      .def("__ipow__", &inplace_by_copy<&binary<kf_pow>>)
+      .def("__imatmul__", &inplace_by_copy<&binary<kf_matmul, false, false>>)
+      .def("__iand__", &inplace_by_copy<&logical<kf_logical_and>>)
+      .def("__ior__", &inplace_by_copy<&logical<kf_logical_or>>)
       .def("__neg__", &unary<kf_neg>)
       .def("__abs__", &unary<kf_abs>)
-      .def("__pos__", [](nb::handle self) { return nb::borrow(self); })
-      .def("__bool__", [](nb::handle self) {
-        const kf_scalar_t s = only_value(self, "the truth value");
-        return s.tag == KF_SCALAR_BOOL ? s.v.b : s.tag == KF_SCALAR_INT64 ? s.v.i64 != 0 : s.v.f64 != 0;
-      })
-      .def("__float__", [](nb::handle self) {
-        const kf_scalar_t s = only_value(self, "float()");
-        return s.tag == KF_SCALAR_FLOAT64 ? s.v.f64 : s.tag == KF_SCALAR_INT64 ? double(s.v.i64) : double(s.v.b);
-      })
-      .def("__int__", [](nb::handle self) { return int_of(only_value(self, "int()")); })
-      .def("__len__", [](nb::handle self) {
-        int32_t ndim = 0;
-        const int64_t* shape = nullptr;
-        check(kf_tensor_ndim(tensor_of(self), &ndim));
-        if (ndim == 0) raise(PyExc_TypeError, "len() of a 0-dim tensor");
-        check(kf_tensor_shape(tensor_of(self), &shape));
-        return shape[0];
-      });
+      .def("__pos__", [](nb::handle self) { return nb::borrow(self); });
+  bind_conversions(cls);
   bind_alpha_methods(cls);
   (void)m;
 }

@@ -28,6 +28,7 @@
 #include <new>
 #include <string>
 
+#include "kernforge/dtypes.hpp"
 #include "kernforge/plugin.h"
 #include "kernforge/plugin_ops.hpp"
 
@@ -74,12 +75,12 @@ inline void log(kf_log_level_t level, const char* plugin, const std::string& mes
 /// A dtype mask from a list of dtypes.
 constexpr uint32_t dtypes(std::initializer_list<kf_dtype_t> list) {
   uint32_t mask = 0;
-  for (kf_dtype_t d : list) mask |= 1u << static_cast<uint32_t>(d);
+  for (kf_dtype_t d : list) mask |= dtype_bit(d);
   return mask;
 }
 
-/// Every dtype.
-constexpr uint32_t kAllDtypes = (1u << KF_DTYPE_COUNT) - 1u;
+/// Every dtype (kernforge/dtypes.hpp has the masks by kind).
+using ::kf::kAllDtypes;
 
 /// The C trampoline of a typed kernel `Fn` for op `Op`.
 template <class Op, void (*Fn)(const typename Op::Args&)>

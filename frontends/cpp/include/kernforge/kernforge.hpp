@@ -26,6 +26,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernforge/dtypes.hpp"
 #include "kernforge/kernforge.h"
 
 namespace kf {
@@ -57,6 +58,8 @@ inline std::vector<kf_tensor_t> handles(const std::vector<Tensor>& tensors);
 
 // ------------------------------------------------------------------------------- dtypes --
 
+/// The dtypes of KF_DTYPE_LIST (kernforge/types.h) by C++ names. The facts below (kind, size,
+/// element type) come from the list through kernforge/dtypes.hpp.
 enum class Dtype : int32_t {
   Undefined = KF_DTYPE_UNDEFINED,
   Float32 = KF_FLOAT32,
@@ -70,25 +73,34 @@ enum class Dtype : int32_t {
   Int64 = KF_INT64,
   Bool = KF_BOOL,
 };
+// A tripwire, not a fact: a line added to KF_DTYPE_LIST needs its enumerator above.
+static_assert(KF_DTYPE_COUNT == 10, "KF_DTYPE_LIST has a dtype that kf::Dtype does not name");
 
 inline const char* dtype_name(Dtype d) { return kf_dtype_name(static_cast<kf_dtype_t>(d)); }
 inline std::size_t itemsize(Dtype d) { return kf_dtype_size(static_cast<kf_dtype_t>(d)); }
-inline bool is_floating(Dtype d) {
-  return d == Dtype::Float32 || d == Dtype::Float64 || d == Dtype::Float16 ||
-         d == Dtype::BFloat16;
-}
+inline bool is_floating(Dtype d) { return is_floating_dtype(static_cast<int>(d)); }
 inline std::ostream& operator<<(std::ostream& os, Dtype d) { return os << dtype_name(d); }
 
-/// The Dtype of a C++ element type: dtype_of<float>::value == Dtype::Float32.
-template <typename T> struct dtype_of;
-template <> struct dtype_of<float> { static constexpr Dtype value = Dtype::Float32; };
-template <> struct dtype_of<double> { static constexpr Dtype value = Dtype::Float64; };
-template <> struct dtype_of<int8_t> { static constexpr Dtype value = Dtype::Int8; };
-template <> struct dtype_of<uint8_t> { static constexpr Dtype value = Dtype::UInt8; };
-template <> struct dtype_of<int16_t> { static constexpr Dtype value = Dtype::Int16; };
-template <> struct dtype_of<int32_t> { static constexpr Dtype value = Dtype::Int32; };
-template <> struct dtype_of<int64_t> { static constexpr Dtype value = Dtype::Int64; };
-template <> struct dtype_of<bool> { static constexpr Dtype value = Dtype::Bool; };
+namespace detail {
+/// The dtype whose element type (kernforge/dtypes.hpp) is T, or KF_DTYPE_UNDEFINED.
+template <typename T>
+constexpr int dtype_holding() {
+  int found = KF_DTYPE_UNDEFINED;
+  for_each_dtype([&found](auto tag) {
+    if (std::is_same_v<typename decltype(tag)::type, T>) found = tag.kDtype;
+  });
+  return found;
+}
+}  // namespace detail
+
+/// The Dtype of a C++ element type: dtype_of<float>::value == Dtype::Float32, and
+/// dtype_of<kf::Half>::value == Dtype::Float16. Only for the element types of a dtype.
+template <typename T>
+struct dtype_of {
+  static_assert(detail::dtype_holding<T>() != KF_DTYPE_UNDEFINED,
+                "no kernforge dtype has this element type");
+  static constexpr Dtype value = static_cast<Dtype>(detail::dtype_holding<T>());
+};
 
 // ------------------------------------------------------------------------------ devices --
 

@@ -1,37 +1,32 @@
-// Dtype facts (all derived from KF_DTYPE_LIST in kernforge/types.h) and PyTorch's type
-// promotion, used by the meta functions.
+// Dtype facts (all derived from KF_DTYPE_LIST in kernforge/types.h, through the SDK's
+// kernforge/dtypes.hpp) and PyTorch's type promotion, used by the meta functions.
 #pragma once
 
 #include <cstddef>
 
+#include "kernforge/dtypes.hpp"
 #include "kernforge/types.h"
 
 namespace kf {
 
 inline bool is_valid_dtype(kf_dtype_t d) noexcept { return d >= 0 && d < KF_DTYPE_COUNT; }
-inline bool is_floating(kf_dtype_t d) noexcept { return kf_dtype_kind(d) == 'f'; }
+inline bool is_floating(kf_dtype_t d) noexcept { return is_floating_dtype(d); }
 inline bool is_integral(kf_dtype_t d, bool include_bool) noexcept {
-  const char k = kf_dtype_kind(d);
-  return k == 'i' || k == 'u' || (include_bool && k == 'b');
+  return is_integer_dtype(d) || (include_bool && dtype_kind(d) == 'b');
 }
 /// Bytes per element (0 for an invalid dtype). Inline: it is on every tensor's hot path.
-inline size_t itemsize(kf_dtype_t d) noexcept {
-  static constexpr unsigned char kSizes[KF_DTYPE_COUNT] = {
-#define KF_DTYPE_SIZE_ENTRY_(suffix, value, name, short_name, bytes, kind) bytes,
-      KF_DTYPE_LIST(KF_DTYPE_SIZE_ENTRY_)
-#undef KF_DTYPE_SIZE_ENTRY_
-  };
-  return is_valid_dtype(d) ? kSizes[d] : 0;
-}
+inline size_t itemsize(kf_dtype_t d) noexcept { return dtype_bytes(d); }
 /// "float32", ... or "undefined".
-inline const char* dtype_name(kf_dtype_t d) noexcept { return kf_dtype_string(d); }
+inline const char* dtype_name(kf_dtype_t d) noexcept { return dtype_text(d); }
 
 /// The dtype named `name` ("float32" or "f32"), or KF_DTYPE_UNDEFINED.
 kf_dtype_t dtype_from_name(const char* name) noexcept;
 /// "float32, float64, ..." (for messages).
 const char* dtype_names() noexcept;
 
-/// PyTorch's promote_types for two dtypes.
+/// PyTorch's promote_types for two dtypes (the standard's table where it has one), by the rule
+/// in dtype.cpp over the dtypes' kinds and bytes; KF_DTYPE_UNDEFINED when no dtype holds both.
+/// An undefined operand is the identity.
 kf_dtype_t promote(kf_dtype_t a, kf_dtype_t b) noexcept;
 
 /// Whether a value of `from` may be written to `to` (PyTorch's can_cast: no float -> integral,
@@ -41,7 +36,7 @@ bool can_cast(kf_dtype_t from, kf_dtype_t to) noexcept;
 /// The dtype a Scalar takes when it decides the dtype (bool, int64, float32).
 kf_dtype_t scalar_default_dtype(const kf_scalar_t& s) noexcept;
 
-/// Category order used by result_type: bool < integral < floating.
+/// Category order used by result_type: bool < integral < floating < complex.
 int dtype_category(kf_dtype_t d) noexcept;
 
 }  // namespace kf
