@@ -4,6 +4,7 @@ and every function the standard's signature stubs name, read from the stubs them
 import ast
 import os
 import pathlib
+import sys
 
 import pytest
 
@@ -14,8 +15,8 @@ import kernforge as kf
 # stubs the namespace lacks that is not here.
 NOT_YET = frozenset("""
 acos acosh argsort asin asinh atan atan2 atanh bitwise_and bitwise_invert bitwise_left_shift
-bitwise_or bitwise_right_shift bitwise_xor broadcast_arrays can_cast conj copysign cosh
-count_nonzero cumulative_prod expm1 finfo flip floor_divide hypot iinfo imag isfinite isinf isnan
+bitwise_or bitwise_right_shift bitwise_xor broadcast_arrays conj copysign cosh
+count_nonzero cumulative_prod expm1 flip floor_divide hypot imag isfinite isinf isnan
 log10 log1p log2 logaddexp logical_not logical_xor meshgrid moveaxis nextafter nonzero real
 remainder repeat roll searchsorted signbit sinh sort square take_along_axis tan tensordot tile
 tril triu trunc unique_all unique_counts unique_inverse unique_values unstack vecdot
@@ -138,3 +139,32 @@ def test_the_type_stub_has_the_namespace_names():
     stub = pathlib.Path(kf.__file__).with_name("__init__.pyi").read_text()
     assert "__array_api_version__: str" in stub
     assert "def __array_namespace_info__() -> Any: ..." in stub
+
+
+def test_finfo_and_iinfo_from_the_dtypes_formats():
+    f32 = kf.finfo(kf.float32)
+    assert (f32.bits, f32.eps, f32.max, f32.smallest_normal) == (32, 2.0 ** -23,
+                                                                3.4028234663852886e38, 2.0 ** -126)
+    assert f32.min == -f32.max and f32.dtype == kf.float32
+    f64 = kf.finfo(kf.ones(1, dtype=kf.float64))  # an array too
+    assert (f64.bits, f64.eps, f64.max) == (64, sys.float_info.epsilon, sys.float_info.max)
+    assert f64.smallest_normal == sys.float_info.min
+    assert (kf.finfo(kf.float16).max, kf.finfo(kf.float16).eps) == (65504.0, 2.0 ** -10)
+    assert kf.finfo(kf.bfloat16).max == 3.3895313892515355e38
+    i8, u8, i64 = kf.iinfo(kf.int8), kf.iinfo(kf.uint8), kf.iinfo(kf.int64)
+    assert (i8.bits, i8.min, i8.max) == (8, -128, 127) and (u8.min, u8.max) == (0, 255)
+    assert (i64.min, i64.max) == (-2 ** 63, 2 ** 63 - 1) and i64.dtype == kf.int64
+    with pytest.raises(TypeError, match="finfo.*floating-point dtype, not int32"):
+        kf.finfo(kf.int32)
+    with pytest.raises(TypeError, match="iinfo.*integer dtype, not float32"):
+        kf.iinfo(kf.float32)
+
+
+def test_can_cast_follows_the_promotion_rules():
+    assert kf.can_cast(kf.int8, kf.int16) and kf.can_cast(kf.bool, kf.float32)
+    assert kf.can_cast(kf.int32, kf.float32)  # PyTorch's rule for mixed kinds
+    assert not kf.can_cast(kf.int16, kf.int8) and not kf.can_cast(kf.float64, kf.float32)
+    assert not kf.can_cast(kf.float32, kf.int64) and not kf.can_cast(kf.uint8, kf.int8)
+    assert kf.can_cast(kf.ones(2, dtype=kf.int32), kf.int64)
+    assert kf.isdtype(kf.uint8, ("bool", "unsigned integer"))
+    assert not kf.isdtype(kf.float32, "complex floating")

@@ -9,7 +9,7 @@ the namespace under its own name unless a function here takes that name, and alw
 
 import math
 
-from . import _C
+from . import _dtype_functions
 
 e, pi, inf, nan, newaxis = math.e, math.pi, math.inf, math.nan, None
 
@@ -188,34 +188,9 @@ def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
     return _ops.cumsum(x, axis, dtype=dtype)
 
 
-# ------------------------------------------------------------------ data types
-
-@api
-def result_type(*arrays_and_dtypes):
-    out = None
-    for a in arrays_and_dtypes:
-        d = a.dtype if isinstance(a, _C.Tensor) else _C.promote_types(a, a)
-        out = d if out is None else _C.promote_types(out, d)
-    if out is None:
-        raise ValueError("result_type() needs at least one array or dtype")
-    return out
-
-
-@api
-def isdtype(dtype, kind):
-    if isinstance(kind, tuple):
-        return True in (isdtype(dtype, k) for k in kind)
-    if isinstance(kind, _C.dtype):
-        return dtype is kind
-    kinds = {"bool": "b", "signed integer": "i", "unsigned integer": "u",
-             "integral": "iu", "real floating": "f", "numeric": "iuf"}
-    if kind not in kinds:
-        raise ValueError(f"unknown dtype kind {kind!r}")
-    return dtype.kind in kinds[kind]
-
-
 def namespace_functions():
     """{name: function} for the kernforge namespace."""
     out = {name: _alias(name, target) for name, target in _ALIASES.items()}
     out.update(_API)
+    out.update(_dtype_functions.FUNCTIONS)
     return out

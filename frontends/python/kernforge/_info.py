@@ -5,20 +5,10 @@ kind), the devices from the loaded backends. Only the standard's dtypes are list
 bfloat16 are kernforge's own), as the standard asks.
 """
 
-from . import _C
+from . import _C, _dtype_functions
 
 __array_api_version__ = "2023.12"
 
-# The standard's dtype kinds, as the one-letter kinds of the core's dtype list.
-_KINDS = {
-    "bool": ("b",),
-    "signed integer": ("i",),
-    "unsigned integer": ("u",),
-    "integral": ("i", "u"),
-    "real floating": ("f",),
-    "complex floating": ("c",),
-    "numeric": ("i", "u", "f", "c"),
-}
 _STANDARD_DTYPES = frozenset((
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float32", "float64", "complex64", "complex128"))
@@ -32,16 +22,6 @@ def _dtype_named(name):
         if d.name == name:
             return d
     return None
-
-
-def _letters(kind):
-    kinds = (kind,) if isinstance(kind, str) else tuple(kind)
-    letters = set()
-    for k in kinds:
-        if not isinstance(k, str) or k not in _KINDS:
-            raise ValueError(f"unknown dtype kind {k!r}; the kinds are {', '.join(_KINDS)}")
-        letters.update(_KINDS[k])
-    return letters
 
 
 class Info:
@@ -76,7 +56,7 @@ class Info:
 
     def dtypes(self, *, device=None, kind=None):
         self._check_device(device)
-        letters = None if kind is None else _letters(kind)
+        letters = None if kind is None else _dtype_functions.kind_letters(kind)
         return {d.name: d for d in _C._dtypes
                 if d.name in _STANDARD_DTYPES and (letters is None or d.kind in letters)}
 
