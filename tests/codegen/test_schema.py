@@ -24,6 +24,7 @@ if CODEGEN not in sys.path:
 import gen_c  # noqa: E402
 import gen_docs  # noqa: E402
 import gen_kinds  # noqa: E402
+import gen_python  # noqa: E402
 import main as codegen_main  # noqa: E402
 import schema  # noqa: E402
 from schema import SchemaError  # noqa: E402
@@ -545,6 +546,60 @@ class GeneratedCode(unittest.TestCase):
             self.assertIn(f"### `{op.name}`", md)
         self.assertIn(f"{len(self.ops)} ops.", md)
 
+
+
+class ArrayApiSpellings(SchemaTestCase):
+    """The `array_api:` field: the standard's signature, matched with the op's arguments."""
+
+    OP = """\
+        - op: sum(Tensor self, int[]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+          meta: reduce_sum
+          array_api: {}
+          doc: Sum.
+        """
+
+    def test_a_spelling_generates_the_standards_function(self):
+        ops = self.load_text(self.OP.format("sum(x, /, *, axis=None, dtype=None, keepdims=False)"))
+        spelling = ops[-1].array_api
+        self.assertEqual(spelling.name, "sum")
+        self.assertEqual(spelling.params, {"x": "self", "axis": "dim", "dtype": "dtype",
+                                           "keepdims": "keepdim"})
+        text = gen_python.module(ops)
+        namespace: dict = {}
+        exec(compile(text, "_array_api_ops.py", "exec"), namespace)  # noqa: S102 - our output
+        calls = []
+
+        class Ops:
+            def sum(self, *args, **kwargs):
+                calls.append((args, kwargs))
+                return "result"
+
+        namespace["bind"](Ops())
+        self.assertEqual(namespace["FUNCTIONS"]["sum"]("t", axis=1, keepdims=True), "result")
+        self.assertEqual(calls, [(("t", (1,), True), {"dtype": None})])
+        namespace["sum"]("t")
+        self.assertEqual(calls[-1], (("t", None, False), {"dtype": None}))
+
+    def test_a_skipped_positional_argument_passes_its_default(self):
+        ops = self.load_text(self.OP.format("sum(x, /, *, dtype=None)"))
+        self.assertIn("return _ops.sum(x, dtype=dtype)", gen_python.module(ops))
+        ops = self.load_text(self.OP.format("sum(x, /, *, keepdims=False)"))
+        self.assertIn("return _ops.sum(x, None, keepdims)", gen_python.module(ops))
+
+    def test_bad_spellings_are_refused_naming_the_problem(self):
+        line = FIRST_LINE
+        self.assert_rejected(self.OP.format("sum(x, /, *, axes=None)"), line,
+                             "parameter 'axes'", "'dims'", "does not have")
+        self.assert_rejected(self.OP.format("sum(*, axis=None)"), line, "leaves out 'self'")
+        self.assert_rejected(self.OP.format("sum(x, self)"), line, "two parameters are 'self'")
+        self.assert_rejected(self.OP.format("sum(x, /, *args)"), line, "only plain parameters")
+        self.assert_rejected(self.OP.format("'sum(x'"), line, "not a Python signature")
+
+    def test_the_core_schema_spells_the_standards_reductions(self):
+        spelled = {op.array_api.name: op.name for op in schema.load(OPS_YAML) if op.array_api}
+        self.assertEqual(spelled["max"], "amax")
+        self.assertEqual(spelled["permute_dims"], "permute")
+        self.assertIn("var", spelled)
 
 if __name__ == "__main__":
     unittest.main()

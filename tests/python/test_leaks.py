@@ -42,7 +42,7 @@ def test_a_function_kept_by_a_daemon_thread_keeps_only_its_own_op():
         import threading, time
         import kernforge as kf
         def hold():
-            f = kf.add
+            f = kf.ops.add
             time.sleep(600)
         threading.Thread(target=hold, daemon=True).start()
         time.sleep(0.2)

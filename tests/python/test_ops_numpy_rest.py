@@ -66,7 +66,7 @@ def test_gelu_tanh_approximation_and_round():
     close(kf.gelu(kf.asarray(a), approximate=True), approx)
     b = np.array([0.5, 1.5, 2.5, -0.5, -1.5, 1.25, 2.675], np.float32)
     close(kf.round(kf.asarray(b)), np.round(b.astype(np.float64)))  # half to even, as numpy
-    close(kf.round(kf.asarray(b), decimals=1), np.round(b, 1), rtol=1e-6, atol=1e-6)
+    close(kf.asarray(b).round(decimals=1), np.round(b, 1), rtol=1e-6, atol=1e-6)
 
 
 @given(data=st.data())

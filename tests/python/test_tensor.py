@@ -56,7 +56,8 @@ def test_factories_take_dtype_and_device_everywhere():
     for f in (kf.zeros, kf.ones, kf.empty, kf.rand, kf.randn):
         t = f((2, 3), dtype=kf.float64, device="cpu")
         assert t.shape == (2, 3) and t.dtype is kf.float64 and t.device == "cpu"
-    assert kf.zeros(2, 3).shape == (2, 3)  # PyTorch's varargs
+    assert kf.ops.zeros(2, 3).shape == (2, 3)  # PyTorch's varargs: kf.ops keeps them
+    assert kf.zeros((2, 3)).shape == (2, 3) and kf.zeros(4).shape == (4,)  # the standard's
     assert kf.full((2,), 7).tolist() == [7, 7]
     assert kf.arange(5).tolist() == [0, 1, 2, 3, 4]
     assert kf.arange(1, 7, 2, dtype=kf.float32).tolist() == [1.0, 3.0, 5.0]

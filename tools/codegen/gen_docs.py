@@ -13,11 +13,15 @@ def ops_md(ops: list[Op]) -> str:
              "the core from other ops; a backend kernel overrides it when the op has a meta rule), "
              "*view* (metadata only, in the core). Plugins may define more ops, namespaced "
              "(`toy::scale`); `kernforge ops` lists them.", "",
-             "| op | kind | C entry points | doc |", "|---|---|---|---|"]
+             "The array API column is the op's spelling in the Python namespace (`kf.<name>`, "
+             "the standard's signature, from the op's `array_api:` field); every op is also "
+             "`kf.ops.<op>` with its schema's arguments.", "",
+             "| op | kind | C entry points | array API | doc |", "|---|---|---|---|---|"]
     for op in ops:
         names = ", ".join(f"`{n}`" for n, _, _, _ in entry_points(op))
+        spelled = f"`{op.array_api.text}`" if op.array_api else ""
         doc = op.doc.replace("|", "\\|")
-        lines.append(f"| `{op.name}` | {op.kind} | {names} | {doc} |")
+        lines.append(f"| `{op.name}` | {op.kind} | {names} | {spelled} | {doc} |")
     lines += ["", "## Meta rules", "",
               "The shape and dtype rules of `dispatcher/meta/`. An op a plugin defines "
               "(`kf_registrar_t.define_op`) may name one as its `meta_rule` when its argument "

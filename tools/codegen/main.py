@@ -1,5 +1,5 @@
 """kernforge code generator: dispatcher/ops.yaml -> op tables, the core's C++ op functions, C
-entry points, plugin helpers, C++ frontend, docs. Run by CMake at build time:
+entry points, plugin helpers, C++ frontend, docs, the Python package's array API spellings. Run by CMake at build time:
 
     python3 main.py --schema dispatcher/ops.yaml --out <build>/generated
 
@@ -20,6 +20,7 @@ import gen_cpp  # noqa: E402
 import gen_docs  # noqa: E402
 import gen_kinds  # noqa: E402
 import gen_plugin  # noqa: E402
+import gen_python  # noqa: E402
 import gen_table  # noqa: E402
 import schema  # noqa: E402
 
@@ -48,6 +49,7 @@ def outputs(ops: list[schema.Op]) -> dict[str, str]:
         "include/kernforge/tensor_methods.inc": gen_cpp.methods_inc(ops),
         "include/kernforge/kernforge_ops.hpp": gen_cpp.ops_hpp(ops),
         "docs/ops.md": gen_docs.ops_md(ops),
+        "python/_array_api_ops.py": gen_python.module(ops),
     }
 
 

@@ -9,6 +9,9 @@ from dataclasses import dataclass, field
 
 import yaml
 
+import array_api
+
+
 @dataclass(frozen=True)
 class ArgKind:
     """One kind of argument: the one list every part of kernforge derives its own from (the
@@ -36,7 +39,7 @@ BASE_TYPES = tuple(dict.fromkeys(k.schema.removesuffix("[]") for k in ARG_KINDS)
 KINDS = ("kernel", "view", "composite")
 VARIANTS = ("function", "method", "inplace", "out")
 TAGS = ("pointwise", "reduction", "factory", "linalg")
-KEYS = ("op", "kind", "meta", "variants", "tags", "doc")
+KEYS = ("op", "kind", "meta", "variants", "tags", "doc", "array_api")
 IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
 # The name rule of op and argument names (the run-time parser, schema_parser.cpp, has the same):
 # no '__' anywhere, and an argument name does not end with '_' (docs/plugins.md, "Names").
@@ -94,6 +97,7 @@ class Op:
     hash: int = 0
     tensor_args: list[Arg] = field(default_factory=list)
     other_args: list[Arg] = field(default_factory=list)
+    array_api: array_api.Spelling | None = None  # the standard's spelling (array_api.py)
 
     @property
     def inplace_only(self) -> bool:
@@ -296,7 +300,20 @@ def _parse_entry(entry, path: str, index: int, line: int) -> Op:
     if any(a.base == "Tensor" and a.is_list for a in args) and kind == "kernel":
         raise SchemaError(f"{where}: kernel op '{name}' takes Tensor[]; make it composite")
     op.hash = fnv1a64(canonical_signature(op.name, args, rets))
+    op.array_api = _array_api_of(entry, where, op)
     return op
+
+
+def _array_api_of(entry, where: str, op: Op) -> array_api.Spelling | None:
+    """The op's `array_api:` field, checked against its arguments (array_api.py)."""
+    text = _field(entry, "array_api", where, str)
+    if not text:
+        return None
+    try:
+        return array_api.parse(text, op.name, [a.name for a in op.args],
+                               [a.name for a in op.args if a.default is None])
+    except array_api.ArrayApiError as e:
+        raise SchemaError(f"{where}: {e}") from None
 
 
 def rule_signature(op: Op) -> str:
