@@ -10,6 +10,8 @@
 // BM_MatmulKernforge kf_matmul of two n x n float32 tensors through the C ABI, output released.
 // BM_CblasSgemm      cblas_sgemm on the same sizes into a preallocated buffer (the reference;
 //                    budget: kernforge >= 95% of it at 2048).
+// BM_MatmulKernforgeC64 / BM_CblasCgemm: the same for complex64 (n x n, interleaved real and
+//                    imaginary parts) against cblas_cgemm (budget: >= 95% of it at 1024).
 //
 // Environment: KF_BENCH_TINY_REPETITIONS=N gives the tiny-op benchmarks (BM_TinyAdd and the
 // libtorch ones) N repetitions instead of --benchmark_repetitions: a call of ~100 ns is the
@@ -36,6 +38,7 @@ namespace {
 using kf_bench::check;
 using kf_bench::filled;
 using kf_bench::make_tensor;
+using kf_bench::set_complex_gflops;
 using kf_bench::set_gflops;
 
 void BM_TinyAdd(benchmark::State& state) {
@@ -125,6 +128,54 @@ void BM_CblasSgemm(benchmark::State& state) {
   set_gflops(state, n);
 }
 BENCHMARK(BM_CblasSgemm)->Arg(1024)->Arg(2048)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// An n x n complex64 tensor whose 2 n^2 interleaved parts are filled(2 n^2, seed).
+kf_tensor_t complex_matrix(benchmark::State& state, int64_t n, float seed) {
+  const std::vector<float> parts = filled(2 * n * n, seed);
+  const int64_t shape[2] = {n, n};
+  kf_tensor_t t = nullptr;
+  check(state, kf_tensor_from_data(parts.data(), shape, 2, KF_COMPLEX64, kf_device_cpu(), &t),
+        "kf_tensor_from_data");
+  return t;
+}
+
+void BM_MatmulKernforgeC64(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  kf_tensor_t a = complex_matrix(state, n, 0.5f);
+  kf_tensor_t b = complex_matrix(state, n, -0.25f);
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    const kf_status_t s = kf_matmul(a, b, &out);
+    if (s != KF_OK) {
+      check(state, s, "kf_matmul");
+      break;
+    }
+    benchmark::DoNotOptimize(out);
+    kf_tensor_release(out);
+  }
+  set_complex_gflops(state, n);
+  kf_tensor_release(b);
+  kf_tensor_release(a);
+}
+BENCHMARK(BM_MatmulKernforgeC64)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_CblasCgemm(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const std::vector<float> a = filled(2 * n * n, 0.5f);
+  const std::vector<float> b = filled(2 * n * n, -0.25f);
+  std::vector<float> c(static_cast<std::size_t>(2 * n * n));
+  const auto dim = static_cast<blasint>(n);
+  const float one[2] = {1.0f, 0.0f};
+  const float zero[2] = {0.0f, 0.0f};
+  for (auto _ : state) {
+    cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, dim, dim, dim, one, a.data(), dim,
+                b.data(), dim, zero, c.data(), dim);
+    benchmark::DoNotOptimize(c.data());
+    benchmark::ClobberMemory();
+  }
+  set_complex_gflops(state, n);
+}
+BENCHMARK(BM_CblasCgemm)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // KF_BENCH_TINY_REPETITIONS as a count, 0 when unset or not a positive number.
 int tiny_repetitions() {

@@ -48,6 +48,13 @@ inline void set_gflops(benchmark::State& state, int64_t n) {
                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
 
+/// 8 n^3 real floating-point operations per iteration: a complex multiply-add is 4
+/// multiplications and 4 additions.
+inline void set_complex_gflops(benchmark::State& state, int64_t n) {
+  state.counters["GFLOP/s"] = benchmark::Counter(8.0 * static_cast<double>(n * n) * n * 1e-9,
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
 /// `bytes` moved to or from memory per iteration, as GB/s.
 inline void set_bandwidth(benchmark::State& state, double bytes) {
   state.counters["GB/s"] =

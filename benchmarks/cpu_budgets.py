@@ -3,6 +3,7 @@ benchmarks of bench_cpu.cpp and bench_dispatch.cpp in the same run:
 
 - matmul 2048² float32 against the best engine called directly (OpenBLAS's cblas_sgemm or
   oneDNN's dnnl_sgemm): >= 95%;
+- matmul 1024² complex64 against OpenBLAS's cblas_cgemm called directly: >= 95%;
 - matmul 2048² bfloat16 against float32: >= 2x where the CPU has AVX512-BF16 or AMX (the cpu
   backend's doctor line says which level the CPU has);
 - add and sum over 16M float32 against the STREAM-style loops of the same work: >= 90%;
@@ -41,6 +42,17 @@ def matmul_rows(picked: dict[str, dict]) -> list[str]:
     others = ", ".join(f"`{k}` {v:.1f}" for k, v in engines.items())
     return [_row(f"CPU `matmul` 2048² f32 vs the best engine called directly (`{best}`; "
                  f"{others} GFLOP/s)", f"{ours:.1f} vs {engines[best]:.1f} GFLOP/s",
+                 f"≥ {MATMUL_PCT:.0f}%", f"{pct:.1f}%", pct >= MATMUL_PCT, "below budget")]
+
+
+def complex_matmul_rows(picked: dict[str, dict]) -> list[str]:
+    ours = _rate(picked, "BM_MatmulKernforgeC64/1024", "GFLOP/s")
+    cgemm = _rate(picked, "BM_CblasCgemm/1024", "GFLOP/s")
+    if not ours or not cgemm:
+        return []
+    pct = 100.0 * ours / cgemm
+    return [_row("CPU `matmul` 1024² complex64 vs `cblas_cgemm` called directly",
+                 f"{ours:.1f} vs {cgemm:.1f} GFLOP/s (8 n³ real operations)",
                  f"≥ {MATMUL_PCT:.0f}%", f"{pct:.1f}%", pct >= MATMUL_PCT, "below budget")]
 
 
@@ -118,5 +130,5 @@ def softmax_engine_rows(picked: dict[str, dict], real_ns) -> list[str]:
 
 
 def cpu_budget_rows(picked: dict[str, dict], doctor: dict | None, real_ns) -> list[str]:
-    return (matmul_rows(picked) + bf16_rows(picked, doctor) + bandwidth_rows(picked) +
+    return (matmul_rows(picked) + complex_matmul_rows(picked) + bf16_rows(picked, doctor) + bandwidth_rows(picked) +
             softmax_rows(picked, real_ns))

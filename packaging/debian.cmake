@@ -4,7 +4,7 @@
 # same major, from 1.0 on; the same minor before 1.0, where minors may break the plugin ABI) and
 # kernforge-dev on exactly its own core; the core depends on no backend. The Debian libraries
 # each package links (libopenblas, libgomp, libOpenCL, libstdc++, ...) are named by
-# dpkg-shlibdeps. The core package carries the shlibs file of libkernforge.so.1 and runs ldconfig
+# dpkg-shlibdeps. The core package carries the shlibs file of libkernforge.so.2 and runs ldconfig
 # when installed and removed.
 
 # KF_DEB_VERSION: the version as Debian spells it (cmake/KernforgeVersion.cmake).
@@ -32,10 +32,10 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "kernforge developers <kernforge@localhost>"
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # A shlibs file for every package with a library that has a soname: kernforge-core's
-# libkernforge.so.1 (the plugins and libkernforge_global_deps have none).
+# libkernforge.so.2 (the plugins and libkernforge_global_deps have none).
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
-# The CLI in kernforge-core links libkernforge.so.1 of the same package.
+# The CLI in kernforge-core links libkernforge.so.2 of the same package.
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS "${KF_OUTPUT_LIB}")
 
 set(CPACK_DEBIAN_CORE_PACKAGE_NAME kernforge-core)

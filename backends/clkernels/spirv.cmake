@@ -45,7 +45,8 @@
 include_guard(GLOBAL)
 
 # kernforge_clkernels_dtypes(<out-names> <out-values>): the dtypes of KF_DTYPE_LIST in types.h,
-# e.g. float32;float64;... and 0;1;... (derived, so no list of dtypes is kept here).
+# e.g. float32;float64;... and 0;1;... (derived, so no list of dtypes is kept here), without the
+# complex ones.
 function(kernforge_clkernels_dtypes out_names out_values)
   get_target_property(sdk_includes kernforge::plugin_sdk INTERFACE_INCLUDE_DIRECTORIES)
   set(types_h "")
@@ -61,11 +62,15 @@ function(kernforge_clkernels_dtypes out_names out_values)
                         "of kernforge::plugin_sdk (${sdk_includes})")
   endif()
   file(READ "${types_h}" text)
-  string(REGEX MATCHALL "X\\([A-Z0-9]+, [0-9]+, \"[a-z0-9]+\"" lines "${text}")
+  set(line_re "X\\([A-Z0-9]+, ([0-9]+), \"([a-z0-9]+)\", \"[a-z0-9]+\", [0-9]+, '([a-z])'")
+  string(REGEX MATCHALL "${line_re}" lines "${text}")
   set(names "")
   set(values "")
   foreach(line IN LISTS lines)
-    string(REGEX MATCH "X\\([A-Z0-9]+, ([0-9]+), \"([a-z0-9]+)\"" _ "${line}")
+    string(REGEX MATCH "${line_re}" _ "${line}")
+    if(CMAKE_MATCH_3 STREQUAL "c")
+      continue()  # complex: no OpenCL C type, no kernels (supported_dtypes leaves them out)
+    endif()
     list(APPEND values "${CMAKE_MATCH_1}")
     list(APPEND names "${CMAKE_MATCH_2}")
   endforeach()

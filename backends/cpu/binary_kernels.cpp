@@ -13,10 +13,11 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kAddMask = kAllMask;
-constexpr uint32_t kSubMask = kNumericMask;
+constexpr uint32_t kSubMask = kNumericMask | kComplexMask;
 constexpr uint32_t kMulMask = kAllMask;
-constexpr uint32_t kDivMask = kAllFloatMask;
-constexpr uint32_t kCompareMask = kAllMask;
+constexpr uint32_t kDivMask = kAllFloatMask | kComplexMask;
+constexpr uint32_t kEqMask = kAllMask;
+constexpr uint32_t kOrderMask = kOrderedMask;  // lt, gt: complex numbers have no order
 constexpr uint32_t kWhereMask = kAllMask;
 
 void check_inputs(const kf_tensor_view_t& a, const kf_tensor_view_t& b,
@@ -92,12 +93,12 @@ void div_kernel(const ops::div::Args& a) {
 
 enum class Cmp { kEq, kLt, kGt };
 
-template <Cmp C>
+template <Cmp C, uint32_t Mask = C == Cmp::kEq ? kEqMask : kOrderMask>
 void compare(const kf_tensor_view_t& self, const kf_tensor_view_t& other,
              const kf_tensor_view_t& out, const char* op) {
   require_dtype(out, KF_BOOL, "out", op);
   require_dtype(other, self.dtype, "other", op);
-  dispatch<kCompareMask>(self.dtype, op, [&](auto tag) {
+  dispatch<Mask>(self.dtype, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
     map2<bool, T, T>(out, self, other, [](T x, T y) {
       const OpMath<T> l = load(x), r = load(y);
@@ -133,9 +134,9 @@ kf_status_t register_binary_kernels(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, sub, sub_kernel, kSubMask);
   KF_REGISTER_KERNEL(reg, mul, mul_kernel, kMulMask);
   KF_REGISTER_KERNEL(reg, div, div_kernel, kDivMask);
-  KF_REGISTER_KERNEL(reg, eq, eq_kernel, kCompareMask);
-  KF_REGISTER_KERNEL(reg, lt, lt_kernel, kCompareMask);
-  KF_REGISTER_KERNEL(reg, gt, gt_kernel, kCompareMask);
+  KF_REGISTER_KERNEL(reg, eq, eq_kernel, kEqMask);
+  KF_REGISTER_KERNEL(reg, lt, lt_kernel, kOrderMask);
+  KF_REGISTER_KERNEL(reg, gt, gt_kernel, kOrderMask);
   KF_REGISTER_KERNEL(reg, where, where_kernel, kWhereMask);
   return KF_OK;
 }

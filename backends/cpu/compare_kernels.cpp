@@ -1,7 +1,8 @@
-// compare_kernels.cpp — ne, le, ge, logical_and, logical_or (tag pointwise, bool result).
-// Both inputs arrive broadcast and converted to their promoted dtype (every dtype, bool
-// included); the bool output may be any strided view. Comparisons follow IEEE (NaN != NaN is
-// true, NaN <= x is false); the logical ops test truthiness: nonzero, NaN included, is true.
+// compare_kernels.cpp — ne, le, ge, logical_and, logical_or (tag pointwise, bool result). Both
+// inputs arrive broadcast and converted to their promoted dtype (every dtype, bool included,
+// complex for ne and the logical ops); the bool output may be any strided view. Comparisons follow
+// IEEE (NaN != NaN is true, NaN <= x is false); the logical ops test truthiness: nonzero, NaN
+// included, is true.
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
@@ -12,7 +13,8 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kCompareMask = kAllMask;
+constexpr uint32_t kTruthMask = kAllMask;       // ne, logical_and, logical_or
+constexpr uint32_t kOrderMask = kOrderedMask;  // le, ge: complex numbers have no order
 
 enum class Pred { kNe, kLe, kGe, kAnd, kOr };
 
@@ -31,12 +33,12 @@ inline bool apply(M l, M r) {
   }
 }
 
-template <Pred P>
+template <Pred P, uint32_t Mask = P == Pred::kLe || P == Pred::kGe ? kOrderMask : kTruthMask>
 void predicate(const kf_tensor_view_t& self, const kf_tensor_view_t& other,
                const kf_tensor_view_t& out, const char* op) {
   require_dtype(out, KF_BOOL, "out", op);
   require_dtype(other, self.dtype, "other", op);
-  dispatch<kCompareMask>(self.dtype, op, [&](auto tag) {
+  dispatch<Mask>(self.dtype, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
     map2<bool, T, T>(out, self, other, [](T x, T y) { return apply<P>(load(x), load(y)); });
   });
@@ -55,11 +57,11 @@ void logical_or_kernel(const ops::logical_or::Args& a) {
 }  // namespace
 
 kf_status_t register_compare_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, ne, ne_kernel, kCompareMask);
-  KF_REGISTER_KERNEL(reg, le, le_kernel, kCompareMask);
-  KF_REGISTER_KERNEL(reg, ge, ge_kernel, kCompareMask);
-  KF_REGISTER_KERNEL(reg, logical_and, logical_and_kernel, kCompareMask);
-  KF_REGISTER_KERNEL(reg, logical_or, logical_or_kernel, kCompareMask);
+  KF_REGISTER_KERNEL(reg, ne, ne_kernel, kTruthMask);
+  KF_REGISTER_KERNEL(reg, le, le_kernel, kOrderMask);
+  KF_REGISTER_KERNEL(reg, ge, ge_kernel, kOrderMask);
+  KF_REGISTER_KERNEL(reg, logical_and, logical_and_kernel, kTruthMask);
+  KF_REGISTER_KERNEL(reg, logical_or, logical_or_kernel, kTruthMask);
   return KF_OK;
 }
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -33,7 +34,10 @@ constexpr uint32_t kAllFloatMask = kFloatDtypes;
 constexpr uint32_t kFloatMask = kAllFloatMask & ~kHalfMask;  // the floats that compute as such
 constexpr uint32_t kIntMask = kIntDtypes;
 constexpr uint32_t kNumericMask = kRealDtypes;  // every real number: not bool, not complex
+constexpr uint32_t kComplexMask = kComplexDtypes;
 constexpr uint32_t kAllMask = kAllDtypes;
+/// Every dtype with an order (<, min, max): all but the complex ones.
+constexpr uint32_t kOrderedMask = kAllDtypes & ~kComplexDtypes;
 
 inline const char* dtype_name(int32_t d) { return dtype_text(d); }
 
@@ -47,7 +51,7 @@ inline const char* dtype_name(int32_t d) { return dtype_text(d); }
 template <uint32_t Mask, class F>
 void dispatch(int32_t dtype, const char* op, F&& f) {
   switch (dtype) {
-#define KF_CPU_CASE_(suffix, value, name, short_name, bytes, kind)      \
+#define KF_CPU_CASE_(suffix, value, name, short_name, bytes, kind, cpp_name)      \
   case KF_##suffix:                                                    \
     if constexpr ((Mask & bit(KF_##suffix)) != 0) {                    \
       return f(TypeTag<element_t<KF_##suffix>>{});                     \
@@ -78,11 +82,22 @@ inline OpMath<T> load(T v) {
   }
 }
 
-/// Floating point to integer: truncation toward zero; values beyond int64 (and NaN) give
-/// int64's minimum (x86's "integer indefinite"), narrower types wrap like a C cast of int64.
+template <class T>
+struct is_complex : std::false_type {};
+template <class F>
+struct is_complex<std::complex<F>> : std::true_type {};
+template <class T>
+constexpr bool is_complex_v = is_complex<T>::value;
+
+/// Floating point to integer: truncation toward zero; values beyond the destination's 64-bit
+/// range (and NaN) give int64's minimum (x86's "integer indefinite"), narrower types wrap like
+/// a C cast of int64. uint64 takes [0, 2^64) as it is.
 template <class To, class From>
 inline To float_to_int(From v) {
   const double d = static_cast<double>(v);
+  if constexpr (std::is_same_v<To, uint64_t>) {
+    if (d >= 0.0 && d < 18446744073709551616.0) return static_cast<uint64_t>(d);
+  }
   if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) {
     return static_cast<To>(std::numeric_limits<int64_t>::min());
   }
@@ -90,13 +105,27 @@ inline To float_to_int(From v) {
 }
 
 /// Converts one element between any two element types (PyTorch's rules: float to int
-/// truncates, nonzero (and NaN) to bool is true, bool is 0/1).
+/// truncates, nonzero (and NaN) to bool is true, bool is 0/1; complex to real keeps the real
+/// part, real to complex has a zero imaginary part).
 template <class To, class From>
 inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
     return v;
   } else if constexpr (is_half_v<From>) {
     return convert<To>(to_float(v));
+  } else if constexpr (is_complex_v<To>) {
+    using P = typename To::value_type;
+    if constexpr (is_complex_v<From>) {
+      return To(static_cast<P>(v.real()), static_cast<P>(v.imag()));
+    } else {
+      return To(convert<P>(v), P(0));
+    }
+  } else if constexpr (is_complex_v<From>) {
+    if constexpr (std::is_same_v<To, bool>) {
+      return v.real() != 0 || v.imag() != 0;
+    } else {
+      return convert<To>(v.real());
+    }
   } else if constexpr (std::is_same_v<To, Half>) {
     return to_half(static_cast<float>(v));
   } else if constexpr (std::is_same_v<To, BFloat16>) {
@@ -110,12 +139,17 @@ inline To convert(From v) {
   }
 }
 
-/// A scalar argument as element type T, exact for int64 scalars into integer types.
+/// A scalar argument as element type T, exact for int64 and uint64 scalars into integer types.
+/// The core has checked that T holds the value (a complex scalar reaches a real T only with a
+/// zero imaginary part).
 template <class T>
 inline T scalar_to(const kf_scalar_t& s) {
   switch (s.tag) {
     case KF_SCALAR_INT64: return convert<T>(s.v.i64);
+    case KF_SCALAR_UINT64: return convert<T>(s.v.u64);
     case KF_SCALAR_BOOL: return convert<T>(s.v.b);
+    case KF_SCALAR_COMPLEX128:
+      return convert<T>(std::complex<double>(s.v.c128.re, s.v.c128.im));
     default: return convert<T>(s.v.f64);
   }
 }

@@ -5,7 +5,8 @@
 // copied into a contiguous temporary. An output the engine cannot write directly is computed
 // into a temporary and copied back. float16/bfloat16 go to oneDNN's matmul where it has kernels
 // for them (one call for a whole bmm), else they are computed in float32 through temporaries;
-// integer dtypes use a wrapping triple loop. addmm (self arrives expanded to out's shape)
+// integer dtypes use a wrapping triple loop; complex64/complex128 OpenBLAS's cgemm/zgemm
+// (complex_gemm.hpp). addmm (self arrives expanded to out's shape)
 // is one GEMM with beta into out where the engine can write out, else the product then
 // beta * self + alpha * product.
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "complex_gemm.hpp"
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "gemm_engine.hpp"
@@ -24,7 +26,7 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kMatmulMask = kAllFloatMask | kIntMask;
+constexpr uint32_t kMatmulMask = kAllFloatMask | kIntMask | kComplexMask;
 
 /// A 2-D matrix operand: data, sizes and element strides.
 struct Mat {
@@ -79,12 +81,16 @@ void gemm_call(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const T* a, in
                const T* b, int64_t ldb, T* c, int64_t ldc) {
   if constexpr (std::is_same_v<T, float>) {
     gemm_f32(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
-  } else {
+  } else if constexpr (std::is_same_v<T, double>) {
     gemm_f64(ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
+  } else if constexpr (std::is_same_v<T, std::complex<float>>) {
+    gemm_c64(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
+  } else {
+    gemm_c128(ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
   }
 }
 
-/// c = a @ b on the dtype's engine (T = float or double); c is [a.rows, b.cols].
+/// c = a @ b on the dtype's engine (T = float, double or their complex); c is [a.rows, b.cols].
 template <class T>
 void gemm_float(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
   const int64_t limit = INT_MAX;
@@ -171,7 +177,7 @@ void gemm(const Mat& a, const Mat& b, const Mat& c, int32_t dtype) {
     map0<T>(out.view, [] { return convert<T>(0); });
     return;
   }
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || is_complex_v<T>) {
     gemm_float<T>(a, b, c, dtype);
   } else if constexpr (is_half_v<T>) {
     gemm_half<T>(a, b, c, dtype);

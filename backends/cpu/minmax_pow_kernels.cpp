@@ -17,7 +17,7 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kMinMaxMask = kAllMask;
+constexpr uint32_t kMinMaxMask = kOrderedMask;
 constexpr uint32_t kPowMask = kNumericMask;
 
 void check_inputs(const kf_tensor_view_t& a, const kf_tensor_view_t& b,

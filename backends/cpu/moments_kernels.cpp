@@ -131,12 +131,7 @@ struct MomentsReducer {
 };
 
 double correction_of(const std::optional<kf_scalar_t>& c) {
-  if (!c) return 1.0;
-  switch (c->tag) {
-    case KF_SCALAR_INT64: return static_cast<double>(c->v.i64);
-    case KF_SCALAR_BOOL: return c->v.b ? 1.0 : 0.0;
-    default: return c->v.f64;
-  }
+  return c ? scalar_to<double>(*c) : 1.0;
 }
 
 template <bool Std, class Args>

@@ -23,12 +23,16 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kProdMask = kAllMask;
-constexpr uint32_t kAminMask = kAllMask;
-constexpr uint32_t kArgminMask = kAllMask;
+constexpr uint32_t kAminMask = kOrderedMask;
+constexpr uint32_t kArgminMask = kOrderedMask;
 constexpr int kLanes = kReduceLanes;
 
+/// Integers accumulate in uint64 (wrapping), complex numbers in complex<double>, the rest in
+/// double.
 template <class T>
-using ProdAcc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;
+using ProdAcc =
+    std::conditional_t<std::is_integral_v<T>, uint64_t,
+                       std::conditional_t<is_complex_v<T>, std::complex<double>, double>>;
 
 template <class T>
 struct ProdReducer {
@@ -39,7 +43,7 @@ struct ProdReducer {
     } else if constexpr (std::is_integral_v<T>) {
       return static_cast<Acc>(static_cast<int64_t>(v));  // sign-extended: wraps like int64
     } else {
-      return static_cast<double>(load(v));
+      return static_cast<Acc>(load(v));
     }
   }
   Acc identity() const { return Acc(1); }

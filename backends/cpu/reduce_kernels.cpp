@@ -20,14 +20,18 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kSumMask = kNumericMask;
-constexpr uint32_t kMeanMask = kAllFloatMask;
-constexpr uint32_t kAmaxMask = kAllMask;
-constexpr uint32_t kArgmaxMask = kAllMask;
+constexpr uint32_t kSumMask = kNumericMask | kComplexMask;
+constexpr uint32_t kMeanMask = kAllFloatMask | kComplexMask;
+constexpr uint32_t kAmaxMask = kOrderedMask;
+constexpr uint32_t kArgmaxMask = kOrderedMask;
 constexpr int kLanes = kReduceLanes;
 
+/// Integers accumulate in uint64 (wrapping), complex numbers in complex<double>, the rest in
+/// double.
 template <class T>
-using SumAcc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;
+using SumAcc =
+    std::conditional_t<std::is_integral_v<T>, uint64_t,
+                       std::conditional_t<is_complex_v<T>, std::complex<double>, double>>;
 
 /// sum (Mean = false) and mean (Mean = true).
 template <class T, bool Mean>

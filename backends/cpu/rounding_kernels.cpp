@@ -22,7 +22,7 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kRoundingMask = kNumericMask;
-constexpr uint32_t kSignMask = kAllMask;
+constexpr uint32_t kSignMask = kOrderedMask;
 constexpr uint32_t kClampMask = kNumericMask;
 
 template <class M>

@@ -15,10 +15,10 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kNegMask = kNumericMask;
-constexpr uint32_t kAbsMask = kAllMask;
+constexpr uint32_t kNegMask = kNumericMask | kComplexMask;
+constexpr uint32_t kAbsMask = kOrderedMask;  // a complex abs is real: not a same-dtype map
 constexpr uint32_t kReluMask = kNumericMask;
-constexpr uint32_t kFloatOpMask = kAllFloatMask;
+constexpr uint32_t kFloatOpMask = kAllFloatMask | kComplexMask;  // std::exp etc. of complex too
 
 template <class M>
 inline M neg_of(M x) {

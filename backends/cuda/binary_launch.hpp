@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "cuda_dtypes.hpp"
 #include "operands.hpp"
 #include "pointwise_common.hpp"
 
@@ -22,7 +23,7 @@ constexpr uint32_t binary_dtype_mask(BinaryOp op) {
     case BinaryOp::kSub: return kRealDtypes;
     case BinaryOp::kDiv: return kFloatDtypes;
     case BinaryOp::kPow: return kRealDtypes;
-    default: return kAllDtypes;  // add mul maximum minimum where
+    default: return kCudaDtypes;  // add mul maximum minimum where
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "cuda_dtypes.hpp"
 #include "operands.hpp"
 #include "pointwise_common.hpp"
 
@@ -17,7 +18,7 @@ enum class CompareOp : int32_t { kEq, kNe, kLt, kLe, kGt, kGe, kAnd, kOr };
 
 /// The input dtypes of every op: all (the CPU backend's registration, binary_kernels.cpp and
 /// compare_kernels.cpp).
-constexpr uint32_t compare_dtype_mask(CompareOp) { return kAllDtypes; }
+constexpr uint32_t compare_dtype_mask(CompareOp) { return kCudaDtypes; }
 
 /// Queues out = op(self, other) for inputs of `dtype` on `stream`; nothing for zero elements.
 /// Throws std::logic_error for a dtype outside the mask.

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "kernforge/scalar.hpp"
 #include "kernforge/types.h"
 #include "operands.hpp"
 
@@ -27,10 +28,11 @@ struct Number {
 /// as a floating value.
 inline Number number_of(const kf_scalar_t& s) {
   Number n;
-  switch (s.tag) {
-    case KF_SCALAR_INT64: n.i = s.v.i64; break;
-    case KF_SCALAR_BOOL: n.i = s.v.b ? 1 : 0; break;
-    default: n.is_float = 1; n.f = s.v.f64; break;
+  if (scalar_is_integer(s)) {
+    n.i = scalar_int64(s);  // uint64 as its bits
+  } else {
+    n.is_float = 1;
+    n.f = scalar_real(s);
   }
   return n;
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "copy_launch.hpp"
+#include "cuda_dtypes.hpp"
 #include "kernel_scope.hpp"
 #include "kernforge/plugin.hpp"
 
@@ -14,7 +15,7 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kCopyMask = kf::plugin::kAllDtypes;  // the CPU's kAllMask
+constexpr uint32_t kCopyMask = kCudaDtypes;  // the CPU's kAllMask
 
 void require_same_device(const kf_tensor_view_t& out, const kf_tensor_view_t& src,
                          const char* op) {

@@ -6,6 +6,7 @@
 
 #include "kernel_scope.hpp"
 #include "kernforge/plugin.h"
+#include "kernforge/scalar.hpp"
 #include "linalg_launch.hpp"
 
 namespace kf::cuda {
@@ -27,20 +28,8 @@ struct BlasGemm {
 };
 
 /// The CPU's scalar_to<float> and scalar_to<double> of a scalar argument.
-inline float scalar_as_f32(const kf_scalar_t& s) {
-  switch (s.tag) {
-    case KF_SCALAR_INT64: return static_cast<float>(s.v.i64);
-    case KF_SCALAR_BOOL: return s.v.b ? 1.0f : 0.0f;
-    default: return static_cast<float>(s.v.f64);
-  }
-}
-inline double scalar_as_f64(const kf_scalar_t& s) {
-  switch (s.tag) {
-    case KF_SCALAR_INT64: return static_cast<double>(s.v.i64);
-    case KF_SCALAR_BOOL: return s.v.b ? 1.0 : 0.0;
-    default: return s.v.f64;
-  }
-}
+inline float scalar_as_f32(const kf_scalar_t& s) { return scalar_real_f32(s); }
+inline double scalar_as_f64(const kf_scalar_t& s) { return scalar_real(s); }
 
 /// Queues g on scope's stream with a handle of the pool; throws KernelError when cuBLAS
 /// refuses the call (a size or stride beyond 2^31 - 1 is KF_UNIMPLEMENTED, as on the CPU).

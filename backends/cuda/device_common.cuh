@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "cuda_dtypes.hpp"
 #include "kernforge/dtypes.hpp"
 #include "operands.hpp"
 
@@ -99,7 +100,7 @@ bool dispatch(int dtype, Fn&& fn) {
       }
     }
   };
-#define KF_CUDA_DISPATCH_(suffix, value, name, short_name, bytes, kind) one(DtypeTag<KF_##suffix>{});
+#define KF_CUDA_DISPATCH_(suffix, value, name, short_name, bytes, kind, cpp_name) one(DtypeTag<KF_##suffix>{});
   KF_DTYPE_LIST(KF_CUDA_DISPATCH_)
 #undef KF_CUDA_DISPATCH_
   return done;
@@ -110,7 +111,7 @@ bool dispatch(int dtype, Fn&& fn) {
 constexpr uint32_t kFloatMask = kFloatDtypes;
 constexpr uint32_t kIntMask = kIntDtypes;
 constexpr uint32_t kNumericMask = kRealDtypes;
-constexpr uint32_t kAllMask = kAllDtypes;
+constexpr uint32_t kAllMask = kCudaDtypes;
 
 // ----------------------------------------------------------------- offsets --
 

@@ -4,12 +4,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda_dtypes.hpp"
 #include "reduce_plan.hpp"
 
 namespace kf::cuda {
 
 // The CPU backend's masks (reduce_kernels.cpp, prod_minmax_kernels.cpp): every dtype.
-constexpr uint32_t kExtremumDtypes = kAllDtypes;
+constexpr uint32_t kExtremumDtypes = kCudaDtypes;
 
 enum class ExtremumOp { Amax, Amin, Argmax, Argmin };
 

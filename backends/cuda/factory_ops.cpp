@@ -6,19 +6,21 @@
 #include <cstdint>
 #include <string>
 
+#include "cuda_dtypes.hpp"
 #include "factory_launch.hpp"
 #include "kernel_scope.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/scalar.hpp"
 
 namespace kf::cuda {
 namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kFillMask = kAllDtypes;  // the CPU's kAllMask
+constexpr uint32_t kFillMask = kCudaDtypes;  // the CPU's kAllMask
 constexpr uint32_t kArangeMask = kRealDtypes;
 constexpr uint32_t kLinspaceMask = kRealDtypes;
-constexpr uint32_t kEyeMask = kf::plugin::kAllDtypes;
+constexpr uint32_t kEyeMask = kCudaDtypes;
 
 bool is_integral(int32_t dtype) { return ((kIntDtypes >> dtype) & 1u) != 0; }
 
@@ -32,25 +34,9 @@ void require_dtype_in(uint32_t mask, int32_t dtype, const char* op) {
 
 /// The CPU's scalar_to<int64_t>: float64 truncates toward zero; NaN and values beyond int64
 /// give int64's minimum.
-int64_t scalar_to_i64(const kf_scalar_t& s) {
-  switch (s.tag) {
-    case KF_SCALAR_INT64: return s.v.i64;
-    case KF_SCALAR_BOOL: return s.v.b ? 1 : 0;
-    default: {
-      const double d = s.v.f64;
-      if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return INT64_MIN;
-      return static_cast<int64_t>(d);
-    }
-  }
-}
+int64_t scalar_to_i64(const kf_scalar_t& s) { return scalar_int64(s); }
 
-double scalar_to_f64(const kf_scalar_t& s) {
-  switch (s.tag) {
-    case KF_SCALAR_INT64: return static_cast<double>(s.v.i64);
-    case KF_SCALAR_BOOL: return s.v.b ? 1.0 : 0.0;
-    default: return s.v.f64;
-  }
-}
+double scalar_to_f64(const kf_scalar_t& s) { return scalar_real(s); }
 
 /// The CPU's scalar_to<T> for integer dtype `dtype` (the low bits of the int64), as a double.
 double scalar_as_integer_dtype(const kf_scalar_t& s, int32_t dtype) {

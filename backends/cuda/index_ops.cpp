@@ -20,6 +20,7 @@
 #include <string>
 
 #include "cuda_check.hpp"
+#include "cuda_dtypes.hpp"
 #include "index_launch.hpp"
 #include "kernel_scope.hpp"
 #include "kernforge/plugin.hpp"
@@ -30,7 +31,7 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kIndexMask = kf::plugin::kAllDtypes;  // the CPU's kAllMask
+constexpr uint32_t kIndexMask = kCudaDtypes;  // the CPU's kAllMask
 
 [[noreturn]] void bad_index(int64_t value, int64_t position, int32_t dim, int64_t size) {
   std::string msg = "index " + std::to_string(value) + " (at position " +

@@ -11,6 +11,7 @@
 #include "factory_launch.hpp"
 #include "kernel_scope.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/scalar.hpp"
 #include "linalg_launch.hpp"
 #include "operands.hpp"
 
@@ -69,17 +70,7 @@ GemmOperand operand_of(const kf_tensor_view_t& v) {
 }
 
 /// The CPU's scalar_to<T> for an integer T, as the two's complement bits (the low bits count).
-uint64_t scalar_wrapped(const kf_scalar_t& s) {
-  switch (s.tag) {
-    case KF_SCALAR_INT64: return static_cast<uint64_t>(s.v.i64);
-    case KF_SCALAR_BOOL: return s.v.b ? 1u : 0u;
-    default: {
-      const double d = s.v.f64;  // refused by the meta rule for integers; truncated as the CPU
-      if (!(d > -9223372036854775808.0 && d < 9223372036854775808.0)) return 1ull << 63;
-      return static_cast<uint64_t>(static_cast<int64_t>(d));
-    }
-  }
-}
+uint64_t scalar_wrapped(const kf_scalar_t& s) { return scalar_int_bits(s); }
 
 /// One product: out = alpha * a @ b (+ beta * bias for addmm), batched when 3-D.
 struct Product {

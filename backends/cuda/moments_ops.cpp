@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "kernforge/plugin.hpp"
+#include "kernforge/scalar.hpp"
 #include "moments_launch.hpp"
 #include "reduce_host.hpp"
 
@@ -16,12 +17,7 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 double correction_of(const std::optional<kf_scalar_t>& c) {
-  if (!c) return 1.0;
-  switch (c->tag) {
-    case KF_SCALAR_INT64: return static_cast<double>(c->v.i64);
-    case KF_SCALAR_BOOL: return c->v.b ? 1.0 : 0.0;
-    default: return c->v.f64;
-  }
+  return c ? scalar_real(*c) : 1.0;
 }
 
 template <class Args>

@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "cuda_dtypes.hpp"
 #include "reduce_plan.hpp"
 
 namespace kf::cuda {
@@ -13,8 +14,8 @@ namespace kf::cuda {
 // all and any of every dtype.
 constexpr uint32_t kSumDtypes = kRealDtypes;
 constexpr uint32_t kMeanDtypes = kFloatDtypes;
-constexpr uint32_t kProdDtypes = kAllDtypes;
-constexpr uint32_t kLogicalDtypes = kAllDtypes;
+constexpr uint32_t kProdDtypes = kCudaDtypes;
+constexpr uint32_t kLogicalDtypes = kCudaDtypes;
 
 enum class ReduceOp { Sum, Mean, Prod, All, Any };
 

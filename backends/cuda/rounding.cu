@@ -74,7 +74,7 @@ struct Clamp {
   }
 };
 
-constexpr uint32_t kSignOwn = kNumericDtypes;
+constexpr uint32_t kSignOwn = kRealDtypes;
 constexpr uint32_t kSignIdentity = dtype_bit(KF_BOOL);
 static_assert(rounding_dtype_mask(RoundingOp::kSign) == (kSignOwn | kSignIdentity), "sign");
 static_assert(rounding_dtype_mask(RoundingOp::kFloor) == (kFloatDtypes | kIntDtypes), "floor");

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "cuda_dtypes.hpp"
 #include "operands.hpp"
 #include "pointwise_common.hpp"
 
@@ -16,7 +17,7 @@ enum class RoundingOp : int32_t { kFloor, kCeil, kRound, kSign, kClamp };
 
 /// The dtypes of each op: the CPU backend's registration (rounding_kernels.cpp).
 constexpr uint32_t rounding_dtype_mask(RoundingOp op) {
-  return op == RoundingOp::kSign ? kAllDtypes : kRealDtypes;
+  return op == RoundingOp::kSign ? kCudaDtypes : kRealDtypes;
 }
 
 /// The scalar arguments: round's decimals, clamp's bounds (a missing bound clamps nothing).

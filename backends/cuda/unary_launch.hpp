@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "cuda_dtypes.hpp"
 #include "operands.hpp"
 #include "pointwise_common.hpp"
 
@@ -22,7 +23,7 @@ enum class UnaryOp : int32_t {
 constexpr uint32_t unary_dtype_mask(UnaryOp op) {
   switch (op) {
     case UnaryOp::kNeg: return kRealDtypes;
-    case UnaryOp::kAbs: return kAllDtypes;
+    case UnaryOp::kAbs: return kCudaDtypes;
     case UnaryOp::kRelu: return kRealDtypes;
     default: return kFloatDtypes;  // the transcendentals and activations
   }

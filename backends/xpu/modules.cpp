@@ -7,7 +7,7 @@
 namespace kf::xpu {
 
 std::string dtype_name(int32_t dtype) {
-#define KF_XPU_DTYPE_NAME(suffix, value, name, short_name, bytes, kind) \
+#define KF_XPU_DTYPE_NAME(suffix, value, name, short_name, bytes, kind, cpp_name) \
   if (dtype == (value)) return name;
   KF_DTYPE_LIST(KF_XPU_DTYPE_NAME)
 #undef KF_XPU_DTYPE_NAME

@@ -3,6 +3,7 @@
 // override them; the checks of shapes, dtypes and scalars happen there, before these run.
 #include <vector>
 
+#include "core/scalar_conversion.hpp"
 #include "core_ops.hpp"
 #include "dispatch/call_args.hpp"
 #include "meta/meta_util.hpp"
@@ -72,11 +73,7 @@ TensorRef matmul_impl(TensorImpl& a, TensorImpl& b) {
 }
 
 bool scalar_is(const kf_scalar_t& s, double v) {
-  switch (s.tag) {
-    case KF_SCALAR_INT64: return static_cast<double>(s.v.i64) == v;
-    case KF_SCALAR_BOOL: return (s.v.b ? 1.0 : 0.0) == v;
-    default: return s.v.f64 == v;
-  }
+  return (s.tag != KF_SCALAR_COMPLEX128 || s.v.c128.im == 0.0) && scalar_as_double(s) == v;
 }
 
 }  // namespace

@@ -60,7 +60,8 @@ void check_cat_shape(const TensorImpl& ref, size_t ref_k, const TensorImpl& t, s
 
 void cat(const CallArgs& a, TensorRef* outs) {
   const std::vector<TensorImpl*> ts = tensor_list(a, 0);
-  const kf_dtype_t dtype = meta::result_type(ts.data(), static_cast<int32_t>(ts.size()));
+  const kf_dtype_t dtype =
+      meta::result_type(a.name(), ts.data(), static_cast<int32_t>(ts.size()));
   size_t ref = ts.size();
   for (size_t k = 0; k < ts.size(); ++k) {
     if (ts[k]->ndim == 0) {
@@ -98,7 +99,8 @@ void cat(const CallArgs& a, TensorRef* outs) {
 
 void stack(const CallArgs& a, TensorRef* outs) {
   const std::vector<TensorImpl*> ts = tensor_list(a, 0);
-  const kf_dtype_t dtype = meta::result_type(ts.data(), static_cast<int32_t>(ts.size()));
+  const kf_dtype_t dtype =
+      meta::result_type(a.name(), ts.data(), static_cast<int32_t>(ts.size()));
   const TensorImpl& r = *ts[0];
   for (size_t k = 1; k < ts.size(); ++k) {
     const TensorImpl& t = *ts[k];

@@ -56,7 +56,8 @@ bool same_value(const kf_value_t& a, const kf_value_t& b, const int64_t* list) {
               (a.v.ints.data != nullptr &&
                std::memcmp(a.v.ints.data, list, sizeof(int64_t) * a.v.ints.len) == 0));
     case KF_VALUE_SCALAR:
-      return a.v.scalar.tag == b.v.scalar.tag && a.v.scalar.v.i64 == b.v.scalar.v.i64;
+      return a.v.scalar.tag == b.v.scalar.tag &&
+             std::memcmp(&a.v.scalar.v, &b.v.scalar.v, sizeof a.v.scalar.v) == 0;
     case KF_VALUE_DEVICE:
       return a.v.device.type == b.v.device.type && a.v.device.index == b.v.device.index;
     default: return a.v.i == b.v.i;  // int, float (bits), bool, dtype

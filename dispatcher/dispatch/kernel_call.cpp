@@ -92,6 +92,19 @@ void prepare_inputs(const CallArgs& a, const MetaResult& m, kf_dtype_t compute, 
   }
 }
 
+/// The dtypes the tensor inputs reach the kernel in: their own, or the compute dtype for those
+/// the meta converts.
+uint32_t input_dtypes(const CallArgs& a, const MetaResult& m) {
+  uint32_t mask = is_valid_dtype(m.compute_dtype) ? dtype_bit(m.compute_dtype) : 0u;
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    const TensorImpl* t = a.tensors[a.tensor_index[k]];
+    if (t != nullptr && ((m.convert_mask >> k) & 1u) == 0 && is_valid_dtype(t->dtype)) {
+      mask |= dtype_bit(t->dtype);
+    }
+  }
+  return mask;
+}
+
 // Decides how Out/Inplace outputs are written; returns false when a temporary is needed.
 bool outputs_direct(const CallArgs& a, CallMode mode, TensorImpl* const* given, MetaResult& m) {
   if (mode == CallMode::Functional) return true;
@@ -189,7 +202,7 @@ bool run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
     return true;
   }
   const Backend& b = require_device(m.device);
-  const KernelChoice choice = choose_kernel(def, b, m.compute_dtype);
+  const KernelChoice choice = choose_kernel_for_inputs(def, b, m.compute_dtype, input_dtypes(a, m));
   switch (choice.kind) {
     case KF_KERNEL_BACKEND:
     case KF_KERNEL_BACKEND_FALLBACK:

@@ -4,6 +4,7 @@
 
 #include "core/device_types.hpp"
 #include "core/error.hpp"
+#include "core/scalar_conversion.hpp"
 #include "core_ops.hpp"
 #include "device/backend_registry.hpp"
 #include "device/stream.hpp"
@@ -119,18 +120,6 @@ void write_from_cpu(TensorImpl& dst, TensorImpl& src) {
            KF_COPY_HOST_TO_DEVICE);
 }
 
-namespace {
-
-template <class T>
-T read_one(TensorImpl& t, kf_dtype_t as) {
-  TensorRef c = t.dtype == as ? (retain(&t), TensorRef(&t)) : ops::to_dtype(t, as);
-  T value{};
-  copy_to_host(*c, &value, sizeof(T));
-  return value;
-}
-
-}  // namespace
-
 TensorImpl* tensor_to(TensorImpl& t, kf_device_t device, kf_dtype_t dtype) {
   if (dtype == KF_DTYPE_UNDEFINED) dtype = t.dtype;
   if (!is_valid_dtype(dtype)) {
@@ -184,9 +173,19 @@ kf_scalar_t tensor_item(TensorImpl& t) {
     fail(KF_INVALID_ARGUMENT, "kf_tensor_item: the tensor of shape {} has {} elements; item "
                               "needs exactly one", shape_string(t.shape, t.ndim), t.numel);
   }
-  if (is_floating(t.dtype)) return kf_scalar_f64(read_one<double>(t, KF_FLOAT64));
-  if (t.dtype == KF_BOOL) return kf_scalar_bool(read_one<uint8_t>(t, KF_BOOL) != 0);
-  return kf_scalar_i64(read_one<int64_t>(t, KF_INT64));
+  // The widest dtype of the element's kind holds its value exactly; scalar_of_element reads it.
+  kf_dtype_t wide = KF_INT64;
+  switch (dtype_kind(t.dtype)) {
+    case 'f': wide = KF_FLOAT64; break;
+    case 'c': wide = KF_COMPLEX128; break;
+    case 'u': wide = KF_UINT64; break;
+    case 'b': wide = KF_BOOL; break;
+    default: break;
+  }
+  unsigned char bytes[16] = {};
+  TensorRef c = t.dtype == wide ? (retain(&t), TensorRef(&t)) : ops::to_dtype(t, wide);
+  copy_to_host(*c, bytes, itemsize(wide));
+  return scalar_of_element(bytes, wide);
 }
 
 }  // namespace kf

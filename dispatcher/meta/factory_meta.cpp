@@ -22,11 +22,7 @@ void sized(const CallArgs& a, MetaResult& m, kf_dtype_t dtype, int32_t device_ar
   m.device = a.device_or(device_arg, kf_device_cpu());
 }
 
-double as_double(const kf_scalar_t& s) {
-  if (s.tag == KF_SCALAR_INT64) return static_cast<double>(s.v.i64);
-  if (s.tag == KF_SCALAR_BOOL) return s.v.b ? 1.0 : 0.0;
-  return s.v.f64;
-}
+double as_double(const kf_scalar_t& s) { return scalar_as_double(s); }
 
 // Note [arange's length]
 // ceil((end - start) / step). With int64 bounds and step it is exact, in unsigned 64-bit
@@ -122,6 +118,12 @@ void factory_full(const CallArgs& a, MetaResult& m) {
 }
 
 void factory_arange(const CallArgs& a, MetaResult& m) {
+  for (int32_t i = 0; i < 3; ++i) {
+    if (a.scalar(i).tag == KF_SCALAR_COMPLEX128) {
+      fail(KF_INVALID_ARGUMENT, "arange: {} is a complex number; the bounds and the step must be "
+           "real", i == 0 ? "start" : i == 1 ? "end" : "step");
+    }
+  }
   const bool all_int = a.scalar(0).tag == KF_SCALAR_INT64 &&
                        a.scalar(1).tag == KF_SCALAR_INT64 && a.scalar(2).tag == KF_SCALAR_INT64;
   const kf_dtype_t d = a.dtype_or(3, all_int ? KF_INT64 : KF_FLOAT32);

@@ -29,7 +29,23 @@ void broadcast_into(const char* op, OutputMeta& out, const TensorImpl& t) {
   for (int32_t i = 0; i < nd; ++i) out.shape[i] = shape[i];
 }
 
-kf_dtype_t result_type(const TensorImpl* const* tensors, int32_t n) {
+namespace {
+
+/// promote(a, b), or an error naming both when no dtype holds them (uint64 with a signed one).
+kf_dtype_t promote_or_fail(const char* op, kf_dtype_t a, kf_dtype_t b) {
+  const kf_dtype_t r = promote(a, b);
+  if (r == KF_DTYPE_UNDEFINED) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: no dtype holds both {} and {} (uint64 values reach 2^64 - 1, signed ones go below "
+         "0): cast one operand first, e.g. .to(float64) or .to(int64)", op, dtype_name(a),
+         dtype_name(b));
+  }
+  return r;
+}
+
+}  // namespace
+
+kf_dtype_t result_type(const char* op, const TensorImpl* const* tensors, int32_t n) {
   if (n == 2 && tensors[0] != nullptr && tensors[1] != nullptr &&
       tensors[0]->dtype == tensors[1]->dtype) {
     return tensors[0]->dtype;  // the common case
@@ -38,12 +54,12 @@ kf_dtype_t result_type(const TensorImpl* const* tensors, int32_t n) {
   for (int32_t i = 0; i < n; ++i) {
     if (tensors[i] == nullptr) continue;
     kf_dtype_t& r = tensors[i]->ndim > 0 ? dim_result : zero_result;
-    r = r == KF_DTYPE_UNDEFINED ? tensors[i]->dtype : promote(r, tensors[i]->dtype);
+    r = r == KF_DTYPE_UNDEFINED ? tensors[i]->dtype : promote_or_fail(op, r, tensors[i]->dtype);
   }
   if (dim_result == KF_DTYPE_UNDEFINED) return zero_result;
   if (zero_result != KF_DTYPE_UNDEFINED &&
       dtype_category(zero_result) > dtype_category(dim_result)) {
-    return promote(dim_result, zero_result);
+    return promote_or_fail(op, dim_result, zero_result);
   }
   return dim_result;
 }

@@ -13,7 +13,7 @@ namespace {
 
 kf_dtype_t promoted(const CallArgs& a) {
   const TensorImpl* ts[2] = {a.tensors[a.tensor_index[0]], a.tensors[a.tensor_index[1]]};
-  return result_type(ts, 2);
+  return result_type(a.name(), ts, 2);
 }
 
 // The dtype of a binary op, whose scalar operands must fit it (Note [Scalars to dtypes]).
@@ -60,7 +60,7 @@ void broadcast_binary_nobool(const CallArgs& a, MetaResult& m) {
 
 void broadcast_binary_float(const CallArgs& a, MetaResult& m) {
   kf_dtype_t r = promoted(a);
-  if (!is_floating(r)) r = KF_FLOAT32;
+  if (!is_inexact(r)) r = KF_FLOAT32;
   check_scalar_operands(a, 0x3, r);
   elementwise(a, m, r, r);
   m.convert_mask = 0x3;
@@ -100,7 +100,7 @@ void where(const CallArgs& a, MetaResult& m) {
          dtype_name(cond.dtype));
   }
   const TensorImpl* ts[2] = {&a.tensor(1), &a.tensor(2)};
-  const kf_dtype_t r = result_type(ts, 2);
+  const kf_dtype_t r = result_type(a.name(), ts, 2);
   check_scalar_operands(a, 0x6, r);  // Note [Scalars to dtypes]
   elementwise(a, m, r, r);
   m.convert_mask = 0x6;
@@ -124,7 +124,7 @@ void unary_nobool(const CallArgs& a, MetaResult& m) {
 
 void unary_float(const CallArgs& a, MetaResult& m) {
   kf_dtype_t d = a.tensor(0).dtype;
-  if (!is_floating(d)) d = KF_FLOAT32;
+  if (!is_inexact(d)) d = KF_FLOAT32;
   elementwise(a, m, d, d);
   m.convert_mask = 0x1;
   m.compute_in_out_dtype = true;

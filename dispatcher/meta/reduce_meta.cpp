@@ -33,20 +33,28 @@ void require_nonempty_reduction(const CallArgs& a, const bool reduce[KF_MAX_NDIM
   }
 }
 
+/// The default dtype of a sum or product: int64 for bool and signed integers (PyTorch), uint64
+/// for unsigned ones (numpy and the array API standard: a uint32 sum must not turn negative),
+/// the input's own dtype otherwise.
+kf_dtype_t accumulation_dtype(kf_dtype_t d) {
+  if (kf_dtype_kind(d) == 'u') return KF_UINT64;
+  return is_integral(d, true) ? KF_INT64 : d;
+}
+
 }  // namespace
 
 void reduce_sum(const CallArgs& a, MetaResult& m) {
   const kf_dtype_t d = a.tensor(0).dtype;
-  const kf_dtype_t def = is_integral(d, true) ? KF_INT64 : d;
+  const kf_dtype_t def = accumulation_dtype(d);
   reduce_common(a, m, a.dtype_or(3, def));
 }
 
 void reduce_mean(const CallArgs& a, MetaResult& m) {
   const kf_dtype_t d = a.dtype_or(3, a.tensor(0).dtype);
-  if (!is_floating(d)) {
+  if (!is_inexact(d)) {
     fail(KF_INVALID_ARGUMENT,
          "mean: could not infer the output dtype: the input is {}; mean needs a floating-point "
-         "input or a floating-point dtype=", dtype_name(d));
+         "or complex input, or such a dtype=", dtype_name(d));
   }
   reduce_common(a, m, d);
 }
@@ -121,7 +129,7 @@ void reduce_logsumexp(const CallArgs& a, MetaResult& m) {
 void cumsum(const CallArgs& a, MetaResult& m) {
   const TensorImpl& self = a.tensor(0);
   wrap_dim(a.name(), a.int_arg(1), self.ndim);  // throws naming the dim and the valid range
-  const kf_dtype_t def = is_integral(self.dtype, true) ? KF_INT64 : self.dtype;
+  const kf_dtype_t def = accumulation_dtype(self.dtype);
   same_shape(self, m.out[0]);
   m.out[0].dtype = a.dtype_or(2, def);
   m.compute_dtype = m.out[0].dtype;

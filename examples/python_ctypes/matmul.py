@@ -8,7 +8,7 @@ one device and checks them against the same product computed here with three pla
     python3 matmul.py [device]        device: "cpu" (the default), "opencl", "xpu:1", ...
 
 libkernforge is the file KERNFORGE_LIBRARY names when it is set, else the one
-ctypes.util.find_library("kernforge") finds, else libkernforge.so.1 on the loader's search path.
+ctypes.util.find_library("kernforge") finds, else libkernforge.so.2 on the loader's search path.
 Exit status 0 when every value is right; otherwise 1, after printing the failing call, its status
 and kf_last_error_message().
 """
@@ -39,7 +39,7 @@ class KernforgeError(Exception):
 def load_library():
     """Opens libkernforge and declares the argument and result types of every function used."""
     path = (os.environ.get("KERNFORGE_LIBRARY") or ctypes.util.find_library("kernforge")
-            or "libkernforge.so.1")
+            or "libkernforge.so.2")
     try:
         lib = ctypes.CDLL(path)
     except OSError as e:

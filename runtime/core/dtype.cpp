@@ -74,13 +74,13 @@ struct Names {
   const char* short_name;
 };
 constexpr Names kNames[KF_DTYPE_COUNT] = {
-#define KF_DTYPE_NAMES_(suffix, value, name, short_name, bytes, kind) {name, short_name},
+#define KF_DTYPE_NAMES_(suffix, value, name, short_name, bytes, kind, cpp_name) {name, short_name},
     KF_DTYPE_LIST(KF_DTYPE_NAMES_)
 #undef KF_DTYPE_NAMES_
 };
 
 constexpr char kAllNames[] =
-#define KF_DTYPE_JOINED_(suffix, value, name, short_name, bytes, kind) name ", "
+#define KF_DTYPE_JOINED_(suffix, value, name, short_name, bytes, kind, cpp_name) name ", "
     KF_DTYPE_LIST(KF_DTYPE_JOINED_)
 #undef KF_DTYPE_JOINED_
     ;
@@ -130,9 +130,13 @@ bool can_cast(kf_dtype_t from, kf_dtype_t to) noexcept {
 }
 
 kf_dtype_t scalar_default_dtype(const kf_scalar_t& s) noexcept {
-  if (s.tag == KF_SCALAR_BOOL) return KF_BOOL;
-  if (s.tag == KF_SCALAR_INT64) return KF_INT64;
-  return KF_FLOAT32;
+  switch (s.tag) {
+    case KF_SCALAR_BOOL: return KF_BOOL;
+    case KF_SCALAR_INT64: return KF_INT64;
+    case KF_SCALAR_UINT64: return KF_UINT64;
+    case KF_SCALAR_COMPLEX128: return KF_COMPLEX64;
+    default: return KF_FLOAT32;
+  }
 }
 
 }  // namespace kf

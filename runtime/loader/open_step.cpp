@@ -114,9 +114,11 @@ bool check_plugin(PluginRecord& b, const kf_plugin_t* p) {
   if (b.name.empty()) b.name = p->name;
   b.version = p->version != nullptr ? p->version : "";
   if (b.device_type_name.empty()) b.device_type_name = p->device_type;
-  const char* note = p->abi_minor > KF_PLUGIN_ABI_MINOR ? "; newer minor: the host's slots only"
-                     : p->abi_minor < KF_PLUGIN_ABI_MINOR ? "; older minor: only its own slots"
-                                                          : "";
+  const int64_t minor_diff =
+      static_cast<int64_t>(p->abi_minor) - static_cast<int64_t>(KF_PLUGIN_ABI_MINOR);
+  const char* note = minor_diff > 0   ? "; newer minor: the host's slots only"
+                     : minor_diff < 0 ? "; older minor: only its own slots"
+                                      : "";
   step(b, "abi", b.library_path, "ok",
        fmt::format("plugin ABI {}.{}{}", p->abi_major, p->abi_minor, note), t);
   StepTimer st;

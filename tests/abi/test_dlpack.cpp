@@ -178,7 +178,8 @@ TEST(AbiDlpack, EveryDtypeExportsAndImportsAsItself) {
   const Want want[KF_DTYPE_COUNT] = {{kDLFloat, 32}, {kDLFloat, 64}, {kDLFloat, 16},
                                      {kDLBfloat, 16}, {kDLInt, 8},   {kDLUInt, 8},
                                      {kDLInt, 16},   {kDLInt, 32},   {kDLInt, 64},
-                                     {kDLBool, 8}};
+                                     {kDLBool, 8},   {kDLUInt, 16},  {kDLUInt, 32},
+                                     {kDLUInt, 64},  {kDLComplex, 64}, {kDLComplex, 128}};
   for (int32_t i = 0; i < KF_DTYPE_COUNT; ++i) {
     const kf_dtype_t d = static_cast<kf_dtype_t>(i);
     SCOPED_TRACE(kf_dtype_name(d));
@@ -395,9 +396,9 @@ TEST(AbiDlpack, DtypesKernforgeLacksAreRefused) {
   struct Case { uint8_t code, bits; uint16_t lanes; std::vector<std::string> words; };
   const Case cases[] = {
       {kDLFloat, 32, 4, {"lanes 4", "code 2"}},
-      {kDLUInt, 16, 1, {"code 1 (uint)", "bits 16"}},
-      {kDLUInt, 64, 1, {"code 1", "bits 64"}},
-      {kDLComplex, 64, 1, {"complex", "bits 64"}},
+      {kDLUInt, 128, 1, {"code 1 (uint)", "bits 128"}},
+      {kDLComplex, 32, 1, {"complex", "bits 32"}},
+      {kDLComplex, 64, 2, {"lanes 2"}},
       {kDLFloat8_e4m3fn, 8, 1, {"float8_e4m3fn"}},
       {kDLFloat4_e2m1fn, 4, 1, {"bits 4", "byte"}},
       {kDLInt, 1, 1, {"bits 1", "byte"}},

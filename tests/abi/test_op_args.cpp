@@ -14,7 +14,8 @@ namespace {
 
 constexpr auto IA = KF_INVALID_ARGUMENT;
 
-// The layout of ABI 1.4 on 64-bit targets; later minors only append fields.
+// The layout of ABI 2.0 on 64-bit targets (1.4's, with default_value grown by the 24-byte
+// kf_scalar_t of 2.0); later minors only append fields.
 #if UINTPTR_MAX == 0xffffffffffffffffu
 static_assert(offsetof(kf_op_arg_info_t, name) == 8 && offsetof(kf_op_arg_info_t, kind) == 16 &&
                   offsetof(kf_op_arg_info_t, optional) == 20 &&
@@ -22,8 +23,8 @@ static_assert(offsetof(kf_op_arg_info_t, name) == 8 && offsetof(kf_op_arg_info_t
                   offsetof(kf_op_arg_info_t, has_default) == 22 &&
                   offsetof(kf_op_arg_info_t, written) == 23 &&
                   offsetof(kf_op_arg_info_t, default_value) == 24 &&
-                  sizeof(kf_op_arg_info_t) == 48,
-              "kf_op_arg_info_t of ABI 1.4");
+                  sizeof(kf_value_t) == 32 && sizeof(kf_op_arg_info_t) == 56,
+              "kf_op_arg_info_t of ABI 2.0");
 #endif
 
 kf_op_t find(const char* name) {

@@ -202,8 +202,8 @@ TEST(AbiRuntime, AbiVersionIsTheHeadersAndPinned) {
   ASSERT_EQ(kf_abi_version(&major, &minor), KF_OK) << kf_last_error_message();
   EXPECT_EQ(major, static_cast<uint32_t>(KF_ABI_VERSION_MAJOR));
   EXPECT_EQ(minor, static_cast<uint32_t>(KF_ABI_VERSION_MINOR));
-  EXPECT_EQ(major, 1u);
-  EXPECT_EQ(minor, 4u);
+  EXPECT_EQ(major, 2u);
+  EXPECT_EQ(minor, 0u);
   EXPECT_EQ(kf_abi_version(nullptr, nullptr), KF_OK);
 }
 

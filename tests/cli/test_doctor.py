@@ -72,7 +72,7 @@ class PluginFolder:
         if library_bytes is not None:
             self.library.write_bytes(library_bytes)
         data = {"manifest_version": 1, "name": name, "library": self.library.name,
-                "abi": [1, 0], "device_type": name, "priority": 1, "search": ["$ORIGIN"]}
+                "abi": [2, 0], "device_type": name, "priority": 1, "search": ["$ORIGIN"]}
         data.update(manifest)
         self.manifest = self.path / f"{name}.json"
         self.manifest.write_text(json.dumps(data))

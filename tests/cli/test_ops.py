@@ -48,8 +48,19 @@ class Ops(unittest.TestCase):
         neg = kernels(by_name["neg"])
         self.assertEqual(neg["testasync"]["kind"], "backend fallback")
         self.assertEqual(neg["testasync"]["dtypes"], ["i16"])
+        # What a device backend's kernel leaves to the CPU fallback is listed beside what it
+        # runs natively: the CPU kernel's dtypes less its own (complex add on testasync, say).
+        add = kernels(by_name["add"])
+        self.assertIn("c64", add["cpu"]["dtypes"])
+        self.assertEqual(add["cpu"]["fallback_dtypes"], [])
+        native = [k for name, k in add.items() if name != "cpu" and k["kind"] == "backend"]
+        self.assertTrue(native, add)
+        for k in native:
+            self.assertEqual(set(k["fallback_dtypes"]),
+                             set(add["cpu"]["dtypes"]) - set(k["dtypes"]), k)
         text = ops()
         self.assertEqual(text.returncode, 0, text.stderr)
+        self.assertIn("+fallback:", text.stdout)
         self.assertIn("cdev::scale", text.stdout)
         self.assertIn("own fallback", text.stdout)
 

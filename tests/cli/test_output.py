@@ -70,7 +70,7 @@ class OddPlugins:
         os.mkdir(self.path, 0o755)
         manifest = {"manifest_version": 1, "name": ODD_NAME,
                     "library": f"libkernforge_odd{LIB_SUFFIX}", "version": ODD_NAME,
-                    "abi": [1, 2], "device_type": "odd\x1b[2J", "priority": 1,
+                    "abi": [2, 0], "device_type": "odd\x1b[2J", "priority": 1,
                     "search": ["$ORIGIN"]}
         with open(os.path.join(self.path, b"odd.json"), "w", encoding="utf-8") as f:
             json.dump(manifest, f, ensure_ascii=False)

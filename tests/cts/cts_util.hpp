@@ -113,8 +113,11 @@ class Tensor {
 inline bool is_float(kf_dtype_t d) {
   return d == KF_FLOAT32 || d == KF_FLOAT64 || d == KF_FLOAT16 || d == KF_BFLOAT16;
 }
-inline bool is_int(kf_dtype_t d) {
-  return d == KF_INT8 || d == KF_UINT8 || d == KF_INT16 || d == KF_INT32 || d == KF_INT64;
+inline bool is_int(kf_dtype_t d) { return kf_dtype_kind(d) == 'i' || kf_dtype_kind(d) == 'u'; }
+/** The dtype of a sum, product or cumulative sum of an integer or bool dtype d: uint64 for the
+ * unsigned ones (numpy, the array API standard), int64 for the rest (PyTorch). */
+inline kf_dtype_t integer_accumulation(kf_dtype_t d) {
+  return kf_dtype_kind(d) == 'u' ? KF_UINT64 : KF_INT64;
 }
 inline std::string dtype_str(kf_dtype_t d) { return kf_dtype_name(d); }
 
@@ -170,6 +173,9 @@ inline double wrap_int(kf_dtype_t d, double x) {
     case KF_UINT8: return static_cast<uint8_t>(i & 0xff);
     case KF_INT16: return static_cast<int16_t>(static_cast<uint16_t>(i & 0xffff));
     case KF_INT32: return static_cast<int32_t>(static_cast<uint32_t>(i & 0xffffffff));
+    case KF_UINT16: return static_cast<uint16_t>(i & 0xffff);
+    case KF_UINT32: return static_cast<uint32_t>(i & 0xffffffff);
+    case KF_UINT64: return static_cast<double>(static_cast<uint64_t>(i));
     default: return static_cast<double>(i);
   }
 }
@@ -215,6 +221,9 @@ inline std::vector<unsigned char> encode(const Values& v, kf_dtype_t d) {
       case KF_INT16: { int16_t y = static_cast<int16_t>(wrap_int(d, x)); std::memcpy(p, &y, 2); break; }
       case KF_INT32: { int32_t y = static_cast<int32_t>(wrap_int(d, x)); std::memcpy(p, &y, 4); break; }
       case KF_INT64: { int64_t y = static_cast<int64_t>(x); std::memcpy(p, &y, 8); break; }
+      case KF_UINT16: { uint16_t y = static_cast<uint16_t>(wrap_int(d, x)); std::memcpy(p, &y, 2); break; }
+      case KF_UINT32: { uint32_t y = static_cast<uint32_t>(wrap_int(d, x)); std::memcpy(p, &y, 4); break; }
+      case KF_UINT64: { uint64_t y = static_cast<uint64_t>(wrap_int(d, x)); std::memcpy(p, &y, 8); break; }
       case KF_BOOL: { bool y = x != 0.0; std::memcpy(p, &y, 1); break; }
       default: break;
     }
@@ -236,6 +245,9 @@ inline Values decode(const unsigned char* p, size_t n, kf_dtype_t d) {
       case KF_INT16: { int16_t y; std::memcpy(&y, p, 2); out[i] = y; break; }
       case KF_INT32: { int32_t y; std::memcpy(&y, p, 4); out[i] = y; break; }
       case KF_INT64: { int64_t y; std::memcpy(&y, p, 8); out[i] = static_cast<double>(y); break; }
+      case KF_UINT16: { uint16_t y; std::memcpy(&y, p, 2); out[i] = y; break; }
+      case KF_UINT32: { uint32_t y; std::memcpy(&y, p, 4); out[i] = y; break; }
+      case KF_UINT64: { uint64_t y; std::memcpy(&y, p, 8); out[i] = static_cast<double>(y); break; }
       case KF_BOOL: { uint8_t y; std::memcpy(&y, p, 1); out[i] = y ? 1.0 : 0.0; break; }
       default: out[i] = std::nan(""); break;
     }

@@ -8,7 +8,7 @@ namespace {
 class Cumsum : public CtsTest {};     // backend x every dtype
 class CumsumAny : public CtsTest {};  // backend only
 
-kf_dtype_t cum_dtype(kf_dtype_t d) { return is_float(d) ? d : KF_INT64; }
+kf_dtype_t cum_dtype(kf_dtype_t d) { return is_float(d) ? d : integer_accumulation(d); }
 
 Values cum_of(const Values& line) {
   Values out;

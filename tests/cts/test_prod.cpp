@@ -10,7 +10,7 @@ using red::Dims;
 class Prod : public CtsTest {};     // backend x every dtype but bool
 class ProdAny : public CtsTest {};  // backend only
 
-kf_dtype_t prod_dtype(kf_dtype_t d) { return is_float(d) ? d : KF_INT64; }
+kf_dtype_t prod_dtype(kf_dtype_t d) { return is_float(d) ? d : integer_accumulation(d); }
 
 /** The product of g in dtype d's accumulation: double, or wrapping 64-bit integers. */
 double prod_of(const Values& g, kf_dtype_t d) {
@@ -27,6 +27,7 @@ double prod_of(const Values& g, kf_dtype_t d) {
     case KF_INT16: return static_cast<int16_t>(p);
     case KF_INT32: return static_cast<int32_t>(p);
     case KF_BOOL: return p != 0;
+    case KF_UINT64: return static_cast<double>(p);
     default: return static_cast<double>(static_cast<int64_t>(p));
   }
 }

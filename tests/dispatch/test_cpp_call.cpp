@@ -1,5 +1,9 @@
 // The C++ frontend's boxed calls (kf::call, kf::call_all) on ops a plugin defines: the
 // frontend reaches them by name through the C ABI, with no generated code of their own.
+#include <complex>
+#include <cstdint>
+#include <vector>
+
 #include "dispatch_util.hpp"
 #include "kernforge/kernforge.hpp"
 
@@ -12,6 +16,33 @@ static_assert(kf::dtype_of<kf::Half>::value == kf::Dtype::Float16);
 static_assert(kf::dtype_of<kf::BFloat16>::value == kf::Dtype::BFloat16);
 static_assert(kf::dtype_of<uint8_t>::value == kf::Dtype::UInt8);
 static_assert(kf::dtype_of<bool>::value == kf::Dtype::Bool);
+
+static_assert(kf::dtype_of<uint64_t>::value == kf::Dtype::UInt64);
+static_assert(kf::dtype_of<std::complex<float>>::value == kf::Dtype::Complex64);
+static_assert(kf::dtype_of<std::complex<double>>::value == kf::Dtype::Complex128);
+static_assert(static_cast<int>(kf::Dtype::Complex128) == KF_COMPLEX128);
+
+TEST(CppDtypes, ComplexAndUnsignedValuesRoundTrip) {
+  using C = std::complex<double>;
+  const kf::Tensor z = kf::tensor({C(1, 2), C(-0.5, 0)}, {2});
+  EXPECT_EQ(z.dtype(), kf::Dtype::Complex128);
+  const kf::Tensor w = z * kf::Scalar(C(0, 1));  // times i
+  EXPECT_EQ(w.dtype(), kf::Dtype::Complex128);
+  EXPECT_EQ(w.to_vector<C>(), (std::vector<C>{C(-2, 1), C(0, -0.5)}));
+  EXPECT_EQ(kf::tensor(C(3, 4)).item<C>(), C(3, 4));
+  EXPECT_THROW(kf::tensor(C(3, 4)).item<double>(), kf::Error);  // the imaginary part is not 0
+  EXPECT_EQ(kf::tensor(C(3, 0)).item<double>(), 3.0);
+  // float32 times a complex scalar is complex64 (the wrapped number's rule).
+  EXPECT_EQ((kf::tensor({1.f, 2.f}, {2}) * kf::Scalar(std::complex<float>(0, 1))).dtype(),
+            kf::Dtype::Complex64);
+  const uint64_t top = UINT64_MAX;
+  const kf::Tensor u = kf::tensor({top, uint64_t{1}}, {2});
+  EXPECT_EQ(u.dtype(), kf::Dtype::UInt64);
+  EXPECT_EQ((u + kf::Scalar(top)).to_vector<uint64_t>(), (std::vector<uint64_t>{top - 1, 0}));
+  EXPECT_EQ(u.amax().item<uint64_t>(), top);
+  EXPECT_EQ(kf::Scalar(top).c().tag, KF_SCALAR_UINT64);
+  EXPECT_EQ(kf::Scalar(uint64_t{5}).c().tag, KF_SCALAR_INT64);
+}
 
 TEST(CppDtypes, FloatingFollowsTheList) {
   for (int d = 0; d < KF_DTYPE_COUNT; ++d) {

@@ -69,11 +69,14 @@ inline uint16_t f32_to_bf16(float f) {
   return static_cast<uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 
-/// One element, read as a double (floating dtypes) or an int64 (integers and bool).
+/// One element, read as a double (floating dtypes) or an int64 (integers and bool; a uint64's
+/// bits, with is_unsigned set). Complex dtypes are not read: the test backends copy them only
+/// as they are (convert_into).
 struct Value {
   bool floating;
   double f;
   int64_t i;
+  bool is_unsigned = false;
 };
 
 template <class T>
@@ -99,6 +102,9 @@ inline Value read(int32_t dtype, const void* p) {
     case KF_INT16: return {false, 0, load<int16_t>(p)};
     case KF_INT32: return {false, 0, load<int32_t>(p)};
     case KF_INT64: return {false, 0, load<int64_t>(p)};
+    case KF_UINT16: return {false, 0, load<uint16_t>(p)};
+    case KF_UINT32: return {false, 0, load<uint32_t>(p)};
+    case KF_UINT64: return {false, 0, static_cast<int64_t>(load<uint64_t>(p)), true};
     case KF_BOOL: return {false, 0, load<uint8_t>(p) != 0 ? 1 : 0};
     default:
       throw kf::plugin::KernelError(KF_INVALID_ARGUMENT,
@@ -107,9 +113,15 @@ inline Value read(int32_t dtype, const void* p) {
 }
 
 inline void write(int32_t dtype, void* p, const Value& v) {
-  const double f = v.floating ? v.f : static_cast<double>(v.i);
-  // float to int truncates toward zero (then wraps like a C cast of the int64).
-  const int64_t i = v.floating ? static_cast<int64_t>(std::trunc(v.f)) : v.i;
+  const double f = v.floating       ? v.f
+                   : v.is_unsigned ? static_cast<double>(static_cast<uint64_t>(v.i))
+                                   : static_cast<double>(v.i);
+  // float to int truncates toward zero (then wraps like a C cast of the int64); beyond int64
+  // (and NaN) int64's minimum, as the CPU backend (uint64 takes [2^63, 2^64) below).
+  const bool in_int64 = v.f > -9223372036854775808.0 && v.f < 9223372036854775808.0;
+  const int64_t i = !v.floating ? v.i
+                    : in_int64  ? static_cast<int64_t>(std::trunc(v.f))
+                                : INT64_MIN;
   switch (dtype) {
     case KF_FLOAT32: store(p, static_cast<float>(f)); return;
     case KF_FLOAT64: store(p, f); return;
@@ -120,6 +132,13 @@ inline void write(int32_t dtype, void* p, const Value& v) {
     case KF_INT16: store(p, static_cast<int16_t>(i)); return;
     case KF_INT32: store(p, static_cast<int32_t>(i)); return;
     case KF_INT64: store(p, i); return;
+    case KF_UINT16: store(p, static_cast<uint16_t>(i)); return;
+    case KF_UINT32: store(p, static_cast<uint32_t>(i)); return;
+    case KF_UINT64:
+      store(p, v.floating && f >= 9223372036854775808.0 && f < 18446744073709551616.0
+                   ? static_cast<uint64_t>(f)
+                   : static_cast<uint64_t>(i));
+      return;
     case KF_BOOL: store(p, static_cast<uint8_t>(v.floating ? f != 0.0 : v.i != 0)); return;
     default:
       throw kf::plugin::KernelError(KF_INVALID_ARGUMENT,

@@ -77,8 +77,10 @@ struct DlType {
 constexpr DlType kTypes[] = {
     {kDLFloat, 32, 4}, {kDLFloat, 64, 8}, {kDLFloat, 16, 2}, {kDLBfloat, 16, 2},
     {kDLInt, 8, 1},    {kDLUInt, 8, 1},   {kDLInt, 16, 2},   {kDLInt, 32, 4},
-    {kDLInt, 64, 8},   {kDLBool, 8, 1},   {kDLUInt, 16, 0},  {kDLComplex, 64, 0},
-    {kDLFloat8_e4m3fn, 8, 0}, {kDLFloat4_e2m1fn, 4, 0}, {kDLBool, 16, 0}, {kDLInt, 1, 0}};
+    {kDLInt, 64, 8},   {kDLBool, 8, 1},   {kDLUInt, 16, 2},  {kDLComplex, 64, 8},
+    {kDLFloat8_e4m3fn, 8, 0}, {kDLFloat4_e2m1fn, 4, 0}, {kDLBool, 16, 0}, {kDLInt, 1, 0},
+    {kDLUInt, 32, 4},  {kDLUInt, 64, 8},  {kDLComplex, 128, 16}, {kDLComplex, 32, 0},
+    {kDLUInt, 128, 0}};
 
 struct Input {
   bool legacy = false;

@@ -7,8 +7,10 @@
 // truncated toward zero; anything else must be refused with KF_INVALID_ARGUMENT naming the
 // dtype. Two more bytes check scalar_of_element's reading of float16, bfloat16 and bool.
 //
-// Input: byte 0 the dtype (mod 12: 10 and 11 are not dtypes), byte 1 the tag (mod 4: 3 is not
-// a tag), bytes 2..9 the int64 or float64 payload, bytes 10..11 an element's bits.
+// Input: byte 0 the dtype (mod KF_DTYPE_COUNT + 2: the last two are not dtypes), byte 1 the
+// tag (mod 6: 5 is not a tag), bytes 2..9 the int64, uint64 or float64 payload (a complex
+// scalar's real part), bytes 10..11 an element's bits, bytes 12..19 a complex scalar's
+// imaginary part.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -27,17 +29,28 @@ struct Range {
   bool is_bool;
   uint64_t neg_mag;  // integers: the largest magnitude below zero (0 for unsigned)
   uint64_t pos;      // integers: the largest value
-  double max;        // floats: the largest finite value
+  double max;        // floats: the largest finite value (complex: of each part)
+  bool is_complex;
 };
 
 bool range_of(int32_t d, Range& r) {
   r = Range{};
   switch (d) {
-    case KF_INT8: r = {true, false, 128, 127, 0}; return true;
-    case KF_UINT8: r = {true, false, 0, 255, 0}; return true;
-    case KF_INT16: r = {true, false, 32768, 32767, 0}; return true;
-    case KF_INT32: r = {true, false, 2147483648u, 2147483647u, 0}; return true;
-    case KF_INT64: r = {true, false, 9223372036854775808u, 9223372036854775807u, 0}; return true;
+    case KF_INT8: r = {true, false, 128, 127, 0, false}; return true;
+    case KF_UINT8: r = {true, false, 0, 255, 0, false}; return true;
+    case KF_INT16: r = {true, false, 32768, 32767, 0, false}; return true;
+    case KF_INT32: r = {true, false, 2147483648u, 2147483647u, 0, false}; return true;
+    case KF_INT64:
+      r = {true, false, 9223372036854775808u, 9223372036854775807u, 0, false};
+      return true;
+    case KF_UINT16: r = {true, false, 0, 65535, 0, false}; return true;
+    case KF_UINT32: r = {true, false, 0, 4294967295u, 0, false}; return true;
+    case KF_UINT64: r = {true, false, 0, 18446744073709551615u, 0, false}; return true;
+    case KF_COMPLEX64: r.max = std::ldexp(16777215.0, 104); r.is_complex = true; return true;
+    case KF_COMPLEX128:
+      r.max = std::ldexp(9007199254740991.0, 971);
+      r.is_complex = true;
+      return true;
     case KF_BOOL: r.is_bool = true; return true;
     case KF_FLOAT16: r.max = std::ldexp(2047.0, 5); return true;              // 65504
     case KF_BFLOAT16: r.max = std::ldexp(255.0, 120); return true;            // 0x7F7F
@@ -52,23 +65,74 @@ struct Expected {
   kf_scalar_t value;
 };
 
-// An integer given as sign and magnitude, into an integer range.
+// An integer given as sign and magnitude, into an integer range: an int64 scalar, or a uint64
+// one above int64's maximum.
 Expected int_model(bool neg, uint64_t mag, const Range& r, ScalarFit fits) {
   const bool in = neg ? mag <= r.neg_mag : mag <= r.pos;
   if (!in) return {ScalarFit::out_of_range, {}};
+  if (!neg && mag > 9223372036854775807u) return {fits, kf_scalar_u64(mag)};
   const uint64_t bits = neg ? uint64_t{0} - mag : mag;
   int64_t v;
   std::memcpy(&v, &bits, sizeof v);
   return {fits, kf_scalar_i64(v)};
 }
 
+bool is_nan_or_inf(double f) { return f != f || f == INFINITY || f == -INFINITY; }
+
+// A double into a float or complex part's range: NaN and the infinities fit.
+bool part_fits(double f, const Range& r) { return is_nan_or_inf(f) || std::fabs(f) <= r.max; }
+
+// A real value as a double: integers rounded to nearest (as a C++ conversion).
+double real_of(const kf_scalar_t& s) {
+  switch (s.tag) {
+    case KF_SCALAR_BOOL: return s.v.b ? 1.0 : 0.0;
+    case KF_SCALAR_INT64: return static_cast<double>(s.v.i64);
+    case KF_SCALAR_UINT64: return static_cast<double>(s.v.u64);
+    case KF_SCALAR_COMPLEX128: return s.v.c128.re;
+    default: return s.v.f64;
+  }
+}
+
+// A double into an integer range: truncated toward zero, NaN and infinities refused.
+Expected float_int_model(double f, const Range& r) {
+  if (is_nan_or_inf(f)) return {ScalarFit::not_finite, {}};
+  double whole = 0;
+  const double frac = std::modf(f, &whole);
+  const double a = std::fabs(whole);
+  if (a >= 18446744073709551616.0) return {ScalarFit::out_of_range, {}};  // 2^64
+  return int_model(whole < 0, static_cast<uint64_t>(a), r,
+                   frac != 0.0 ? ScalarFit::truncated : ScalarFit::fits);
+}
+
 Expected model(const kf_scalar_t& s, int32_t d) {
   Range r;
-  if (s.tag < 0 || s.tag > 2 || !range_of(d, r)) return {ScalarFit::invalid, {}};
+  if (s.tag < 0 || s.tag > 4 || !range_of(d, r)) return {ScalarFit::invalid, {}};
   if (r.is_bool) {
-    const bool b = s.tag == KF_SCALAR_BOOL ? s.v.b : s.tag == KF_SCALAR_INT64 ? s.v.i64 != 0
-                                                    : !(s.v.f64 == 0.0);
+    bool b = false;
+    switch (s.tag) {
+      case KF_SCALAR_BOOL: b = s.v.b; break;
+      case KF_SCALAR_INT64: b = s.v.i64 != 0; break;
+      case KF_SCALAR_UINT64: b = s.v.u64 != 0; break;
+      case KF_SCALAR_COMPLEX128: b = !(s.v.c128.re == 0.0) || !(s.v.c128.im == 0.0); break;
+      default: b = !(s.v.f64 == 0.0); break;
+    }
     return {ScalarFit::fits, kf_scalar_bool(b)};
+  }
+  if (r.is_complex) {
+    const double re = real_of(s), im = s.tag == KF_SCALAR_COMPLEX128 ? s.v.c128.im : 0.0;
+    if (!part_fits(re, r) || !part_fits(im, r)) return {ScalarFit::out_of_range, {}};
+    return {ScalarFit::fits, kf_scalar_c128(re, im)};
+  }
+  if (s.tag == KF_SCALAR_COMPLEX128) {
+    if (s.v.c128.im != 0.0) return {ScalarFit::complex_to_real, {}};
+    if (r.is_int) return float_int_model(s.v.c128.re, r);
+    return {part_fits(s.v.c128.re, r) ? ScalarFit::fits : ScalarFit::out_of_range,
+            kf_scalar_f64(s.v.c128.re)};
+  }
+  if (s.tag == KF_SCALAR_UINT64) {
+    if (r.is_int) return int_model(false, s.v.u64, r, ScalarFit::fits);
+    if (r.max < 65536.0 && s.v.u64 > 65504u) return {ScalarFit::out_of_range, {}};
+    return {ScalarFit::fits, kf_scalar_f64(static_cast<double>(s.v.u64))};
   }
   if (s.tag == KF_SCALAR_BOOL) {
     return {ScalarFit::fits, r.is_int ? kf_scalar_i64(s.v.b ? 1 : 0) : kf_scalar_f64(s.v.b)};
@@ -83,23 +147,16 @@ Expected model(const kf_scalar_t& s, int32_t d) {
     return {ScalarFit::fits, kf_scalar_f64(static_cast<double>(s.v.i64))};
   }
   const double f = s.v.f64;
-  if (!r.is_int) {
-    if (f != f || f == INFINITY || f == -INFINITY) return {ScalarFit::fits, s};
-    return {std::fabs(f) <= r.max ? ScalarFit::fits : ScalarFit::out_of_range, s};
-  }
-  if (f != f || f == INFINITY || f == -INFINITY) return {ScalarFit::not_finite, {}};
-  double whole = 0;
-  const double frac = std::modf(f, &whole);
-  const double a = std::fabs(whole);
-  if (a >= 18446744073709551616.0) return {ScalarFit::out_of_range, {}};  // 2^64
-  return int_model(whole < 0, static_cast<uint64_t>(a), r,
-                   frac != 0.0 ? ScalarFit::truncated : ScalarFit::fits);
+  if (!r.is_int) return {part_fits(f, r) ? ScalarFit::fits : ScalarFit::out_of_range, s};
+  return float_int_model(f, r);
 }
 
 bool same_value(const kf_scalar_t& a, const kf_scalar_t& b) {
   if (a.tag != b.tag) return false;
   if (a.tag == KF_SCALAR_BOOL) return a.v.b == b.v.b;
   if (a.tag == KF_SCALAR_INT64) return a.v.i64 == b.v.i64;
+  if (a.tag == KF_SCALAR_UINT64) return a.v.u64 == b.v.u64;
+  if (a.tag == KF_SCALAR_COMPLEX128) return std::memcmp(&a.v.c128, &b.v.c128, 16) == 0;
   return std::memcmp(&a.v.f64, &b.v.f64, sizeof(double)) == 0;
 }
 
@@ -118,7 +175,7 @@ void check_rule(const kf_scalar_t& s, int32_t d) {
     const std::string msg = e.what();
     if (msg.rfind("fuzz: value", 0) != 0) __builtin_trap();
     const bool named = msg.find(kf_dtype_string(d)) != std::string::npos;
-    if (s.tag <= 2 && d < KF_DTYPE_COUNT && !named) __builtin_trap();
+    if (s.tag <= 4 && d < KF_DTYPE_COUNT && !named) __builtin_trap();
   }
 }
 
@@ -149,16 +206,17 @@ void check_elements(uint16_t bits) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  uint8_t in[12] = {};
+  uint8_t in[20] = {};
   // The empty input arrives as a null pointer: memcpy's source must not be null, even for 0 bytes.
   if (size != 0) std::memcpy(in, data, size < sizeof in ? size : sizeof in);
-  const int32_t d = in[0] % 12;
+  const int32_t d = in[0] % (KF_DTYPE_COUNT + 2);
   kf_scalar_t s{};
-  s.tag = in[1] % 4;
+  s.tag = in[1] % 6;
   if (s.tag == KF_SCALAR_BOOL) {
     s.v.b = (in[2] & 1) != 0;
   } else {
-    std::memcpy(&s.v.i64, in + 2, 8);  // the float64's bits for a float64 tag
+    std::memcpy(&s.v.i64, in + 2, 8);  // the float64's bits for a float64 tag, the real part's
+    if (s.tag == KF_SCALAR_COMPLEX128) std::memcpy(&s.v.c128.im, in + 12, 8);
   }
   check_rule(s, d);
   uint16_t bits;

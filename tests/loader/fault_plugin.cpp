@@ -11,10 +11,13 @@
 //
 // Cases:
 //   NO_ENTRY               exports no kf_plugin_get (its entry is misspelt)
-//   ABI_MAJOR_NEWER/OLDER  claims plugin ABI 2.0 / 0.7
-//   MINOR_NEWER            claims 1.99 with a kf_plugin_t grown by slots the host does not know
-//   MINOR_OLDER            claims 1.0 with struct_size = offsetof(kf_plugin_t, describe); where
-//                          `describe` (ABI 1.1) would be lies a poison the host must never call
+//   ABI_MAJOR_NEWER/OLDER  claims the next plugin ABI major (<major + 1>.0) / 1.3, the last
+//                          of ABI 1 (a plugin built before the 2.0 break)
+//   MINOR_NEWER            claims <major>.99 with a kf_plugin_t grown by slots the host does
+//                          not know
+//   MINOR_OLDER            a kf_plugin_t that ends before `describe` (struct_size =
+//                          offsetof(kf_plugin_t, describe), as a build of a minor without it);
+//                          where `describe` would be lies a poison the host must never call
 //   INIT_UNAVAILABLE       init: set_error("no faultdev device here"), KF_UNAVAILABLE
 //   INIT_FAILS             init: KF_INTERNAL with a message
 //   INIT_THROWS            init throws std::runtime_error
@@ -411,11 +414,11 @@ kf_plugin_t make_plugin() {
   p.describe = fd_describe;
   // The faults of the header: written over what table() filled.
 #if FAULT_ABI_MAJOR_NEWER
-  p.abi_major = 2;
+  p.abi_major = KF_PLUGIN_ABI_MAJOR + 1;
   p.abi_minor = 0;
 #elif FAULT_ABI_MAJOR_OLDER
-  p.abi_major = 0;
-  p.abi_minor = 7;
+  p.abi_major = 1;
+  p.abi_minor = 3;
 #elif FAULT_MINOR_OLDER
   p.abi_minor = 0;
   p.struct_size = offsetof(kf_plugin_t, describe);

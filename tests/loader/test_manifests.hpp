@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "kernforge/plugin.h"
 #include "test_files.hpp"
 
 namespace loader_test {
@@ -22,7 +23,7 @@ inline json manifest_for(const std::string& variant) {
               {"name", "fault_" + variant},
               {"library", plugin_file_name(variant)},
               {"version", "0.0.1"},
-              {"abi", {1, 2}},
+              {"abi", {KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR}},
               {"device_type", variant == "cpu_conflict"      ? "cpu"
                               : variant == "define_conflict" ? "faultdev2"
                                                              : "faultdev"},

@@ -76,39 +76,44 @@ TEST_F(PluginFaults, NoEntrySymbol) {
   EXPECT_HAS(b.reason, "kf_plugin_get");
 }
 
+/// "<major + 1>.0": the plugin ABI after the host's.
+std::string next_major() { return std::to_string(KF_PLUGIN_ABI_MAJOR + 1) + ".0"; }
+
 TEST_F(PluginFaults, AbiMajorNewer) {
   const Staged s = stage(tmp() / "plugins", "abi_major_newer",
-                         manifest_with_abi("abi_major_newer", 2, 0));
+                         manifest_with_abi("abi_major_newer", KF_PLUGIN_ABI_MAJOR + 1, 0));
   init_ok({s.folder});
   const BackendView b = backend("fault_abi_major_newer");
   expect_state(b, KF_BACKEND_REJECTED, KF_ABI_MISMATCH);
   EXPECT_TRUE(reason_names_either(b, s)) << b;
-  EXPECT_HAS(b.reason, "2.0");
+  EXPECT_HAS(b.reason, next_major());
   EXPECT_HAS(b.reason, host_plugin_abi());
 }
 
+// A plugin of ABI 1.3, built before the 2.0 break (kf_scalar_t grew, new dtypes), is refused
+// by the major rule with both versions named.
 TEST_F(PluginFaults, AbiMajorOlder) {
   const Staged s = stage(tmp() / "plugins", "abi_major_older",
-                         manifest_with_abi("abi_major_older", 0, 7));
+                         manifest_with_abi("abi_major_older", 1, 3));
   init_ok({s.folder});
   const BackendView b = backend("fault_abi_major_older");
   expect_state(b, KF_BACKEND_REJECTED, KF_ABI_MISMATCH);
   EXPECT_TRUE(reason_names_either(b, s)) << b;
-  EXPECT_HAS(b.reason, "0.7");
+  EXPECT_HAS(b.reason, "1.3");
   EXPECT_HAS(b.reason, host_plugin_abi());
 }
 
 // No manifest: only the library's own kf_plugin_t can tell its ABI.
 TEST_F(PluginFaults, AbiMajorNewerLoadedByLibraryPath) {
   const Staged s = stage(tmp() / "plugins", "abi_major_newer",
-                         manifest_with_abi("abi_major_newer", 2, 0));
+                         manifest_with_abi("abi_major_newer", KF_PLUGIN_ABI_MAJOR + 1, 0));
   fs::remove(s.manifest);
   init_ok({});
   const kf_status_t st = kf_load_plugin(s.library.string().c_str());
   const std::string msg = last_error();
   EXPECT_STREQ(kf_status_name(st), "KF_ABI_MISMATCH") << msg;
   EXPECT_HAS(msg, s.library.string());
-  EXPECT_HAS(msg, "2.0");
+  EXPECT_HAS(msg, next_major());
   EXPECT_HAS(msg, host_plugin_abi());
   for (const BackendView& b : all_backends()) {
     if (b.library == s.library.string()) {
@@ -118,24 +123,26 @@ TEST_F(PluginFaults, AbiMajorNewerLoadedByLibraryPath) {
 }
 
 TEST_F(PluginFaults, MinorNewerLoads) {
-  const Staged s = stage(tmp() / "plugins", "minor_newer", manifest_with_abi("minor_newer", 1, 99));
+  const Staged s = stage(tmp() / "plugins", "minor_newer", manifest_with_abi("minor_newer", KF_PLUGIN_ABI_MAJOR, 99));
   init_ok({s.folder});
   const BackendView b = backend("fault_minor_newer");
   expect_state(b, KF_BACKEND_LOADED);
   expect_faultdev_neg_works("fault_minor_newer");
 }
 
-// ABI 1.1 appended `describe`; a 1.0 plugin's struct ends before it, and what lies there (a
-// poison here) must never be called, not at start-up and not for the report.
+// ABI 1.1 appended `describe`; a plugin whose struct ends before it (an older minor's build)
+// has none, and what lies there (a poison here) must never be called, not at start-up and not
+// for the report.
 TEST_F(PluginFaults, MinorOlderLoadsAndDescribeIsNeverRead) {
-  const Staged s = stage(tmp() / "plugins", "minor_older", manifest_with_abi("minor_older", 1, 0));
+  const Staged s = stage(tmp() / "plugins", "minor_older",
+                         manifest_with_abi("minor_older", KF_PLUGIN_ABI_MAJOR, 0));
   init_ok({s.folder});
   const BackendView b = backend("fault_minor_older");
   expect_state(b, KF_BACKEND_LOADED);
   expect_faultdev_neg_works("fault_minor_older");
   const json r = report();
   EXPECT_LACKS(r.dump(), "POISON");
-  EXPECT_EQ(kf_fault_poison_calls.load(), 0) << "the host called describe of a 1.0 plugin";
+  EXPECT_EQ(kf_fault_poison_calls.load(), 0) << "the host called describe of a plugin without it";
 }
 
 TEST_F(PluginFaults, InitUnavailable) {

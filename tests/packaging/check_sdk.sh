@@ -21,7 +21,7 @@ work="$3"
 rm -rf "$work"
 mkdir -p "$work"
 work="$(realpath "$work")"
-libdir="$(dirname "$(find "$prefix/lib" -maxdepth 2 -name 'libkernforge.so.1' -print -quit)")"
+libdir="$(dirname "$(find "$prefix/lib" -maxdepth 2 -name 'libkernforge.so.2' -print -quit)")"
 export PKG_CONFIG_PATH="$libdir/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 # The consumers must find kernforge through the install alone.
 unset KERNFORGE_PLUGIN_PATH
@@ -59,7 +59,7 @@ bash "$src/examples/rust/build.sh" "$libdir" "$work/example_rust"
 "$work/example_rust"
 
 step "examples/python_ctypes"
-KERNFORGE_LIBRARY="$libdir/libkernforge.so.1" python3 "$src/examples/python_ctypes/matmul.py"
+KERNFORGE_LIBRARY="$libdir/libkernforge.so.2" python3 "$src/examples/python_ctypes/matmul.py"
 if [[ "$prefix" == /usr ]]; then
   # Found the way a user's script finds it: ctypes.util.find_library, through ld.so's cache.
   env -u KERNFORGE_LIBRARY python3 "$src/examples/python_ctypes/matmul.py"

@@ -16,7 +16,7 @@ namespace store_test {
 namespace {
 
 TEST(Store, TheHostTableHasTheStoreSlots) {
-  EXPECT_EQ(host().abi_minor, 3u);
+  EXPECT_EQ(host().abi_minor, static_cast<uint32_t>(KF_PLUGIN_ABI_MINOR));
   EXPECT_GE(host().struct_size, offsetof(kf_host_api_t, store_folder) + sizeof(void*));
   EXPECT_NE(host().store_read, nullptr);
   EXPECT_NE(host().store_write, nullptr);

@@ -27,7 +27,7 @@ wheel=$(ls "$work"/dist/kernforge-*.whl)
 "$py" - "$wheel" <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-need = ["kernforge/__init__.py", "kernforge/_ops.py", "kernforge/lib/libkernforge.so.1",
+need = ["kernforge/__init__.py", "kernforge/_ops.py", "kernforge/lib/libkernforge.so.2",
         "kernforge/lib/libkernforge_global_deps.so",
         "kernforge/lib/kernforge/plugins/libkernforge_cpu.so",
         "kernforge/lib/kernforge/plugins/cpu.json", "kernforge/bin/kernforge",

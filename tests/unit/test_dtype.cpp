@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -73,6 +75,52 @@ TEST(Promote, BoolInt8Uint8Corners) {
   EXPECT_EQ(kf::promote(KF_BOOL, KF_BFLOAT16), KF_BFLOAT16);
 }
 
+// The array API standard's promotion tables (2023.12, "Type Promotion Rules"), written out by
+// hand: the integers, signed and unsigned, and the floating and complex dtypes. A blank in the
+// standard's table (uint64 with a signed integer) is KF_DTYPE_UNDEFINED here.
+TEST(Promote, MatchesTheArrayApiTables) {
+  constexpr kf_dtype_t u2 = KF_UINT16, u4 = KF_UINT32, u8 = KF_UINT64, no = KF_DTYPE_UNDEFINED;
+  const kf_dtype_t ints[8] = {i1, i2, i4, i8, u1, u2, u4, u8};
+  const kf_dtype_t int_table[8][8] = {
+      /*        i1  i2  i4  i8  u1  u2  u4  u8 */
+      /* i1 */ {i1, i2, i4, i8, i2, i4, i8, no},
+      /* i2 */ {i2, i2, i4, i8, i2, i4, i8, no},
+      /* i4 */ {i4, i4, i4, i8, i4, i4, i8, no},
+      /* i8 */ {i8, i8, i8, i8, i8, i8, i8, no},
+      /* u1 */ {i2, i2, i4, i8, u1, u2, u4, u8},
+      /* u2 */ {i4, i4, i4, i8, u2, u2, u4, u8},
+      /* u4 */ {i8, i8, i8, i8, u4, u4, u4, u8},
+      /* u8 */ {no, no, no, no, u8, u8, u8, u8},
+  };
+  constexpr kf_dtype_t c8 = KF_COMPLEX64, c16 = KF_COMPLEX128;
+  const kf_dtype_t inexact[4] = {f4, f8, c8, c16};
+  const kf_dtype_t inexact_table[4][4] = {
+      /*         f4   f8   c8   c16 */
+      /* f4 */  {f4, f8, c8, c16},
+      /* f8 */  {f8, f8, c16, c16},
+      /* c8 */  {c8, c16, c8, c16},
+      /* c16 */ {c16, c16, c16, c16},
+  };
+  for (int a = 0; a < 8; ++a) {
+    for (int b = 0; b < 8; ++b) {
+      EXPECT_EQ(kf::promote(ints[a], ints[b]), int_table[a][b])
+          << kf::dtype_name(ints[a]) << ", " << kf::dtype_name(ints[b]);
+    }
+  }
+  for (int a = 0; a < 4; ++a) {
+    for (int b = 0; b < 4; ++b) {
+      EXPECT_EQ(kf::promote(inexact[a], inexact[b]), inexact_table[a][b])
+          << kf::dtype_name(inexact[a]) << ", " << kf::dtype_name(inexact[b]);
+    }
+  }
+  // Mixed kinds (PyTorch's rule): the float or complex operand wins, widened as needed.
+  EXPECT_EQ(kf::promote(KF_UINT64, KF_FLOAT16), KF_FLOAT16);
+  EXPECT_EQ(kf::promote(KF_INT32, KF_COMPLEX64), KF_COMPLEX64);
+  EXPECT_EQ(kf::promote(KF_FLOAT16, KF_COMPLEX64), KF_COMPLEX64);
+  EXPECT_EQ(kf::promote(KF_BFLOAT16, KF_COMPLEX128), KF_COMPLEX128);
+  EXPECT_EQ(kf::promote(KF_BOOL, KF_COMPLEX64), KF_COMPLEX64);
+}
+
 TEST(Promote, UndefinedIsTheIdentity) {
   EXPECT_EQ(kf::promote(KF_DTYPE_UNDEFINED, KF_INT32), KF_INT32);
   EXPECT_EQ(kf::promote(KF_FLOAT16, KF_DTYPE_UNDEFINED), KF_FLOAT16);
@@ -94,7 +142,8 @@ TEST(Promote, CAbiAgreesAndRejectsInvalidDtypes) {
 // narrowing within a category included, is allowed.
 TEST(CanCast, MatchesPyTorch) {
   const kf_dtype_t floats[] = {KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_BFLOAT16};
-  const kf_dtype_t ints[] = {KF_INT8, KF_UINT8, KF_INT16, KF_INT32, KF_INT64};
+  const kf_dtype_t ints[] = {KF_INT8,   KF_UINT8,  KF_INT16,  KF_INT32,
+                             KF_INT64,  KF_UINT16, KF_UINT32, KF_UINT64};
   for (kf_dtype_t f : floats) {
     for (kf_dtype_t g : floats) EXPECT_TRUE(kf::can_cast(f, g)) << kf::dtype_name(f);
     for (kf_dtype_t i : ints) EXPECT_FALSE(kf::can_cast(f, i)) << kf::dtype_name(f);
@@ -108,6 +157,11 @@ TEST(CanCast, MatchesPyTorch) {
     EXPECT_TRUE(kf::can_cast(KF_BOOL, i));
   }
   EXPECT_TRUE(kf::can_cast(KF_BOOL, KF_BOOL));
+  for (kf_dtype_t c : {KF_COMPLEX64, KF_COMPLEX128}) {  // complex is above float
+    EXPECT_FALSE(kf::can_cast(c, KF_FLOAT64)) << kf::dtype_name(c);
+    EXPECT_TRUE(kf::can_cast(KF_FLOAT32, c)) << kf::dtype_name(c);
+    EXPECT_TRUE(kf::can_cast(KF_INT64, c)) << kf::dtype_name(c);
+  }
   EXPECT_TRUE(kf::can_cast(KF_INT64, KF_INT8));       // narrowing is a cast PyTorch allows
   EXPECT_TRUE(kf::can_cast(KF_FLOAT64, KF_FLOAT16));
 }
@@ -124,7 +178,10 @@ TEST(DtypeFacts, ItemsizeAndCategories) {
                {KF_FLOAT16, 2, true, false}, {KF_BFLOAT16, 2, true, false},
                {KF_INT8, 1, false, true},    {KF_UINT8, 1, false, true},
                {KF_INT16, 2, false, true},   {KF_INT32, 4, false, true},
-               {KF_INT64, 8, false, true},   {KF_BOOL, 1, false, false}};
+               {KF_INT64, 8, false, true},   {KF_BOOL, 1, false, false},
+               {KF_UINT16, 2, false, true},  {KF_UINT32, 4, false, true},
+               {KF_UINT64, 8, false, true},  {KF_COMPLEX64, 8, false, false},
+               {KF_COMPLEX128, 16, false, false}};
   for (const auto& c : cases) {
     EXPECT_EQ(kf::itemsize(c.d), c.size) << kf::dtype_name(c.d);
     EXPECT_EQ(kf_dtype_size(c.d), c.size) << kf::dtype_name(c.d);
@@ -141,6 +198,8 @@ TEST(DtypeFacts, ScalarDefaultDtypes) {
   EXPECT_EQ(kf::scalar_default_dtype(kf_scalar_f64(1.5)), KF_FLOAT32);
   EXPECT_EQ(kf::scalar_default_dtype(kf_scalar_i64(7)), KF_INT64);
   EXPECT_EQ(kf::scalar_default_dtype(kf_scalar_bool(true)), KF_BOOL);
+  EXPECT_EQ(kf::scalar_default_dtype(kf_scalar_u64(UINT64_MAX)), KF_UINT64);
+  EXPECT_EQ(kf::scalar_default_dtype(kf_scalar_c128(1, 2)), KF_COMPLEX64);
 }
 
 // --------------------------------------------------------------------------- names, parse
@@ -154,7 +213,10 @@ TEST(DtypeNames, RoundTripLongAndShortNames) {
                {KF_FLOAT16, "float16", "f16"}, {KF_BFLOAT16, "bfloat16", "bf16"},
                {KF_INT8, "int8", "i8"},        {KF_UINT8, "uint8", "u8"},
                {KF_INT16, "int16", "i16"},     {KF_INT32, "int32", "i32"},
-               {KF_INT64, "int64", "i64"},     {KF_BOOL, "bool", "bool"}};
+               {KF_INT64, "int64", "i64"},     {KF_BOOL, "bool", "bool"},
+               {KF_UINT16, "uint16", "u16"},   {KF_UINT32, "uint32", "u32"},
+               {KF_UINT64, "uint64", "u64"},   {KF_COMPLEX64, "complex64", "c64"},
+               {KF_COMPLEX128, "complex128", "c128"}};
   for (const auto& c : cases) {
     EXPECT_STREQ(kf_dtype_name(c.d), c.name);
     kf_dtype_t got = KF_DTYPE_UNDEFINED;
@@ -194,6 +256,16 @@ static_assert(std::is_same_v<kf::element_t<KF_INT8>, int8_t>);
 static_assert(std::is_same_v<kf::element_t<KF_UINT8>, uint8_t>);
 static_assert(std::is_same_v<kf::element_t<KF_INT64>, int64_t>);
 static_assert(std::is_same_v<kf::element_t<KF_BOOL>, bool>);
+static_assert(std::is_same_v<kf::element_t<KF_UINT16>, uint16_t>);
+static_assert(std::is_same_v<kf::element_t<KF_UINT32>, uint32_t>);
+static_assert(std::is_same_v<kf::element_t<KF_UINT64>, uint64_t>);
+static_assert(std::is_same_v<kf::element_t<KF_COMPLEX64>, std::complex<float>>);
+static_assert(std::is_same_v<kf::element_t<KF_COMPLEX128>, std::complex<double>>);
+
+// The scalar of C ABI 2.0: 24 bytes, passed by value, its payload 8-aligned after the tag.
+static_assert(sizeof(kf_scalar_t) == 24);
+static_assert(offsetof(kf_scalar_t, v) == 8);
+static_assert(sizeof(kf_complex128_t) == 16);
 static_assert(kf::is_brain_float(KF_BFLOAT16) && !kf::is_brain_float(KF_FLOAT16));
 
 TEST(SdkDtypes, MasksFollowEachDtypesKind) {
@@ -241,9 +313,17 @@ TEST(Promote, IntegersWithFloatsAndBoolFollowTheRuleForEveryPair) {
       if (kf::is_integer_dtype(a) && kf::is_floating_dtype(b)) {
         EXPECT_EQ(r, y);
       }
-      if (kf::is_integer_dtype(a) && kf::is_integer_dtype(b)) {
+      const bool u64_with_signed = (x == KF_UINT64 && kf::dtype_kind(b) == 'i') ||
+                                   (y == KF_UINT64 && kf::dtype_kind(a) == 'i');
+      if (kf::is_integer_dtype(a) && kf::is_integer_dtype(b) && !u64_with_signed) {
         EXPECT_TRUE(kf::is_integer_dtype(r)) << kf::dtype_name(x) << ", " << kf::dtype_name(y);
         EXPECT_GE(kf::dtype_bytes(r), std::max(kf::dtype_bytes(a), kf::dtype_bytes(b)));
+      }
+      if (u64_with_signed) {
+        EXPECT_EQ(r, KF_DTYPE_UNDEFINED) << kf::dtype_name(x) << ", " << kf::dtype_name(y);
+      }
+      if (kf::is_integer_dtype(a) && kf::is_complex_dtype(b)) {
+        EXPECT_EQ(r, y);
       }
     }
   }

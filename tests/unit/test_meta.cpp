@@ -71,7 +71,7 @@ kf_dtype_t result_type(const std::vector<T>& ts) {
     set_meta(impls[i], ts[i].shape, {}, ts[i].dtype);
     ptrs.push_back(&impls[i]);
   }
-  return kf::meta::result_type(ptrs.data(), static_cast<int32_t>(ptrs.size()));
+  return kf::meta::result_type("test", ptrs.data(), static_cast<int32_t>(ptrs.size()));
 }
 
 TEST(ResultType, SameCategoryZeroDimDoesNotPromote) {
@@ -110,6 +110,11 @@ TEST(ResultType, OnlyZeroDimTensorsPromoteNormally) {
   EXPECT_EQ(result_type({{{}, KF_INT32}, {{}, KF_FLOAT16}}), KF_FLOAT16);
   EXPECT_EQ(result_type({{{}, KF_UINT8}, {{}, KF_INT8}}), KF_INT16);
   EXPECT_EQ(result_type({{{}, KF_FLOAT64}}), KF_FLOAT64);
+  // Complex ranks above float: a 0-dim complex beside a float tensor takes the complex dtype of
+  // the wider parts (PyTorch).
+  EXPECT_EQ(result_type({{{3}, KF_FLOAT32}, {{}, KF_COMPLEX64}}), KF_COMPLEX64);
+  EXPECT_EQ(result_type({{{3}, KF_FLOAT64}, {{}, KF_COMPLEX64}}), KF_COMPLEX128);
+  EXPECT_EQ(result_type({{{3}, KF_COMPLEX64}, {{}, KF_FLOAT64}}), KF_COMPLEX64);
 }
 
 TEST(ResultType, MissingOptionalTensorsAreSkipped) {
@@ -117,9 +122,25 @@ TEST(ResultType, MissingOptionalTensorsAreSkipped) {
   set_meta(a, {3}, {}, KF_INT32);
   set_meta(b, {}, {}, KF_FLOAT64);
   const kf::TensorImpl* ts[] = {nullptr, &a, nullptr, &b};
-  EXPECT_EQ(kf::meta::result_type(ts, 4), KF_FLOAT64);
+  EXPECT_EQ(kf::meta::result_type("test", ts, 4), KF_FLOAT64);
   const kf::TensorImpl* none[] = {nullptr, nullptr};
-  EXPECT_EQ(kf::meta::result_type(none, 2), KF_DTYPE_UNDEFINED);
+  EXPECT_EQ(kf::meta::result_type("test", none, 2), KF_DTYPE_UNDEFINED);
+}
+
+TEST(ResultType, Uint64WithASignedIntegerIsAnErrorThatSaysToCast) {
+  EXPECT_EQ(result_type({{{3}, KF_UINT64}, {{3}, KF_UINT8}}), KF_UINT64);
+  EXPECT_EQ(result_type({{{3}, KF_UINT32}, {{3}, KF_INT32}}), KF_INT64);
+  for (const kf_dtype_t s : {KF_INT8, KF_INT16, KF_INT32, KF_INT64}) {
+    try {
+      result_type({{{3}, KF_UINT64}, {{2, 3}, s}});
+      ADD_FAILURE() << "uint64 with " << kf::dtype_name(s) << " must be refused";
+    } catch (const kf::Error& e) {
+      const std::string msg = e.what();
+      EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT);
+      EXPECT_NE(msg.find("test: no dtype holds both uint64 and "), std::string::npos) << msg;
+      EXPECT_NE(msg.find("cast"), std::string::npos) << msg;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------- wrap_dim

@@ -4,7 +4,7 @@ namespace kf::cli {
 
 std::string dtype_short_name(kf_dtype_t dtype) {
   switch (static_cast<int32_t>(dtype)) {
-#define KF_CLI_SHORT_NAME_(suffix, value, name, short_name, bytes, kind) \
+#define KF_CLI_SHORT_NAME_(suffix, value, name, short_name, bytes, kind, cpp_name) \
   case value: return short_name;
     KF_DTYPE_LIST(KF_CLI_SHORT_NAME_)
 #undef KF_CLI_SHORT_NAME_

@@ -1,6 +1,7 @@
 #include "ops_command.hpp"
 
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -41,25 +42,58 @@ std::vector<kf_op_t> all_ops() {
   return ops;
 }
 
-Json kernel_json(kf_op_t op, int32_t backend, const std::string& backend_name) {
+kf_kernel_info_t kernel_info(kf_op_t op, int32_t backend, const std::string& backend_name) {
   kf_kernel_info_t info{};
   info.struct_size = sizeof info;
   check(kf_op_kernel_info(op, backend, &info),
         "kf_op_kernel_info(" + str(kf_op_name(op)) + ", " + backend_name + ")");
+  return info;
+}
+
+/// The index of the loaded CPU backend when the CPU fallback is on (KERNFORGE_CPU_FALLBACK is
+/// not 0), else -1.
+int32_t cpu_fallback_backend() {
+  const char* env = std::getenv("KERNFORGE_CPU_FALLBACK");
+  if (env != nullptr && std::string(env) == "0") return -1;
+  for (int32_t i = 0; i < kf_backend_count(); ++i) {
+    kf_backend_info_t info{};
+    info.struct_size = sizeof info;
+    if (kf_backend_info(i, &info) == KF_OK && info.state == KF_BACKEND_LOADED &&
+        info.device_type == KF_DEVICE_CPU) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+Json dtype_list(uint32_t mask) {
   Json dtypes = Json::array();
-  if (info.kind != KF_KERNEL_VIEW && info.kind != KF_KERNEL_COMPOSITE) {
-    for (const std::string& d : dtype_short_names(info.dtype_mask)) dtypes.push_back(d);
+  for (const std::string& d : dtype_short_names(mask)) dtypes.push_back(d);
+  return dtypes;
+}
+
+/// One backend's kernel for `op`: its kind and native dtypes, and the dtypes its calls take to
+/// the CPU fallback (those the CPU backend's kernel has and this backend's does not).
+Json kernel_json(kf_op_t op, int32_t backend, const std::string& backend_name, int32_t cpu) {
+  const kf_kernel_info_t info = kernel_info(op, backend, backend_name);
+  const bool own_dtypes = info.kind != KF_KERNEL_VIEW && info.kind != KF_KERNEL_COMPOSITE;
+  uint32_t fallback = 0;
+  if (cpu >= 0 && cpu != backend && info.kind == KF_KERNEL_BACKEND) {
+    const kf_kernel_info_t c = kernel_info(op, cpu, "cpu");
+    if (c.kind == KF_KERNEL_BACKEND) fallback = c.dtype_mask & ~info.dtype_mask;
   }
   return Json{{"backend", backend_name},
               {"kind", kf_kernel_kind_name(info.kind)},
-              {"dtypes", dtypes},
+              {"dtypes", dtype_list(own_dtypes ? info.dtype_mask : 0)},
+              {"fallback_dtypes", dtype_list(fallback)},
               {"provenance", str(info.provenance)}};
 }
 
 Json op_json(kf_op_t op, const std::vector<std::string>& backends) {
   Json kernels = Json::array();
+  const int32_t cpu = cpu_fallback_backend();
   for (std::size_t b = 0; b < backends.size(); ++b) {
-    kernels.push_back(kernel_json(op, static_cast<int32_t>(b), backends[b]));
+    kernels.push_back(kernel_json(op, static_cast<int32_t>(b), backends[b], cpu));
   }
   return Json{{"name", str(kf_op_name(op))},
               {"schema", str(kf_op_schema(op))},
@@ -67,12 +101,16 @@ Json op_json(kf_op_t op, const std::vector<std::string>& backends) {
               {"kernels", kernels}};
 }
 
-/// The matrix cell of one kernel: its dtypes for a backend kernel, else the kind ("-" = none).
+/// The matrix cell of one kernel: its dtypes for a backend kernel (and after "+fallback:" those
+/// that go to the CPU fallback), else the kind ("-" = none).
 std::string cell(const Json& kernel) {
   const std::string kind = kernel["kind"].get<std::string>();
   if (kind == "backend") {
     std::vector<std::string> dtypes = kernel["dtypes"].get<std::vector<std::string>>();
-    return dtypes.empty() ? "backend" : join(dtypes, ",");
+    std::string text = dtypes.empty() ? "backend" : join(dtypes, ",");
+    const auto fallback = kernel["fallback_dtypes"].get<std::vector<std::string>>();
+    if (!fallback.empty()) text += " +fallback:" + join(fallback, ",");
+    return text;
   }
   if (kind == "backend fallback") return "own fallback";
   return kind == "none" ? "-" : kind;
@@ -89,18 +127,20 @@ void print_matrix(const Json& ops, const std::vector<std::string>& backends) {
   }
   table.print(std::cout);
   std::cout << "\n" << ops.size() << " ops x " << backends.size()
-            << " backends. Cells: the dtypes of a backend kernel, composite (built from other "
-               "ops), view (computed in the core), own fallback (the backend's boxed fallback), "
-               "fallback (CPU fallback), - (none).\n";
+            << " backends. Cells: the dtypes of a backend kernel (+fallback: the dtypes its "
+               "calls run on the CPU fallback), composite (built from other ops), view (computed "
+               "in the core), own fallback (the backend's boxed fallback), fallback (CPU "
+               "fallback), - (none).\n";
 }
 
 void print_op(const Json& op) {
   std::cout << terminal_safe(op["schema"].get<std::string>()) << "\n"
             << terminal_safe(op["doc"].get<std::string>()) << "\n\n";
-  TextTable table({"backend", "kind", "dtypes", "provenance"});
+  TextTable table({"backend", "kind", "dtypes", "fallback dtypes", "provenance"});
   for (const Json& k : op["kernels"]) {
     table.add_row({k["backend"].get<std::string>(), k["kind"].get<std::string>(),
                    join(k["dtypes"].get<std::vector<std::string>>(), ","),
+                   join(k["fallback_dtypes"].get<std::vector<std::string>>(), ","),
                    k["provenance"].get<std::string>()});
   }
   if (op["kernels"].empty()) {

@@ -7,8 +7,14 @@
 // int64's minimum (x86's "integer indefinite"), narrower types wrap (the CPU backend's rule).
 #define KF_F2I(x)                                                                                  \
   (((x) > -9223372036854775808.0f && (x) < 9223372036854775808.0f) ? (long)(x) : LONG_MIN)
+// uint64 takes [2^63, 2^64) as it is, as the CPU backend's float_to_int<uint64_t>.
+#define KF_F2U64(x)                                                                                \
+  (((x) >= 9223372036854775808.0f && (x) < 18446744073709551616.0f) ? (ulong)(x)                  \
+                                                                      : (ulong)KF_F2I(x))
 #if KF_IS_BOOL
 #define KF_CONVERT(x, FROM_FLOAT) ((x) != 0)
+#elif KF_IS_U64
+#define KF_CONVERT(x, FROM_FLOAT) ((C)((FROM_FLOAT) ? KF_F2U64(x) : (ulong)(x)))
 #elif KF_IS_INT
 #define KF_CONVERT(x, FROM_FLOAT) ((C)((FROM_FLOAT) ? KF_F2I(x) : (long)(x)))
 #else
@@ -45,4 +51,7 @@ KF_COPY_FROM(u8, uchar, KF_LOAD_PLAIN, 0)
 KF_COPY_FROM(i16, short, KF_LOAD_PLAIN, 0)
 KF_COPY_FROM(i32, int, KF_LOAD_PLAIN, 0)
 KF_COPY_FROM(i64, long, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(u16, ushort, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(u32, uint, KF_LOAD_PLAIN, 0)
+KF_COPY_FROM(u64, ulong, KF_LOAD_PLAIN, 0)
 KF_COPY_FROM(bool, uchar, KF_LD_BOOL, 0)  // any nonzero byte is true

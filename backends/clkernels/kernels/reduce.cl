@@ -109,7 +109,7 @@ typedef ulong KF_SUM;  // wraps like the CPU backend's uint64_t
 #elif KF_DT == 8
 #define KF_LOWEST LONG_MIN
 #else
-#define KF_LOWEST 0  // uint8, bool
+#define KF_LOWEST 0  // the unsigned integers, bool
 #endif
 #define KF_GREATER(x, best) ((x) > (best))
 #define KF_NAN_MAX(acc, x) ((x) > (acc) ? (x) : (acc))

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "clkernels/kernels.hpp"
+#include "kernforge/dtypes.hpp"
 
 namespace kf::clk {
 
@@ -31,7 +32,8 @@ std::string build_options(ProgramKey key, const Capabilities& caps) {
 }
 
 uint32_t supported_dtypes(const Capabilities& caps) noexcept {
-  uint32_t mask = (1u << KF_DTYPE_COUNT) - 1u;
+  // Complex dtypes have no OpenCL C type and no kernels here: the CPU fallback serves them.
+  uint32_t mask = kf::kAllDtypes & ~kf::kComplexDtypes;
   if (!caps.fp64) mask &= ~(1u << KF_FLOAT64);
   return mask;
 }

@@ -1,4 +1,5 @@
 // full, zeros, ones, arange (kernels/fill.cl).
+#include "kernforge/scalar.hpp"
 #include "ops.hpp"
 #include "run.hpp"
 
@@ -16,16 +17,9 @@ void full_kernel(const ops::full::Args& a) { fill(a.call, a.out, a.fill_value); 
 void zeros_kernel(const ops::zeros::Args& a) { fill(a.call, a.out, kf_scalar_i64(0)); }
 void ones_kernel(const ops::ones::Args& a) { fill(a.call, a.out, kf_scalar_i64(1)); }
 
-double as_double(const kf_scalar_t& s) {
-  if (s.tag == KF_SCALAR_INT64) return static_cast<double>(s.v.i64);
-  if (s.tag == KF_SCALAR_BOOL) return s.v.b ? 1.0 : 0.0;
-  return s.v.f64;
-}
+double as_double(const kf_scalar_t& s) { return scalar_real(s); }
 
-int64_t as_int64(const kf_scalar_t& s) {
-  if (s.tag == KF_SCALAR_INT64) return s.v.i64;
-  return static_cast<int64_t>(as_double(s));
-}
+int64_t as_int64(const kf_scalar_t& s) { return scalar_int64(s); }
 
 /// start and step in the kernel's KF_RANGE type: double, float (no fp64) or int64.
 struct RangeValues {

@@ -1,3 +1,4 @@
+#include "kernforge/scalar.hpp"
 #include "run.hpp"
 
 #include <cstdio>
@@ -35,14 +36,11 @@ void set_range_1d(Launch& launch, const Device& device, int64_t n) {
 
 // The core's meta has converted every scalar an op takes by Note [Scalars to dtypes]: it is a
 // value of the kernel's dtype, so a float for an integer dtype is finite and within range.
-// Outside int64 (only for a floating dtype, where `i` is unused) `i` is 0, never a C cast of
-// an out-of-range double (undefined behaviour).
+// kernforge/scalar.hpp reads it without a C cast of an out-of-range double (undefined
+// behaviour): `i` is unused for a floating dtype.
 ComputeScalar compute_scalar(int32_t dtype, const kf_scalar_t& s) {
-  const bool is_int = s.tag == KF_SCALAR_INT64;
-  const double f = is_int ? static_cast<double>(s.v.i64)
-                          : s.tag == KF_SCALAR_BOOL ? (s.v.b ? 1.0 : 0.0) : s.v.f64;
-  const bool in_int64 = f >= -9223372036854775808.0 && f < 9223372036854775808.0;
-  const int64_t i = is_int ? s.v.i64 : in_int64 ? static_cast<int64_t>(f) : 0;
+  const double f = scalar_real(s);
+  const int64_t i = scalar_int64(s);  // an integer's bits (uint64's too), a float truncated
   ComputeScalar c;
   std::memset(&c, 0, sizeof c);
   // By the dtype's kind and bytes (kernforge/dtypes.hpp): the floats compute in double or
@@ -60,7 +58,7 @@ ComputeScalar compute_scalar(int32_t dtype, const kf_scalar_t& s) {
     return c;
   }
   if (kind == 'b') {
-    c.v.u8 = f != 0.0 ? 1 : 0;
+    c.v.u8 = scalar_truth(s) ? 1 : 0;
     c.size = 1;
     return c;
   }
@@ -75,7 +73,7 @@ ComputeScalar compute_scalar(int32_t dtype, const kf_scalar_t& s) {
 
 const char* short_name(int32_t dtype) noexcept {
   switch (dtype) {
-#define KF_CLK_SHORT(suffix, value, name, short_name, bytes, kind) \
+#define KF_CLK_SHORT(suffix, value, name, short_name, bytes, kind, cpp_name) \
   case value: return short_name;
     KF_DTYPE_LIST(KF_CLK_SHORT)
 #undef KF_CLK_SHORT

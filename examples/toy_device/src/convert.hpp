@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cmath>
+#include <complex>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -19,11 +20,13 @@
 
 namespace toy {
 
-/// One number of any dtype: floating-point dtypes as a double, the others as an int64.
+/// One number of any dtype: floating-point dtypes (and a complex one's real part) as a double,
+/// the others as an int64 (an unsigned one's bits, with is_unsigned set).
 struct Number {
   bool is_float;
   double f;
   int64_t i;
+  bool is_unsigned = false;
 };
 
 /// IEEE half precision (1 sign, 5 exponent, 10 mantissa bits) to float.
@@ -68,7 +71,9 @@ inline Number read_number(const void* p, int32_t dtype) {
       } else if constexpr (std::is_floating_point_v<T>) {
         n = {true, static_cast<double>(v), 0};
       } else if constexpr (std::is_integral_v<T>) {
-        n = {false, 0, static_cast<int64_t>(v)};
+        n = {false, 0, static_cast<int64_t>(v), std::is_unsigned_v<T>};
+      } else if constexpr (std::is_same_v<T, std::complex<typename T::value_type>>) {
+        n = {true, static_cast<double>(v.real()), 0};  // complex to real keeps the real part
       } else {
         static_assert(kNoNumberFor<T>, "a dtype the toy's Number cannot hold: decide here");
       }
@@ -81,7 +86,8 @@ inline Number read_number(const void* p, int32_t dtype) {
 template <class T>
 T convert(const Number& n) {
   if constexpr (std::is_floating_point_v<T>) {
-    return n.is_float ? static_cast<T>(n.f) : static_cast<T>(n.i);
+    if (n.is_float) return static_cast<T>(n.f);
+    return n.is_unsigned ? static_cast<T>(static_cast<uint64_t>(n.i)) : static_cast<T>(n.i);
   } else {
     if (!n.is_float) return static_cast<T>(n.i);  // wraps
     // Truncates; NaN and values beyond int64 give int64's minimum first (x86's "integer
@@ -97,6 +103,8 @@ T convert(const kf_scalar_t& s) {
   switch (s.tag) {
     case KF_SCALAR_FLOAT64: return convert<T>(Number{true, s.v.f64, 0});
     case KF_SCALAR_INT64: return convert<T>(Number{false, 0, s.v.i64});
+    case KF_SCALAR_UINT64: return convert<T>(Number{false, 0, static_cast<int64_t>(s.v.u64), true});
+    case KF_SCALAR_COMPLEX128: return convert<T>(Number{true, s.v.c128.re, 0});  // imag is 0
     default: return convert<T>(Number{false, 0, s.v.b ? 1 : 0});
   }
 }

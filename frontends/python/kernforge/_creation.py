@@ -47,24 +47,45 @@ def _shape_and_values(data):
 
 def _unsupported(obj):
     return TypeError(f"cannot make a tensor of {type(obj).__name__}: expected a Tensor, an array "
-                     "with the buffer protocol (numpy), a bool, int or float, or nested "
+                     "with the buffer protocol (numpy), a bool, int, float or complex, or nested "
                      "sequences of them")
 
 
 def _python_dtype(values):
+    """The default dtype of Python data: bool, int64 (uint64 when an int is beyond int64 and
+    none is negative, as numpy), float32, or complex64 when a value is complex."""
     kind = "bool"
     for v in values:
         if isinstance(v, bool):
             continue
         if isinstance(v, int):
             kind = "int64" if kind == "bool" else kind
-        elif isinstance(v, float):
-            return "float32"
-        elif hasattr(v, "__float__"):
-            return "float32"  # numpy scalars and the like
+        elif isinstance(v, complex):
+            return "complex64"
+        elif isinstance(v, float) or hasattr(v, "__float__"):  # numpy scalars and the like
+            kind = "float32"
         else:
             raise _unsupported(v)
+    if kind == "int64" and any(type(v) is int and v > _INT64_MAX for v in values) and \
+            all(v >= 0 for v in values):
+        return "uint64"
     return kind if values else "float32"
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _from_complex(shape, values, dtype, device):
+    """Complex data: packed as complex128 (two float64s each), then converted to dtype
+    (complex64 when None)."""
+    parts = []
+    for v in values:
+        z = complex(v)
+        parts += (z.real, z.imag)
+    raw = struct.pack(f"{len(parts)}d", *parts)
+    t = _C.from_bytes(raw, tuple(shape), _dtype_named("complex128"), device)
+    want = dtype if dtype is not None else _dtype_named("complex64")
+    return t if _C.promote_types(want, want).name == "complex128" else t.to(dtype=want)
 
 
 def _packing(values, dtype):
@@ -91,6 +112,10 @@ def _packing(values, dtype):
 
 def _from_python(data, dtype, device):
     shape, values = _shape_and_values(data)
+    wanted = _C.promote_types(dtype, dtype) if dtype is not None else None
+    if (wanted is not None and wanted.kind == "c") or \
+            (wanted is None and _python_dtype(values) == "complex64"):
+        return _from_complex(shape, values, dtype, device)
     have, values, dtype = _packing(values, dtype)
     fmt = _struct_format(have)
     try:
@@ -117,7 +142,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         raise ValueError("asarray(copy=False): kernforge copies host data into its own memory")
     if obj is None or isinstance(obj, (str, dict, set, frozenset)):
         raise _unsupported(obj)
-    if type(obj) in (bool, int, float, list, tuple):  # numpy scalars (float64 is a float) are buffers
+    if type(obj) in (bool, int, float, complex, list, tuple):  # numpy scalars are buffers
         return _from_python(obj, dtype, device)
     try:
         return _C.from_buffer(obj, dtype, device)

@@ -19,7 +19,7 @@ import os
 import sys
 
 _NAMES = {  # (global deps, core) by platform
-    "linux": ("libkernforge_global_deps.so", "libkernforge.so.1"),
+    "linux": ("libkernforge_global_deps.so", "libkernforge.so.2"),
     "darwin": ("libkernforge_global_deps.dylib", "libkernforge.1.dylib"),
     "win32": ("libkernforge_global_deps.dll", "libkernforge.dll"),
 }

@@ -101,30 +101,36 @@ def _iter(self):
 # ------------------------------------------------------------ conversions
 
 def tolist(self):
-    """The elements as (nested) Python lists of bool, int or float; a 0-dim tensor's value."""
+    """The elements as (nested) Python lists of bool, int, float or complex; a 0-dim tensor's
+    value."""
     if self.ndim == 0:
         return self.item()
     t = self
-    fmt = _struct_format(t.dtype)
-    if fmt in ("", "e"):  # bfloat16, float16: read through float32
-        t = t._to(None, _dtype_named("float32"))
-        fmt = "f"
     shape = t.shape
     if 0 in shape:
         def empty(dims):
             return [] if dims[0] == 0 or len(dims) == 1 else [empty(dims[1:]) for _ in range(dims[0])]
         return empty(shape)
+    if t.dtype.kind == "c":  # pairs of floats: memoryview has no complex format
+        parts = memoryview(_C.to_bytes(t)).cast({8: "f", 16: "d"}[t.dtype.itemsize], shape + (2,))
+
+        def join(x, depth):
+            return complex(*x) if depth == len(shape) else [join(y, depth + 1) for y in x]
+        return join(parts.tolist(), 0)
+    fmt = _struct_format(t.dtype)
+    if fmt in ("", "e"):  # bfloat16, float16: read through float32
+        t = t._to(None, _dtype_named("float32"))
+        fmt = "f"
     return memoryview(_C.to_bytes(t)).cast(fmt, shape).tolist()
 
 
 def numpy(self):
     """A numpy array with a copy of the elements (on the host)."""
     import numpy as np
-    fmt = _struct_format(self.dtype)
-    if not fmt:
+    if self.dtype.name == "bfloat16":
         raise TypeError(f"numpy has no {self.dtype.name}; convert first, e.g. "
                         "t.to(dtype=kf.float32).numpy()")
-    out = np.empty(self.shape, dtype=np.dtype(fmt))
+    out = np.empty(self.shape, dtype=np.dtype(self.dtype.name))
     _C.copy_into(self, out)
     return out
 

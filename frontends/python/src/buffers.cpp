@@ -96,6 +96,37 @@ nb::object from_buffer(nb::handle obj, nb::handle dtype, nb::handle device) {
   return wrap(out);
 }
 
+/// A tensor of `dtype` and `shape` copied from the raw bytes of `data` (any C-contiguous
+/// buffer of exactly numel * itemsize bytes), moved to `device`. The constructors' path for
+/// dtypes no buffer format names (complex data packed as pairs of doubles).
+nb::object from_bytes(nb::handle data, nb::handle shape_obj, nb::handle dtype, nb::handle device) {
+  Buffer b(data, PyBUF_C_CONTIGUOUS);
+  const kf_dtype_t d = to_dtype(dtype);
+  if (d == KF_DTYPE_UNDEFINED) raise(PyExc_TypeError, "from_bytes: a dtype is needed");
+  const nb::tuple dims = nb::cast<nb::tuple>(shape_obj);
+  if (dims.size() > KF_MAX_NDIM) raise(PyExc_ValueError, "kernforge tensors have at most 16 dims");
+  int64_t shape[KF_MAX_NDIM];
+  int64_t numel = 1;
+  for (size_t i = 0; i < dims.size(); ++i) {
+    shape[i] = nb::cast<int64_t>(dims[i]);
+    numel *= shape[i];
+  }
+  if (static_cast<size_t>(b.view.len) != static_cast<size_t>(numel) * kf_dtype_size(d)) {
+    PyErr_Format(PyExc_ValueError, "from_bytes: %zd bytes for %lld elements of %s", b.view.len,
+                 static_cast<long long>(numel), kf_dtype_name(d));
+    throw nb::python_error();
+  }
+  kf_tensor_t t = nullptr;
+  check(kf_tensor_from_data(b.view.buf, shape, static_cast<int32_t>(dims.size()), d,
+                            kf_device_cpu(), &t));
+  nb::object owned = wrap(t);
+  const kf_device_t dev = to_device(device, kf_device_cpu());
+  if (dev.type == KF_DEVICE_CPU && dev.index == 0) return owned;
+  kf_tensor_t out = nullptr;
+  check(kf_tensor_to(t, dev, KF_DTYPE_UNDEFINED, &out));
+  return wrap(out);
+}
+
 size_t byte_size(kf_tensor_t t) {
   int64_t n = 0;
   kf_dtype_t d;
@@ -135,6 +166,9 @@ nb::bytes to_bytes(nb::handle tensor) {
 }  // namespace
 
 void bind_buffers(nb::module_& m) {
+  m.def("from_bytes", &from_bytes, nb::arg("data"), nb::arg("shape"), nb::arg("dtype"),
+        nb::arg("device").none() = nb::none(),
+        "A tensor of dtype and shape from raw bytes (numel * itemsize of them).");
   m.def("from_buffer", &from_buffer, nb::arg("obj"), nb::arg("dtype").none() = nb::none(),
         nb::arg("device").none() = nb::none(),
         "A tensor with a copy of a C-contiguous buffer (numpy array, array.array, memoryview).");

@@ -82,12 +82,12 @@ void tensor_list(const Op& op, size_t i, nb::handle o, CallState& st, kf_value_t
   v.v.tensors.len = static_cast<int32_t>(st.lists.back().size());
 }
 
-void tensor_arg(const Op& op, size_t i, nb::handle o, bool floating, CallState& st,
+void tensor_arg(const Op& op, size_t i, nb::handle o, kf_dtype_t context, CallState& st,
                 kf_value_t& v) {
   v.tag = KF_VALUE_TENSOR;
   v.v.tensor = tensor_of(o);
   if (v.v.tensor == nullptr) {
-    v.v.tensor = number_tensor(o, floating);
+    v.v.tensor = number_tensor(o, context);
     if (v.v.tensor == nullptr) bad_argument(op, i, "a Tensor or a number", o);
     st.temporaries.push_back(v.v.tensor);
   }
@@ -121,7 +121,8 @@ bool bool_arg(nb::handle o) {
 
 // Converts by the argument's kind: every kind of kf_arg_kind_t has a case (-Wswitch holds this
 // to the generated list, so a kind added to ARG_KINDS does not build until it is converted).
-void convert(const Op& op, size_t i, nb::handle o, bool floating, CallState& st, kf_value_t& v) {
+void convert(const Op& op, size_t i, nb::handle o, kf_dtype_t context, CallState& st,
+             kf_value_t& v) {
   const OpArg& a = op.args[i];
   v = kf_value_none();
   if (o.is_none()) {
@@ -129,7 +130,7 @@ void convert(const Op& op, size_t i, nb::handle o, bool floating, CallState& st,
     bad_argument(op, i, "given (it has no default)", o);
   }
   switch (static_cast<kf_arg_kind_t>(a.kind)) {
-    case KF_ARG_KIND_TENSOR: return tensor_arg(op, i, o, floating, st, v);
+    case KF_ARG_KIND_TENSOR: return tensor_arg(op, i, o, context, st, v);
     case KF_ARG_KIND_TENSOR_LIST: return tensor_list(op, i, o, st, v);
     case KF_ARG_KIND_INT_LIST: return int_list(op, i, o, st, v);
     case KF_ARG_KIND_INT: v = kf_value_int(to_int(op, i, o)); return;
@@ -143,16 +144,17 @@ void convert(const Op& op, size_t i, nb::handle o, bool floating, CallState& st,
   raise(PyExc_RuntimeError, "internal: unknown argument kind");  // make_op refused it
 }
 
-// A Python number in a Tensor slot is float64 when some tensor argument is floating, else
-// float32 (number_tensor says why).
-bool floating_context(const Op& op, const nb::args& args) {
+// The promoted dtype of the floating and complex tensor arguments, which decides the dtype of
+// a Python number in a Tensor slot (number_tensor says how).
+kf_dtype_t number_context(const Op& op, const nb::args& args) {
+  kf_dtype_t context = KF_DTYPE_UNDEFINED;
   for (size_t i = 0; i < args.size() && i < op.args.size(); ++i) {
     if (op.args[i].kind != KF_ARG_KIND_TENSOR) continue;
     const kf_tensor_t t = tensor_of(args[i]);
     kf_dtype_t d;
-    if (t != nullptr && kf_tensor_dtype(t, &d) == KF_OK && kf_dtype_kind(d) == 'f') return true;
+    if (t != nullptr && kf_tensor_dtype(t, &d) == KF_OK) context = inexact_context(context, d);
   }
-  return false;
+  return context;
 }
 
 nb::object call(const Op& op, nb::args args) {
@@ -161,8 +163,8 @@ nb::object call(const Op& op, nb::args args) {
   st.ints.reserve(args.size());
   st.lists.reserve(args.size());
   st.values.resize(args.size());
-  const bool floating = floating_context(op, args);
-  for (size_t i = 0; i < args.size(); ++i) convert(op, i, args[i], floating, st, st.values[i]);
+  const kf_dtype_t context = number_context(op, args);
+  for (size_t i = 0; i < args.size(); ++i) convert(op, i, args[i], context, st, st.values[i]);
   const int32_t nret = op.nreturns;
   std::vector<kf_value_t> results(static_cast<size_t>(nret > 0 ? nret : 0));
   kf_status_t s;

@@ -22,9 +22,7 @@ nb::object default_object(const kf_value_t& v) {
     case KF_VALUE_FLOAT: return nb::float_(v.v.f);
     case KF_VALUE_BOOL: return nb::bool_(v.v.b);
     case KF_VALUE_SCALAR:
-      if (v.v.scalar.tag == KF_SCALAR_BOOL) return nb::bool_(v.v.scalar.v.b);
-      if (v.v.scalar.tag == KF_SCALAR_INT64) return nb::int_(v.v.scalar.v.i64);
-      return nb::float_(v.v.scalar.v.f64);
+      return scalar_object(v.v.scalar);
     case KF_VALUE_INT_LIST: {
       nb::list items;
       for (int32_t i = 0; i < v.v.ints.len; ++i) items.append(nb::int_(v.v.ints.data[i]));

@@ -47,10 +47,10 @@ nb::tuple strides_of(kf_tensor_t h) {
 nb::object item_of(kf_tensor_t h) {
   kf_scalar_t s;
   check(kf_tensor_item(h, &s));
-  if (s.tag == KF_SCALAR_BOOL) return nb::bool_(s.v.b);
-  if (s.tag == KF_SCALAR_INT64) return nb::int_(s.v.i64);
-  return nb::float_(s.v.f64);
+  return scalar_object(s);
 }
+
+bool is_inexact(kf_dtype_t d) { return kf_dtype_kind(d) == 'f' || kf_dtype_kind(d) == 'c'; }
 
 void bind_dtype(nb::module_& m) {
   nb::class_<DType>(m, "dtype", "A tensor element type (kf.float32, kf.int64, kf.bool, ...).")
@@ -156,37 +156,98 @@ kf_device_t to_device(nb::handle o, kf_device_t fallback) {
   return d;
 }
 
+namespace {
+
+/// A Python int as an int64 scalar, or a uint64 one above int64's maximum.
+kf_scalar_t int_scalar(PyObject* p) {
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
+  if (overflow == 0) return kf_scalar_i64(v);
+  if (overflow > 0) {
+    const unsigned long long u = PyLong_AsUnsignedLongLong(p);
+    if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return kf_scalar_u64(u);
+    PyErr_Clear();
+  }
+  raise(PyExc_OverflowError, "a Python int outside [-2^63, 2^64 - 1] cannot be a kernforge "
+                             "scalar (int64 and uint64 hold no more)");
+}
+
+}  // namespace
+
 bool to_scalar(nb::handle o, kf_scalar_t& out) {
   PyObject* p = o.ptr();
   if (PyBool_Check(p)) {
     out = kf_scalar_bool(p == Py_True);
   } else if (PyLong_Check(p)) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(p, &overflow);
-    if (overflow != 0) raise(PyExc_OverflowError, "a Python int outside int64 cannot be a kernforge scalar");
-    out = kf_scalar_i64(v);
+    out = int_scalar(p);
   } else if (PyFloat_Check(p)) {
     out = kf_scalar_f64(PyFloat_AS_DOUBLE(p));
+  } else if (PyComplex_Check(p)) {
+    out = kf_scalar_c128(PyComplex_RealAsDouble(p), PyComplex_ImagAsDouble(p));
   } else {
     return false;
   }
   return true;
 }
 
-kf_tensor_t number_tensor(nb::handle o, bool floating_context) {
+nb::object scalar_object(const kf_scalar_t& s) {
+  PyObject* o = nullptr;
+  switch (s.tag) {
+    case KF_SCALAR_BOOL: return nb::bool_(s.v.b);
+    case KF_SCALAR_INT64: o = PyLong_FromLongLong(s.v.i64); break;
+    case KF_SCALAR_UINT64: o = PyLong_FromUnsignedLongLong(s.v.u64); break;
+    case KF_SCALAR_COMPLEX128: o = PyComplex_FromDoubles(s.v.c128.re, s.v.c128.im); break;
+    default: o = PyFloat_FromDouble(s.v.f64); break;
+  }
+  if (o == nullptr) throw nb::python_error();
+  return nb::steal(o);
+}
+
+kf_dtype_t inexact_context(kf_dtype_t a, kf_dtype_t b) {
+  const bool ia = is_inexact(a), ib = is_inexact(b);
+  if (ia && ib) {
+    kf_dtype_t r = a;
+    return kf_promote_types(a, b, &r) == KF_OK ? r : a;
+  }
+  return ia ? a : ib ? b : KF_DTYPE_UNDEFINED;
+}
+
+kf_tensor_t number_tensor(nb::handle o, kf_dtype_t context) {
   kf_scalar_t s;
   if (!to_scalar(o, s)) return nullptr;
   kf_tensor_t t = nullptr;
-  if (s.tag == KF_SCALAR_BOOL) {
-    const bool v = s.v.b;
-    check(kf_tensor_from_data(&v, nullptr, 0, KF_BOOL, kf_device_cpu(), &t));
-  } else if (s.tag == KF_SCALAR_INT64) {
-    check(kf_tensor_from_data(&s.v.i64, nullptr, 0, KF_INT64, kf_device_cpu(), &t));
-  } else if (floating_context) {
-    check(kf_tensor_from_data(&s.v.f64, nullptr, 0, KF_FLOAT64, kf_device_cpu(), &t));
-  } else {
-    const float v = static_cast<float>(s.v.f64);
-    check(kf_tensor_from_data(&v, nullptr, 0, KF_FLOAT32, kf_device_cpu(), &t));
+  const kf_device_t cpu = kf_device_cpu();
+  switch (s.tag) {
+    case KF_SCALAR_BOOL: {
+      const bool v = s.v.b;
+      check(kf_tensor_from_data(&v, nullptr, 0, KF_BOOL, cpu, &t));
+      break;
+    }
+    case KF_SCALAR_INT64:
+      check(kf_tensor_from_data(&s.v.i64, nullptr, 0, KF_INT64, cpu, &t));
+      break;
+    case KF_SCALAR_UINT64:
+      check(kf_tensor_from_data(&s.v.u64, nullptr, 0, KF_UINT64, cpu, &t));
+      break;
+    case KF_SCALAR_COMPLEX128: {
+      const bool wide = is_inexact(context) && kf_dtype_itemsize(context) /
+                                                   (kf_dtype_kind(context) == 'c' ? 2 : 1) == 8;
+      if (wide) {
+        check(kf_tensor_from_data(&s.v.c128, nullptr, 0, KF_COMPLEX128, cpu, &t));
+      } else {
+        const float v[2] = {static_cast<float>(s.v.c128.re), static_cast<float>(s.v.c128.im)};
+        check(kf_tensor_from_data(v, nullptr, 0, KF_COMPLEX64, cpu, &t));
+      }
+      break;
+    }
+    default:
+      if (is_inexact(context)) {
+        check(kf_tensor_from_data(&s.v.f64, nullptr, 0, KF_FLOAT64, cpu, &t));
+      } else {
+        const float v = static_cast<float>(s.v.f64);
+        check(kf_tensor_from_data(&v, nullptr, 0, KF_FLOAT32, cpu, &t));
+      }
+      break;
   }
   return t;
 }

@@ -49,15 +49,26 @@ kf_dtype_t to_dtype(nanobind::handle o);
 /// Reads a device: a device object or a name ("cpu", "cuda:1"); None gives `fallback`.
 kf_device_t to_device(nanobind::handle o, kf_device_t fallback);
 
-/// True (and `out` set) when `o` is a Python bool, int or float.
+/// True (and `out` set) when `o` is a Python bool, int, float or complex. An int beyond int64 is
+/// a uint64 scalar up to 2^64 - 1; OverflowError beyond that or below int64's minimum.
 bool to_scalar(nanobind::handle o, kf_scalar_t& out);
 
+/// A scalar as the Python number it holds: bool, int (int64 and uint64 exactly), float or
+/// complex.
+nanobind::object scalar_object(const kf_scalar_t& s);
+
 /// A 0-dim CPU tensor holding the Python number `o`, promoted the way PyTorch promotes a Python
-/// number against tensors: an int is int64 and a bool is bool (both rank below any dimensioned
-/// tensor of their kind), a float is float64 when `floating_context` (a floating tensor decides
-/// the dtype) and float32 otherwise (the default float dtype, as PyTorch's `int_tensor + 0.5`).
-/// Returns nullptr when `o` is not a number.
-kf_tensor_t number_tensor(nanobind::handle o, bool floating_context);
+/// number against tensors: an int is int64 (uint64 beyond int64) and a bool is bool (both rank
+/// below any dimensioned tensor of their kind); a float is float64 when `context` (the
+/// promoted dtype of the op's floating and complex tensors, KF_DTYPE_UNDEFINED when none) is
+/// one, and float32 otherwise (the default float dtype, as PyTorch's `int_tensor + 0.5`); a
+/// complex is complex128 when `context` has 8-byte parts (float64, complex128) and complex64
+/// otherwise (`float32_tensor + 1j` is complex64). Returns nullptr when `o` is not a number.
+kf_tensor_t number_tensor(nanobind::handle o, kf_dtype_t context);
+
+/// The promoted dtype of `a` and `b` where either is floating or complex (the context of
+/// number_tensor), else the one that is, else KF_DTYPE_UNDEFINED.
+kf_dtype_t inexact_context(kf_dtype_t a, kf_dtype_t b);
 
 void bind_tensor(nanobind::module_& m);
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);

@@ -24,9 +24,11 @@ struct Temporary {
   ~Temporary() { kf_tensor_release(h); }
 };
 
-bool is_floating(kf_tensor_t t) {
+/// `t`'s dtype when it is floating or complex (number_tensor's context), else undefined.
+kf_dtype_t inexact_dtype(kf_tensor_t t) {
   kf_dtype_t d = KF_DTYPE_UNDEFINED;
-  return kf_tensor_dtype(t, &d) == KF_OK && kf_dtype_kind(d) == 'f';
+  if (kf_tensor_dtype(t, &d) != KF_OK) return KF_DTYPE_UNDEFINED;
+  return inexact_context(d, KF_DTYPE_UNDEFINED);
 }
 
 kf_dtype_t dtype_of(kf_tensor_t t) {
@@ -45,7 +47,7 @@ kf_status_t sub1_(kf_tensor_t a, kf_tensor_t b) { return kf_sub_(a, b, kf_scalar
 kf_tensor_t operand(nb::handle other, kf_tensor_t self, Temporary& tmp) {
   kf_tensor_t b = tensor_of(other);
   if (b != nullptr) return b;
-  tmp.h = number_tensor(other, is_floating(self));
+  tmp.h = number_tensor(other, inexact_dtype(self));
   return tmp.h;
 }
 
@@ -173,9 +175,11 @@ kf_scalar_t only_value(nb::handle self, const char* what) {
 // PyLong_FromDouble with Python's own messages. A C cast of a double beyond int64 would be
 // undefined behaviour.
 nb::object int_of(const kf_scalar_t& s) {
-  PyObject* o = s.tag == KF_SCALAR_FLOAT64 ? PyLong_FromDouble(s.v.f64)
-                : s.tag == KF_SCALAR_INT64 ? PyLong_FromLongLong(s.v.i64)
-                                           : PyLong_FromLong(s.v.b ? 1 : 0);
+  if (s.tag == KF_SCALAR_COMPLEX128) {
+    raise(PyExc_TypeError, "int() of a complex tensor: take .real first");
+  }
+  if (s.tag != KF_SCALAR_FLOAT64) return nb::int_(scalar_object(s));
+  PyObject* o = PyLong_FromDouble(s.v.f64);
   if (o == nullptr) throw nb::python_error();
   return nb::steal(o);
 }
@@ -206,12 +210,16 @@ void bind_alpha_methods(nb::class_<Tensor>& cls) {
 // bool(), float(), int(), operator.index(), complex() and len() of a tensor.
 void bind_conversions(nb::class_<Tensor>& cls) {
   cls.def("__bool__", [](nb::handle self) {
-        const kf_scalar_t s = only_value(self, "the truth value");
-        return s.tag == KF_SCALAR_BOOL ? s.v.b : s.tag == KF_SCALAR_INT64 ? s.v.i64 != 0 : s.v.f64 != 0;
+        return PyObject_IsTrue(scalar_object(only_value(self, "the truth value")).ptr()) == 1;
       })
       .def("__float__", [](nb::handle self) {
         const kf_scalar_t s = only_value(self, "float()");
-        return s.tag == KF_SCALAR_FLOAT64 ? s.v.f64 : s.tag == KF_SCALAR_INT64 ? double(s.v.i64) : double(s.v.b);
+        if (s.tag == KF_SCALAR_COMPLEX128) {
+          raise(PyExc_TypeError, "float() of a complex tensor: take .real or abs() first");
+        }
+        const double v = PyFloat_AsDouble(scalar_object(s).ptr());
+        if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+        return v;
       })
       .def("__int__", [](nb::handle self) { return int_of(only_value(self, "int()")); })
       .def("__index__", [](nb::handle self) {
@@ -227,10 +235,9 @@ void bind_conversions(nb::class_<Tensor>& cls) {
       })
       .def("__complex__", [](nb::handle self) {
         const kf_scalar_t s = only_value(self, "complex()");
-        const double v = s.tag == KF_SCALAR_FLOAT64 ? s.v.f64
-                         : s.tag == KF_SCALAR_INT64 ? static_cast<double>(s.v.i64)
-                                                    : (s.v.b ? 1.0 : 0.0);
-        PyObject* c = PyComplex_FromDoubles(v, 0.0);
+        if (s.tag == KF_SCALAR_COMPLEX128) return scalar_object(s);
+        const nb::object real = scalar_object(s);
+        PyObject* c = PyComplex_FromDoubles(PyFloat_AsDouble(real.ptr()), 0.0);
         if (c == nullptr) throw nb::python_error();
         return nb::steal(c);
       })

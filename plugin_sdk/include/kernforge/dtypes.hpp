@@ -66,7 +66,7 @@ template <> struct ByKind<'c', 16, false> { using type = std::complex<double>; }
 /// Bytes per element of `d` (0 when it is not a dtype).
 constexpr unsigned dtype_bytes(int d) {
   switch (d) {
-#define KF_DTYPE_BYTES_(suffix, value, name, short_name, bytes, kind) case value: return bytes;
+#define KF_DTYPE_BYTES_(suffix, value, name, short_name, bytes, kind, cpp_name) case value: return bytes;
     KF_DTYPE_LIST(KF_DTYPE_BYTES_)
 #undef KF_DTYPE_BYTES_
     default: return 0u;
@@ -76,7 +76,7 @@ constexpr unsigned dtype_bytes(int d) {
 /// is not a dtype.
 constexpr char dtype_kind(int d) {
   switch (d) {
-#define KF_DTYPE_KIND_(suffix, value, name, short_name, bytes, kind) case value: return kind;
+#define KF_DTYPE_KIND_(suffix, value, name, short_name, bytes, kind, cpp_name) case value: return kind;
     KF_DTYPE_LIST(KF_DTYPE_KIND_)
 #undef KF_DTYPE_KIND_
     default: return 0;
@@ -85,7 +85,7 @@ constexpr char dtype_kind(int d) {
 /// "float32", ... (the list's name), or "undefined".
 constexpr const char* dtype_text(int d) {
   switch (d) {
-#define KF_DTYPE_TEXT_(suffix, value, name, short_name, bytes, kind) case value: return name;
+#define KF_DTYPE_TEXT_(suffix, value, name, short_name, bytes, kind, cpp_name) case value: return name;
     KF_DTYPE_LIST(KF_DTYPE_TEXT_)
 #undef KF_DTYPE_TEXT_
     default: return "undefined";
@@ -148,7 +148,7 @@ struct DtypeTag {
 /// Calls f(DtypeTag<D>{}) for every dtype D of KF_DTYPE_LIST, in the list's order.
 template <class F>
 constexpr void for_each_dtype(F&& f) {
-#define KF_DTYPE_VISIT_(suffix, value, name, short_name, bytes, kind) f(DtypeTag<KF_##suffix>{});
+#define KF_DTYPE_VISIT_(suffix, value, name, short_name, bytes, kind, cpp_name) f(DtypeTag<KF_##suffix>{});
   KF_DTYPE_LIST(KF_DTYPE_VISIT_)
 #undef KF_DTYPE_VISIT_
 }
@@ -157,7 +157,7 @@ constexpr void for_each_dtype(F&& f) {
 // the lines; a repeated value is a duplicate case above), a mask has a bit for each, and each
 // has an element type of its size.
 static_assert(KF_DTYPE_COUNT <= 32, "a dtype mask is 32 bits: widen the masks before this dtype");
-#define KF_DTYPE_CHECK_(suffix, value, name, short_name, bytes, kind)                            \
+#define KF_DTYPE_CHECK_(suffix, value, name, short_name, bytes, kind, cpp_name)                            \
   static_assert(KF_##suffix == value && value >= 0 && value < KF_DTYPE_COUNT,                \
                 "KF_DTYPE_LIST: " name "'s value is not its place in the list");             \
   static_assert(!std::is_void_v<element_t<KF_##suffix>>,                                     \

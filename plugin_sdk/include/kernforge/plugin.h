@@ -6,10 +6,14 @@
  *
  * Version rules
  *  - KF_PLUGIN_ABI_MAJOR changes on any incompatible change; the host refuses a plugin whose
- *    major differs from its own (KF_ABI_MISMATCH, both numbers in the reason).
+ *    major differs from its own (KF_ABI_MISMATCH, both numbers in the reason). 2.0: kf_scalar_t
+ *    grew to 24 bytes (uint64 and complex128 scalars), which moves every kf_arg_t, and
+ *    KF_DTYPE_LIST gained uint16, uint32, uint64, complex64 and complex128; every slot of 1.3 is
+ *    in 2.0, in its place.
  *  - KF_PLUGIN_ABI_MINOR grows when slots are appended to kf_plugin_t, kf_host_api_t,
  *    kf_registrar_t or kf_kernel_call_t (1.1: describe; 1.2: define_op, register_fallback,
- *    streams, events, copy_async, pinned host memory; 1.3: the host's file store). A plugin built for an older minor loads: the host reads only the slots
+ *    streams, events, copy_async, pinned host memory; 1.3: the host's file store; 2.0 has all
+ *    of them). A plugin built for an older minor loads: the host reads only the slots
  *    that minor has (it checks struct_size). A plugin built for a newer minor loads too, and must
  *    not use host slots beyond host_abi_minor (it checks kf_host_api_t.struct_size).
  *  - Every struct starts with struct_size; fields are only appended.
@@ -47,8 +51,8 @@
 extern "C" {
 #endif
 
-#define KF_PLUGIN_ABI_MAJOR 1
-#define KF_PLUGIN_ABI_MINOR 3
+#define KF_PLUGIN_ABI_MAJOR 2
+#define KF_PLUGIN_ABI_MINOR 0
 
 #if defined(_WIN32)
 #  define KF_PLUGIN_EXPORT __declspec(dllexport)

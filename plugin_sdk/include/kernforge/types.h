@@ -14,8 +14,8 @@
 extern "C" {
 #endif
 
-#define KF_ABI_VERSION_MAJOR 1
-#define KF_ABI_VERSION_MINOR 4
+#define KF_ABI_VERSION_MAJOR 2
+#define KF_ABI_VERSION_MINOR 0
 
 /** Maximum number of dimensions of a tensor. */
 #define KF_MAX_NDIM 16
@@ -48,25 +48,33 @@ typedef enum kf_log_level_t {
 /* -------------------------------------------------------------- dtypes -- */
 
 /*
- * Every dtype, once: X(SUFFIX, value, name, short name, bytes, kind), where kind is 'f'
- * (floating point), 'i' (signed integer), 'u' (unsigned integer) or 'b' (bool). The enum, the
- * inline helpers below and the runtime's dtype tables are all derived from this list; a plugin
- * may use it too (KF_DTYPE_LIST(MY_MACRO)) instead of keeping a list of its own.
+ * Every dtype, once: X(SUFFIX, value, name, short name, bytes, kind, C++ name), where kind is
+ * 'f' (real floating point), 'c' (complex: two floats of half its bytes, real part first),
+ * 'i' (signed integer), 'u' (unsigned integer) or 'b' (bool), and the C++ name is the dtype's
+ * enumerator in the C++ frontend's kf::Dtype. The enum, the inline helpers below, the SDK's
+ * kernforge/dtypes.hpp and the runtime's dtype tables are all derived from this list; a plugin
+ * may use it too (KF_DTYPE_LIST(MY_MACRO)) instead of keeping a list of its own. A value is the
+ * dtype's place in the list and never changes within one ABI major.
  */
-#define KF_DTYPE_LIST(X)                      \
-  X(FLOAT32, 0, "float32", "f32", 4, 'f')     \
-  X(FLOAT64, 1, "float64", "f64", 8, 'f')     \
-  X(FLOAT16, 2, "float16", "f16", 2, 'f')     \
-  X(BFLOAT16, 3, "bfloat16", "bf16", 2, 'f')  \
-  X(INT8, 4, "int8", "i8", 1, 'i')            \
-  X(UINT8, 5, "uint8", "u8", 1, 'u')          \
-  X(INT16, 6, "int16", "i16", 2, 'i')         \
-  X(INT32, 7, "int32", "i32", 4, 'i')         \
-  X(INT64, 8, "int64", "i64", 8, 'i')         \
-  X(BOOL, 9, "bool", "bool", 1, 'b')
+#define KF_DTYPE_LIST(X)                                       \
+  X(FLOAT32, 0, "float32", "f32", 4, 'f', Float32)             \
+  X(FLOAT64, 1, "float64", "f64", 8, 'f', Float64)             \
+  X(FLOAT16, 2, "float16", "f16", 2, 'f', Float16)             \
+  X(BFLOAT16, 3, "bfloat16", "bf16", 2, 'f', BFloat16)         \
+  X(INT8, 4, "int8", "i8", 1, 'i', Int8)                       \
+  X(UINT8, 5, "uint8", "u8", 1, 'u', UInt8)                    \
+  X(INT16, 6, "int16", "i16", 2, 'i', Int16)                   \
+  X(INT32, 7, "int32", "i32", 4, 'i', Int32)                   \
+  X(INT64, 8, "int64", "i64", 8, 'i', Int64)                   \
+  X(BOOL, 9, "bool", "bool", 1, 'b', Bool)                     \
+  X(UINT16, 10, "uint16", "u16", 2, 'u', UInt16)               \
+  X(UINT32, 11, "uint32", "u32", 4, 'u', UInt32)               \
+  X(UINT64, 12, "uint64", "u64", 8, 'u', UInt64)               \
+  X(COMPLEX64, 13, "complex64", "c64", 8, 'c', Complex64)      \
+  X(COMPLEX128, 14, "complex128", "c128", 16, 'c', Complex128)
 
-#define KF_DTYPE_ENUM_(suffix, value, name, short_name, bytes, kind) KF_##suffix = value,
-#define KF_DTYPE_ONE_(suffix, value, name, short_name, bytes, kind) +1
+#define KF_DTYPE_ENUM_(suffix, value, name, short_name, bytes, kind, cpp_name) KF_##suffix = value,
+#define KF_DTYPE_ONE_(suffix, value, name, short_name, bytes, kind, cpp_name) +1
 typedef enum kf_dtype_t {
   KF_DTYPE_UNDEFINED = -1,
   KF_DTYPE_LIST(KF_DTYPE_ENUM_)
@@ -79,7 +87,7 @@ typedef enum kf_dtype_t {
 /** Bytes per element of `dtype`, 0 when it is not a dtype. For plugins, which do not link the
  * runtime (kf_dtype_size is the exported equivalent). */
 static inline size_t kf_dtype_itemsize(int32_t dtype) {
-#define KF_DTYPE_SIZE_(suffix, value, name, short_name, bytes, kind) \
+#define KF_DTYPE_SIZE_(suffix, value, name, short_name, bytes, kind, cpp_name) \
   if (dtype == value) return bytes;
   KF_DTYPE_LIST(KF_DTYPE_SIZE_)
 #undef KF_DTYPE_SIZE_
@@ -88,16 +96,16 @@ static inline size_t kf_dtype_itemsize(int32_t dtype) {
 
 /** "float32", ... or "undefined" (static storage). For plugins; kf_dtype_name is exported. */
 static inline const char* kf_dtype_string(int32_t dtype) {
-#define KF_DTYPE_STRING_(suffix, value, name, short_name, bytes, kind) \
+#define KF_DTYPE_STRING_(suffix, value, name, short_name, bytes, kind, cpp_name) \
   if (dtype == value) return name;
   KF_DTYPE_LIST(KF_DTYPE_STRING_)
 #undef KF_DTYPE_STRING_
   return "undefined";
 }
 
-/** 'f', 'i', 'u' or 'b' (see KF_DTYPE_LIST), 0 when it is not a dtype. */
+/** 'f', 'c', 'i', 'u' or 'b' (see KF_DTYPE_LIST), 0 when it is not a dtype. */
 static inline char kf_dtype_kind(int32_t dtype) {
-#define KF_DTYPE_KIND_(suffix, value, name, short_name, bytes, kind) \
+#define KF_DTYPE_KIND_(suffix, value, name, short_name, bytes, kind, cpp_name) \
   if (dtype == value) return kind;
   KF_DTYPE_LIST(KF_DTYPE_KIND_)
 #undef KF_DTYPE_KIND_
@@ -132,23 +140,39 @@ typedef enum kf_scalar_tag_t {
   KF_SCALAR_FLOAT64 = 0,
   KF_SCALAR_INT64 = 1,
   KF_SCALAR_BOOL = 2,
+  KF_SCALAR_UINT64 = 3,     /* since 2.0: integers in [2^63, 2^64) stay exact */
+  KF_SCALAR_COMPLEX128 = 4, /* since 2.0 */
   KF_SCALAR_TAG_MAX_ENUM = 0x7fffffff
 } kf_scalar_tag_t;
 
-/** A tagged number; integers beyond 2^53 stay exact. */
+/** A complex number as two doubles, real part first (C99's double _Complex and
+ * std::complex<double> have this layout). */
+typedef struct kf_complex128_t {
+  double re;
+  double im;
+} kf_complex128_t;
+
+/** A tagged number, passed by value (24 bytes): integers beyond 2^53 stay exact, uint64 up to
+ * 2^64 - 1, complex numbers as complex128. */
 typedef struct kf_scalar_t {
   int32_t tag; /* kf_scalar_tag_t */
-  union { double f64; int64_t i64; bool b; } v;
+  union { double f64; int64_t i64; uint64_t u64; bool b; kf_complex128_t c128; } v;
 } kf_scalar_t;
 
 static inline kf_scalar_t kf_scalar_f64(double x) {
-  kf_scalar_t s; s.tag = KF_SCALAR_FLOAT64; s.v.i64 = 0; s.v.f64 = x; return s;
+  kf_scalar_t s; s.tag = KF_SCALAR_FLOAT64; s.v.c128.im = 0; s.v.f64 = x; return s;
 }
 static inline kf_scalar_t kf_scalar_i64(int64_t x) {
-  kf_scalar_t s; s.tag = KF_SCALAR_INT64; s.v.i64 = x; return s;
+  kf_scalar_t s; s.tag = KF_SCALAR_INT64; s.v.c128.im = 0; s.v.i64 = x; return s;
+}
+static inline kf_scalar_t kf_scalar_u64(uint64_t x) {
+  kf_scalar_t s; s.tag = KF_SCALAR_UINT64; s.v.c128.im = 0; s.v.u64 = x; return s;
 }
 static inline kf_scalar_t kf_scalar_bool(bool x) {
-  kf_scalar_t s; s.tag = KF_SCALAR_BOOL; s.v.i64 = 0; s.v.b = x; return s;
+  kf_scalar_t s; s.tag = KF_SCALAR_BOOL; s.v.c128.re = 0; s.v.c128.im = 0; s.v.b = x; return s;
+}
+static inline kf_scalar_t kf_scalar_c128(double re, double im) {
+  kf_scalar_t s; s.tag = KF_SCALAR_COMPLEX128; s.v.c128.re = re; s.v.c128.im = im; return s;
 }
 
 #ifdef __cplusplus

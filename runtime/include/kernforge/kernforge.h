@@ -29,7 +29,11 @@
  * plugins in the boxed API, kf_op_doc, KF_KERNEL_BACKEND_FALLBACK, state and kind names;
  * 1.3: DLPack export and import, kf_tensor_to_dlpack*, kf_tensor_from_dlpack*;
  * 1.4: op argument tables, kf_op_arg_count, kf_op_arg_info, kf_op_is_inplace, kf_arg_kind_t
- * and kf_arg_kind_name). A kind of argument added later is a new kf_arg_kind_t value (and a new
+ * and kf_arg_kind_name). 2.0 broke the layout once: kf_scalar_t grew to 24 bytes to hold
+ * uint64 and complex128 values (kf_value_t and kf_op_arg_info_t grew with it), and the dtypes
+ * uint16, uint32, uint64, complex64 and complex128 joined KF_DTYPE_LIST; the functions of 1.4
+ * are all in 2.0, and the library's soname follows the major (libkernforge.so.2). A kind of
+ * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.
  */
@@ -176,7 +180,9 @@ KF_API kf_status_t kf_tensor_numel(kf_tensor_t t, int64_t* out);
 /** Address of element [0,...,0] (storage base + offset). */
 KF_API kf_status_t kf_tensor_data_ptr(kf_tensor_t t, void** out);
 KF_API kf_status_t kf_tensor_is_contiguous(kf_tensor_t t, bool* out);
-/** The value of a 1-element tensor as a scalar (float64, int64 or bool by dtype). */
+/** The value of a 1-element tensor as a scalar, exactly: float64 for the floating dtypes,
+ * complex128 for the complex ones, int64 for the integers (uint64 above int64's maximum), bool
+ * for bool. */
 KF_API kf_status_t kf_tensor_item(kf_tensor_t t, kf_scalar_t* out);
 
 /* ------------------------------------------------------ DLPack (ABI 1.3) -- */

@@ -26,6 +26,14 @@ struct KernelChoice {
 /// How `backend` serves `def` for the computation dtype `dtype`. Lock-free.
 KernelChoice choose_kernel(const OpDef& def, const Backend& backend, kf_dtype_t dtype) noexcept;
 
+/// choose_kernel for a call whose inputs reach the kernel in the dtypes of `input_dtypes` (a
+/// mask: those not converted to `dtype`, such as copy_'s source). A backend kernel that is not
+/// registered for a complex dtype among them cannot read it (two floats an element), so the call
+/// goes on down the list as if the backend had no kernel: to its own fallback or the CPU
+/// fallback, else nothing.
+KernelChoice choose_kernel_for_inputs(const OpDef& def, const Backend& backend, kf_dtype_t dtype,
+                                      uint32_t input_dtypes) noexcept;
+
 /// "backend", "composite", "view", "backend fallback", "fallback" or "none".
 const char* kernel_kind_name(int32_t kind) noexcept;
 

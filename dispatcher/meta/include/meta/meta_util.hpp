@@ -13,8 +13,9 @@ namespace kf::meta {
 void broadcast_into(const char* op, OutputMeta& out, const TensorImpl& t);
 
 /// PyTorch's result_type over tensors: dimensioned tensors outrank 0-dim ones of the same
-/// category (bool < integral < floating).
-kf_dtype_t result_type(const TensorImpl* const* tensors, int32_t n);
+/// category (bool < integral < floating < complex). Throws KF_INVALID_ARGUMENT, naming `op` and
+/// both dtypes, when no dtype holds two of them (uint64 with a signed integer).
+kf_dtype_t result_type(const char* op, const TensorImpl* const* tensors, int32_t n);
 
 /// Scalar operands (scalar_operands.cpp): the 0-dim CPU tensors among the tensor ordinals of
 /// `mask` whose dtype is not `to` are converted to it by Note [Scalars to dtypes]; throws

@@ -99,8 +99,7 @@ inline void put_kernel_arg(kf_arg_t* a, const kf_value_t& v) noexcept {
     case KF_ARG_FLOAT: a->v.f = v.v.f; break;
     case KF_ARG_BOOL: a->v.b = v.v.b; break;
     case KF_ARG_SCALAR:
-      a->v.scalar.tag = v.v.scalar.tag;
-      a->v.scalar.v.i64 = v.v.scalar.v.i64;
+      a->v.scalar = v.v.scalar;
       break;
     case KF_ARG_DTYPE: a->v.dtype = v.v.dtype; break;
     case KF_ARG_DEVICE:

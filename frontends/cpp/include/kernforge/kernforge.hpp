@@ -13,6 +13,7 @@
 #ifndef KERNFORGE_KERNFORGE_HPP_
 #define KERNFORGE_KERNFORGE_HPP_
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -62,19 +63,10 @@ inline std::vector<kf_tensor_t> handles(const std::vector<Tensor>& tensors);
 /// element type) come from the list through kernforge/dtypes.hpp.
 enum class Dtype : int32_t {
   Undefined = KF_DTYPE_UNDEFINED,
-  Float32 = KF_FLOAT32,
-  Float64 = KF_FLOAT64,
-  Float16 = KF_FLOAT16,
-  BFloat16 = KF_BFLOAT16,
-  Int8 = KF_INT8,
-  UInt8 = KF_UINT8,
-  Int16 = KF_INT16,
-  Int32 = KF_INT32,
-  Int64 = KF_INT64,
-  Bool = KF_BOOL,
+#define KF_CPP_DTYPE_(suffix, value, name, short_name, bytes, kind, cpp_name) cpp_name = KF_##suffix,
+  KF_DTYPE_LIST(KF_CPP_DTYPE_)
+#undef KF_CPP_DTYPE_
 };
-// A tripwire, not a fact: a line added to KF_DTYPE_LIST needs its enumerator above.
-static_assert(KF_DTYPE_COUNT == 10, "KF_DTYPE_LIST has a dtype that kf::Dtype does not name");
 
 inline const char* dtype_name(Dtype d) { return kf_dtype_name(static_cast<kf_dtype_t>(d)); }
 inline std::size_t itemsize(Dtype d) { return kf_dtype_size(static_cast<kf_dtype_t>(d)); }
@@ -134,28 +126,68 @@ inline std::ostream& operator<<(std::ostream& os, const Device& d) { return os <
 
 // ------------------------------------------------------------------------------ scalars --
 
-/// A number passed to an op: float64, int64 or bool (integers stay exact).
+/// A number passed to an op: float64, int64, uint64, bool or complex128 (integers stay exact).
 class Scalar {
  public:
   Scalar(double x) : s_(kf_scalar_f64(x)) {}  // NOLINT(google-explicit-constructor)
   Scalar(float x) : s_(kf_scalar_f64(x)) {}   // NOLINT
   Scalar(bool x) : s_(kf_scalar_bool(x)) {}   // NOLINT
+  /// Signed integers as int64; unsigned ones as int64 when they fit, else as uint64.
   template <typename I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>,
                                          int> = 0>
-  Scalar(I x) : s_(kf_scalar_i64(static_cast<int64_t>(x))) {}  // NOLINT
-  Scalar(kf_scalar_t s) : s_(s) {}                               // NOLINT
+  Scalar(I x)  // NOLINT
+      : s_(std::is_signed_v<I> || static_cast<uint64_t>(x) <= INT64_MAX
+               ? kf_scalar_i64(static_cast<int64_t>(x))
+               : kf_scalar_u64(static_cast<uint64_t>(x))) {}
+  template <typename F>
+  Scalar(std::complex<F> z)  // NOLINT
+      : s_(kf_scalar_c128(static_cast<double>(z.real()), static_cast<double>(z.imag()))) {}
+  Scalar(kf_scalar_t s) : s_(s) {}  // NOLINT
 
   kf_scalar_t c() const { return s_; }
   bool is_floating() const { return s_.tag == KF_SCALAR_FLOAT64; }
-  bool is_integral() const { return s_.tag == KF_SCALAR_INT64; }
+  bool is_integral() const { return s_.tag == KF_SCALAR_INT64 || s_.tag == KF_SCALAR_UINT64; }
   bool is_bool() const { return s_.tag == KF_SCALAR_BOOL; }
-  double to_double() const {
-    return is_floating() ? s_.v.f64 : is_integral() ? static_cast<double>(s_.v.i64) : s_.v.b;
-  }
+  bool is_complex() const { return s_.tag == KF_SCALAR_COMPLEX128; }
+  /// The value as T: any number as std::complex<F>; a complex one as a real T only when its
+  /// imaginary part is zero (else kf::Error, KF_INVALID_ARGUMENT).
+  template <typename T>
+  T to() const;
+  double to_double() const { return to<double>(); }
 
  private:
   kf_scalar_t s_;
 };
+
+namespace detail {
+template <typename T>
+struct is_complex : std::false_type {};
+template <typename F>
+struct is_complex<std::complex<F>> : std::true_type {};
+}  // namespace detail
+
+template <typename T>
+T Scalar::to() const {
+  if constexpr (detail::is_complex<T>::value) {
+    using F = typename T::value_type;
+    if (is_complex()) return T(static_cast<F>(s_.v.c128.re), static_cast<F>(s_.v.c128.im));
+    return T(to<F>(), F(0));
+  } else {
+    switch (s_.tag) {
+      case KF_SCALAR_FLOAT64: return static_cast<T>(s_.v.f64);
+      case KF_SCALAR_INT64: return static_cast<T>(s_.v.i64);
+      case KF_SCALAR_UINT64: return static_cast<T>(s_.v.u64);
+      case KF_SCALAR_BOOL: return static_cast<T>(s_.v.b);
+      default: break;
+    }
+    if (s_.v.c128.im != 0.0) {
+      throw Error(KF_INVALID_ARGUMENT,
+                  "a complex value with a nonzero imaginary part as a real number: ask for "
+                  "std::complex<double> (item<std::complex<double>>())");
+    }
+    return static_cast<T>(s_.v.c128.re);
+  }
+}
 
 // ------------------------------------------------------------------------- int arrays --
 
@@ -291,9 +323,7 @@ class Tensor {
   template <typename T> T item() const {
     kf_scalar_t s{};
     detail::check(kf_tensor_item(h_, &s));
-    if (s.tag == KF_SCALAR_FLOAT64) return static_cast<T>(s.v.f64);
-    if (s.tag == KF_SCALAR_INT64) return static_cast<T>(s.v.i64);
-    return static_cast<T>(s.v.b);
+    return Scalar(s).to<T>();
   }
   /// All elements in row-major order on the host, converted to T's dtype when needed.
   template <typename T> std::vector<T> to_vector() const;
@@ -431,18 +461,29 @@ Tensor tensor(std::initializer_list<T> values, Device device = Device::cpu()) {
   return from_vector(std::vector<T>(values), device);
 }
 /// A 0-dim tensor holding `value`.
-template <typename T, std::enable_if_t<std::is_arithmetic_v<T>, int> = 0>
+template <typename T, std::enable_if_t<std::is_arithmetic_v<T> || detail::is_complex<T>::value,
+                                       int> = 0>
 Tensor tensor(T value, Device device = Device::cpu()) {
   return from_vector(std::vector<T>{value}, {}, device);
 }
 
 namespace detail {
 /// The dtype of a Python-style wrapped number next to a tensor of dtype `t` (PyTorch's rule):
-/// floating scalars take a floating tensor's dtype, else float32; integral scalars take the
-/// tensor's dtype (int64 for a bool tensor); bools take the tensor's dtype.
+/// floating scalars take a floating or complex tensor's dtype, else float32; complex scalars
+/// take a complex tensor's dtype, complex128 beside float64 and complex64 otherwise; integral
+/// scalars take the tensor's dtype (int64 for a bool tensor, uint64 for a value beyond int64);
+/// bools take the tensor's dtype.
 inline Dtype wrapped_scalar_dtype(const Scalar& s, Dtype t) {
-  if (s.is_floating()) return is_floating(t) ? t : Dtype::Float32;
-  if (s.is_integral()) return t == Dtype::Bool ? Dtype::Int64 : t;
+  const char kind = dtype_kind(static_cast<int>(t));
+  if (s.is_floating()) return kind == 'f' || kind == 'c' ? t : Dtype::Float32;
+  if (s.is_complex()) {
+    if (kind == 'c') return t;
+    return t == Dtype::Float64 ? Dtype::Complex128 : Dtype::Complex64;
+  }
+  if (s.is_integral()) {
+    if (t != Dtype::Bool) return t;
+    return s.c().tag == KF_SCALAR_UINT64 ? Dtype::UInt64 : Dtype::Int64;
+  }
   return t;
 }
 /// `s` as a 0-dim tensor on `like`'s device, typed for an op with `like`.

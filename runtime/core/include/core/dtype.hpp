@@ -11,6 +11,10 @@ namespace kf {
 
 inline bool is_valid_dtype(kf_dtype_t d) noexcept { return d >= 0 && d < KF_DTYPE_COUNT; }
 inline bool is_floating(kf_dtype_t d) noexcept { return is_floating_dtype(d); }
+/// Floating point or complex (numpy's "inexact"): the dtypes that hold a fraction.
+inline bool is_inexact(kf_dtype_t d) noexcept {
+  return is_floating_dtype(d) || is_complex_dtype(d);
+}
 inline bool is_integral(kf_dtype_t d, bool include_bool) noexcept {
   return is_integer_dtype(d) || (include_bool && dtype_kind(d) == 'b');
 }
@@ -33,7 +37,8 @@ kf_dtype_t promote(kf_dtype_t a, kf_dtype_t b) noexcept;
 /// no non-bool -> bool).
 bool can_cast(kf_dtype_t from, kf_dtype_t to) noexcept;
 
-/// The dtype a Scalar takes when it decides the dtype (bool, int64, float32).
+/// The dtype a Scalar takes when it decides the dtype: bool, int64, uint64 (an integer beyond
+/// int64), float32 or complex64 (the defaults' complex).
 kf_dtype_t scalar_default_dtype(const kf_scalar_t& s) noexcept;
 
 /// Category order used by result_type: bool < integral < floating < complex.
