@@ -1,8 +1,11 @@
 // unary_kernels.cpp — neg, abs, exp, log, sqrt, relu, sigmoid, tanh (tag pointwise). The
-// input arrives in the compute dtype, which is also the output's; the output may be any strided
-// view and may alias the input exactly. Transcendentals take floating dtypes only (the core
-// converts integers to float32); 16-bit floats compute in float.
+// input arrives in the compute dtype, which is also the output's (but for abs of a complex input,
+// whose output has the real dtype of its parts); the output may be any strided view and may
+// alias the input exactly. Transcendentals take floating dtypes only (the core converts integers
+// to float32); 16-bit floats compute in float.
 #include <cmath>
+#include <complex>
+#include <string>
 
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
@@ -16,7 +19,7 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kNegMask = kNumericMask | kComplexMask;
-constexpr uint32_t kAbsMask = kOrderedMask;  // a complex abs is real: not a same-dtype map
+constexpr uint32_t kAbsMask = kOrderedMask | kComplexMask;
 constexpr uint32_t kReluMask = kNumericMask;
 constexpr uint32_t kFloatOpMask = kAllFloatMask | kComplexMask;  // std::exp etc. of complex too
 
@@ -57,8 +60,28 @@ inline M sigmoid_of(M x) {
 void neg_kernel(const ops::neg::Args& a) {
   unary_map<kNegMask>(a.self, a.out, "neg", [](auto x) { return neg_of(x); });
 }
+/// |x| of a complex tensor into a tensor of its parts' real dtype: std::abs is the C library's
+/// hypot, exact to an ulp without overflow, +inf when a part is infinite, even beside a NaN.
+void complex_abs(const kf_tensor_view_t& self, const kf_tensor_view_t& out) {
+  dispatch<kComplexMask>(self.dtype, "abs", [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    using R = typename C::value_type;
+    if (kf_dtype_kind(out.dtype) != 'f' || kf_dtype_itemsize(out.dtype) != sizeof(R)) {
+      throw kf::plugin::KernelError(KF_INTERNAL, std::string("out has dtype ") +
+                                                     dtype_name(out.dtype) + ", not the real "
+                                                     "dtype of " + dtype_name(self.dtype) +
+                                                     "'s parts (cpu abs)");
+    }
+    map1<R, C>(out, self, [](C x) { return std::abs(x); });
+  });
+}
+
 void abs_kernel(const ops::abs::Args& a) {
-  unary_map<kAbsMask>(a.self, a.out, "abs", [](auto x) { return abs_of(x); });
+  if (kf_dtype_kind(a.self.dtype) == 'c') {
+    complex_abs(a.self, a.out);
+    return;
+  }
+  unary_map<kOrderedMask>(a.self, a.out, "abs", [](auto x) { return abs_of(x); });
 }
 void relu_kernel(const ops::relu::Args& a) {
   unary_map<kReluMask>(a.self, a.out, "relu", [](auto x) { return relu_of(x); });

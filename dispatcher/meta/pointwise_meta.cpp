@@ -114,6 +114,18 @@ void unary(const CallArgs& a, MetaResult& m) {
   m.compute_in_out_dtype = true;
 }
 
+// abs: a complex value's magnitude is real, in the dtype of its parts (float32 for complex64),
+// as the array API standard and numpy say; every other dtype keeps its own.
+void unary_abs(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.tensor(0).dtype;
+  if (!is_complex_dtype(d)) {
+    unary(a, m);
+    return;
+  }
+  elementwise(a, m, d, complex_part_dtype(d));
+  m.convert_mask = 0x1;
+}
+
 void unary_nobool(const CallArgs& a, MetaResult& m) {
   if (a.tensor(0).dtype == KF_BOOL) {
     fail(KF_INVALID_ARGUMENT,

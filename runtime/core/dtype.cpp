@@ -116,6 +116,16 @@ kf_dtype_t promote(kf_dtype_t a, kf_dtype_t b) noexcept {
   return kPromote.to[a][b];
 }
 
+kf_dtype_t complex_part_dtype(kf_dtype_t complex) noexcept {
+  if (!is_complex_dtype(complex)) return KF_DTYPE_UNDEFINED;
+  for (int d = 0; d < KF_DTYPE_COUNT; ++d) {
+    if (dtype_kind(d) == 'f' && 2 * dtype_bytes(d) == dtype_bytes(complex) && !is_brain_float(d)) {
+      return static_cast<kf_dtype_t>(d);
+    }
+  }
+  return KF_DTYPE_UNDEFINED;
+}
+
 int dtype_category(kf_dtype_t d) noexcept {
   switch (dtype_kind(d)) {
     case 'b': return 0;

@@ -83,20 +83,10 @@ ConvertedScalar to_floating(const kf_scalar_t& s, kf_dtype_t d) noexcept {
   return {ScalarFit::fits, kf_scalar_f64(v)};
 }
 
-/// The real floating dtype of a complex dtype's parts (float32 for complex64).
-kf_dtype_t part_dtype(kf_dtype_t complex) noexcept {
-  for (int d = 0; d < KF_DTYPE_COUNT; ++d) {
-    if (dtype_kind(d) == 'f' && 2 * dtype_bytes(d) == dtype_bytes(complex) && !is_brain_float(d)) {
-      return static_cast<kf_dtype_t>(d);
-    }
-  }
-  return KF_DTYPE_UNDEFINED;
-}
-
 ConvertedScalar to_complex(const kf_scalar_t& s, kf_dtype_t d) noexcept {
   const kf_scalar_t z =
       s.tag == KF_SCALAR_COMPLEX128 ? s : kf_scalar_c128(scalar_as_double(s), 0.0);
-  const kf_dtype_t part = part_dtype(d);
+  const kf_dtype_t part = complex_part_dtype(d);
   if (beyond(z.v.c128.re, part) || beyond(z.v.c128.im, part)) {
     return {ScalarFit::out_of_range, s};
   }
@@ -132,7 +122,7 @@ std::string value_text(const kf_scalar_t& s) {
 
 std::string range_text(kf_dtype_t d) {
   if (is_integral(d, false)) return fmt::format("{}..{}", int_range(d).lo, int_range(d).hi);
-  const kf_dtype_t part = is_complex_dtype(d) ? part_dtype(d) : d;
+  const kf_dtype_t part = is_complex_dtype(d) ? complex_part_dtype(d) : d;
   return fmt::format("largest finite {}value {}", is_complex_dtype(d) ? "part " : "",
                      float_dtype_max(part));
 }

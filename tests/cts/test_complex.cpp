@@ -1,6 +1,7 @@
-// CTS: the complex dtypes of C ABI 2.0 (complex64, complex128): arithmetic, the transcendental
-// functions, reductions, matrix products (the engine's cgemm/zgemm on the CPU), conversions to
-// and from real dtypes, complex fill values and the promotion of complex with float. References
+// CTS: the complex dtypes of C ABI 2.0 (complex64, complex128): arithmetic, abs (real), the
+// transcendental functions, reductions, matrix products (the engine's cgemm/zgemm on the CPU),
+// conversions to and from real dtypes, complex fill values and the promotion of complex with
+// float. References
 // in std::complex<long double> (wide.hpp); a backend without complex kernels runs them on the
 // CPU fallback (CTS_REQUIRE says when neither serves).
 #include "wide.hpp"
@@ -9,6 +10,7 @@ namespace cts {
 namespace {
 
 using wide::ComplexValues;
+using wide::Wide;
 using wide::WideC;
 using wide::close_complex;
 
@@ -71,6 +73,41 @@ TEST_P(Complex, NegExpLogSqrtTanh) {
     CTS_ASSERT_OK(c.fn(x.get(), r.put()));
     EXPECT_TRUE(close_complex(r, want, dt(), 16));
   }
+}
+
+TEST_P(Complex, AbsIsRealInThePartsDtype) {
+  // |z| of a complex dtype is its parts' real dtype (float32 for complex64): the standard and
+  // numpy. An infinite part gives +inf even beside a NaN; a NaN with finite parts gives NaN.
+  CTS_REQUIRE(dt(), "abs");
+  const double inf = INFINITY, nan = NAN;
+  ComplexValues a = input(10, 9, -3, 3);
+  a.push_back(WideC(3, -4));
+  a.push_back(WideC(-inf, nan));
+  a.push_back(WideC(nan, inf));
+  a.push_back(WideC(nan, 1));
+  a.push_back(WideC(0, -0.0L));
+  Tensor x = make_c(a, {static_cast<int64_t>(a.size())}), r;
+  CTS_ASSERT_OK(kf_abs(x.get(), r.put()));
+  const kf_dtype_t real = kf_dtype_size(dt()) == 8 ? KF_FLOAT32 : KF_FLOAT64;
+  ASSERT_EQ(r.dtype(), real);
+  const Values got = to_host_double(r);
+  ASSERT_EQ(got.size(), a.size());
+  const Wide tol = wide::complex_tol(dt(), 2);
+  for (size_t i = 0; i < a.size(); ++i) {
+    const Wide want = std::abs(a[i]);
+    if (std::isinf(a[i].real()) || std::isinf(a[i].imag())) {
+      EXPECT_EQ(got[i], inf) << i;
+    } else if (std::isnan(want)) {
+      EXPECT_TRUE(std::isnan(got[i])) << i << ": " << got[i];
+    } else {
+      EXPECT_LE(std::fabs(static_cast<Wide>(got[i]) - want), tol * (want > 1 ? want : 1)) << i;
+    }
+  }
+  // In place, the magnitude goes back into the complex tensor with a zero imaginary part.
+  CTS_ASSERT_OK(kf_abs_(x.get()));
+  const ComplexValues back = wide::host_complex(x);
+  EXPECT_EQ(static_cast<double>(back[10].real()), 5.0);
+  EXPECT_EQ(static_cast<double>(back[10].imag()), 0.0);
 }
 
 TEST_P(Complex, EqualityOnly) {

@@ -41,6 +41,10 @@ bool can_cast(kf_dtype_t from, kf_dtype_t to) noexcept;
 /// int64), float32 or complex64 (the defaults' complex).
 kf_dtype_t scalar_default_dtype(const kf_scalar_t& s) noexcept;
 
+/// The real floating dtype of a complex dtype's parts (float32 for complex64), or
+/// KF_DTYPE_UNDEFINED when `complex` is not a complex dtype.
+kf_dtype_t complex_part_dtype(kf_dtype_t complex) noexcept;
+
 /// Category order used by result_type: bool < integral < floating < complex.
 int dtype_category(kf_dtype_t d) noexcept;
 
