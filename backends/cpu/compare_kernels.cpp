@@ -1,8 +1,8 @@
-// compare_kernels.cpp — ne, le, ge, logical_and, logical_or (tag pointwise, bool result). Both
-// inputs arrive broadcast and converted to their promoted dtype (every dtype, bool included,
-// complex for ne and the logical ops); the bool output may be any strided view. Comparisons follow
-// IEEE (NaN != NaN is true, NaN <= x is false); the logical ops test truthiness: nonzero, NaN
-// included, is true.
+// compare_kernels.cpp — ne, le, ge, logical_and, logical_or, logical_xor (tag pointwise, bool
+// result). Both inputs arrive broadcast and converted to their promoted dtype (every dtype, bool
+// included, complex for ne and the logical ops); the bool output may be any strided view.
+// Comparisons follow IEEE (NaN != NaN is true, NaN <= x is false); the logical ops test
+// truthiness: nonzero, NaN included, is true.
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
@@ -13,10 +13,10 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kTruthMask = kAllMask;       // ne, logical_and, logical_or
+constexpr uint32_t kTruthMask = kAllMask;       // ne and the logical ops
 constexpr uint32_t kOrderMask = kOrderedMask;  // le, ge: complex numbers have no order
 
-enum class Pred { kNe, kLe, kGe, kAnd, kOr };
+enum class Pred { kNe, kLe, kGe, kAnd, kOr, kXor };
 
 template <Pred P, class M>
 inline bool apply(M l, M r) {
@@ -28,8 +28,10 @@ inline bool apply(M l, M r) {
     return l >= r;
   } else if constexpr (P == Pred::kAnd) {
     return l != M(0) && r != M(0);  // NaN != 0: true
-  } else {
+  } else if constexpr (P == Pred::kOr) {
     return l != M(0) || r != M(0);
+  } else {
+    return (l != M(0)) != (r != M(0));
   }
 }
 
@@ -53,6 +55,9 @@ void logical_and_kernel(const ops::logical_and::Args& a) {
 void logical_or_kernel(const ops::logical_or::Args& a) {
   predicate<Pred::kOr>(a.self, a.other, a.out, "logical_or");
 }
+void logical_xor_kernel(const ops::logical_xor::Args& a) {
+  predicate<Pred::kXor>(a.self, a.other, a.out, "logical_xor");
+}
 
 }  // namespace
 
@@ -62,6 +67,7 @@ kf_status_t register_compare_kernels(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, ge, ge_kernel, kOrderMask);
   KF_REGISTER_KERNEL(reg, logical_and, logical_and_kernel, kTruthMask);
   KF_REGISTER_KERNEL(reg, logical_or, logical_or_kernel, kTruthMask);
+  KF_REGISTER_KERNEL(reg, logical_xor, logical_xor_kernel, kTruthMask);
   return KF_OK;
 }
 

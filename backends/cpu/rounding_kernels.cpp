@@ -1,10 +1,10 @@
-// rounding_kernels.cpp — floor, ceil, round, sign, clamp (tag pointwise). The input has the
-// output's dtype (for clamp the core has converted an integer self to float32 when a bound is
+// rounding_kernels.cpp — floor, ceil, trunc, round, sign, clamp (tag pointwise). The input has
+// the output's dtype (for clamp the core has converted an integer self to float32 when a bound is
 // a float); the output may be any strided view and may alias the input exactly. 16-bit floats
 // compute in float.
 //
-// floor/ceil/round are the identity on integers (bool is refused by the meta); round is half
-// to even (std::nearbyint in the default rounding mode), with decimals as PyTorch computes it:
+// floor/ceil/trunc/round are the identity on integers (bool is refused by the meta); round is
+// half to even (std::nearbyint in the default rounding mode), with decimals as PyTorch computes it:
 // nearbyint(x * 10^d) / 10^d, or nearbyint(x / 10^-d) * 10^-d for negative d.
 // sign is (0 < x) - (x < 0) like PyTorch's CPU kernel: sign(NaN) = 0 and sign(-0.0) = 0; a
 // bool stays itself. clamp: see Note [clamp].
@@ -36,6 +36,11 @@ inline M ceil_of(M x) {
   return x;
 }
 template <class M>
+inline M trunc_of(M x) {
+  if constexpr (std::is_floating_point_v<M>) return std::trunc(x);
+  return x;
+}
+template <class M>
 inline M sign_of(M x) {
   if constexpr (std::is_same_v<M, bool>) return x;
   return static_cast<M>(static_cast<int>(M(0) < x) - static_cast<int>(x < M(0)));
@@ -46,6 +51,9 @@ void floor_kernel(const ops::floor::Args& a) {
 }
 void ceil_kernel(const ops::ceil::Args& a) {
   unary_map<kRoundingMask>(a.self, a.out, "ceil", [](auto x) { return ceil_of(x); });
+}
+void trunc_kernel(const ops::trunc::Args& a) {
+  unary_map<kRoundingMask>(a.self, a.out, "trunc", [](auto x) { return trunc_of(x); });
 }
 void sign_kernel(const ops::sign::Args& a) {
   unary_map<kSignMask>(a.self, a.out, "sign", [](auto x) { return sign_of(x); });
@@ -121,6 +129,7 @@ void clamp_kernel(const ops::clamp::Args& a) {
 kf_status_t register_rounding_kernels(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, floor, floor_kernel, kRoundingMask);
   KF_REGISTER_KERNEL(reg, ceil, ceil_kernel, kRoundingMask);
+  KF_REGISTER_KERNEL(reg, trunc, trunc_kernel, kRoundingMask);
   KF_REGISTER_KERNEL(reg, round, round_kernel, kRoundingMask);
   KF_REGISTER_KERNEL(reg, sign, sign_kernel, kSignMask);
   KF_REGISTER_KERNEL(reg, clamp, clamp_kernel, kClampMask);

@@ -1,8 +1,8 @@
-// unary_kernels.cpp — neg, abs, exp, log, sqrt, relu, sigmoid, tanh (tag pointwise). The
-// input arrives in the compute dtype, which is also the output's (but for abs of a complex input,
-// whose output has the real dtype of its parts); the output may be any strided view and may
-// alias the input exactly. Transcendentals take floating dtypes only (the core converts integers
-// to float32); 16-bit floats compute in float.
+// unary_kernels.cpp — neg, abs, square, exp, log, sqrt, relu, sigmoid, tanh (tag pointwise).
+// The input arrives in the compute dtype, which is also the output's (but for abs of a complex
+// input, whose output has the real dtype of its parts); the output may be any strided view and
+// may alias the input exactly. Transcendentals take floating dtypes only (the core converts
+// integers to float32); 16-bit floats compute in float. square wraps on integers.
 #include <cmath>
 #include <complex>
 #include <string>
@@ -29,6 +29,15 @@ inline M neg_of(M x) {
     return wrap_sub(M(0), x);
   } else {
     return -x;
+  }
+}
+
+template <class M>
+inline M square_of(M x) {
+  if constexpr (std::is_integral_v<M>) {
+    return wrap_mul(x, x);
+  } else {
+    return x * x;
   }
 }
 
@@ -83,6 +92,9 @@ void abs_kernel(const ops::abs::Args& a) {
   }
   unary_map<kOrderedMask>(a.self, a.out, "abs", [](auto x) { return abs_of(x); });
 }
+void square_kernel(const ops::square::Args& a) {
+  unary_map<kNegMask>(a.self, a.out, "square", [](auto x) { return square_of(x); });
+}
 void relu_kernel(const ops::relu::Args& a) {
   unary_map<kReluMask>(a.self, a.out, "relu", [](auto x) { return relu_of(x); });
 }
@@ -111,6 +123,7 @@ void tanh_kernel(const ops::tanh::Args& a) {
 kf_status_t register_unary_kernels(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, neg, neg_kernel, kNegMask);
   KF_REGISTER_KERNEL(reg, abs, abs_kernel, kAbsMask);
+  KF_REGISTER_KERNEL(reg, square, square_kernel, kNegMask);
   KF_REGISTER_KERNEL(reg, exp, exp_kernel, kFloatOpMask);
   KF_REGISTER_KERNEL(reg, log, log_kernel, kFloatOpMask);
   KF_REGISTER_KERNEL(reg, sqrt, sqrt_kernel, kFloatOpMask);

@@ -1,6 +1,7 @@
 // Meta functions of the pointwise ops: broadcasting and PyTorch's type promotion, and the
 // dtype checks of the ops that refuse some dtypes (bool pow, integer gelu/silu, integer round
-// with decimals, clamp without bounds or on bool).
+// with decimals, clamp without bounds or on bool, complex operands of the real functions,
+// non-integers of the bitwise ops).
 #include <cstdint>
 
 #include "core/dtype.hpp"
@@ -67,6 +68,53 @@ void broadcast_binary_float(const CallArgs& a, MetaResult& m) {
   m.compute_in_out_dtype = true;
 }
 
+// The real binary functions of floating results (atan2, hypot, copysign, logaddexp,
+// nextafter): broadcast_binary_float, but complex numbers are refused (they have no order, no
+// sign bit and no angle of a pair).
+void broadcast_binary_real_float(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t r = promoted(a);
+  if (is_complex_dtype(r)) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: not defined for complex tensors (got {}); pass real tensors, for example the "
+         "real or imag parts", a.name(), dtype_name(r));
+  }
+  broadcast_binary_float(a, m);
+}
+
+// floor_divide and remainder: real numbers, bool excluded (the floor of a complex quotient has
+// no meaning; PyTorch refuses bool too).
+void broadcast_binary_real(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t r = promoted(a);
+  if (is_complex_dtype(r)) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: not defined for complex tensors (got {}); pass real tensors", a.name(),
+         dtype_name(r));
+  }
+  broadcast_binary_nobool(a, m);
+}
+
+// The bitwise ops: integers and bool (where they are the logical ops), as the standard says.
+void broadcast_binary_integral(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t r = promoted(a);
+  if (!is_integral(r, true)) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: needs integer or bool tensors, got {}; a floating or complex value has no bits "
+         "to combine (convert it with to_dtype first)", a.name(), dtype_name(r));
+  }
+  broadcast_binary(a, m);
+}
+
+// The shifts: integers only (a shifted bool has no meaning).
+void broadcast_binary_integer(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t r = promoted(a);
+  if (!is_integral(r, false)) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: needs integer tensors, got {}; convert the operands to an integer dtype first",
+         a.name(), dtype_name(r));
+  }
+  broadcast_binary(a, m);
+}
+
 // pow computes in the promoted dtype itself, never in a wider out= dtype: integer pow (by
 // squaring, wrapping; a negative exponent gives 0) differs from floating pow.
 void broadcast_pow(const CallArgs& a, MetaResult& m) {
@@ -123,6 +171,44 @@ void unary_abs(const CallArgs& a, MetaResult& m) {
     return;
   }
   elementwise(a, m, d, complex_part_dtype(d));
+  m.convert_mask = 0x1;
+}
+
+// A bool answer about each element (isnan, isinf, isfinite, logical_not): any dtype, computed in
+// self's own.
+void unary_predicate(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.tensor(0).dtype;
+  elementwise(a, m, d, KF_BOOL);
+  m.convert_mask = 0x1;
+}
+
+// signbit: a real number's sign bit; complex numbers have none.
+void unary_predicate_real(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.tensor(0).dtype;
+  if (is_complex_dtype(d)) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: not defined for complex tensors (got {}); take the real or imag part first",
+         a.name(), dtype_name(d));
+  }
+  unary_predicate(a, m);
+}
+
+// bitwise_not: integers and bool.
+void unary_integral(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.tensor(0).dtype;
+  if (!is_integral(d, true)) {
+    fail(KF_INVALID_ARGUMENT,
+         "{}: needs an integer or bool tensor, got {}; a floating or complex value has no bits "
+         "to invert", a.name(), dtype_name(d));
+  }
+  unary(a, m);
+}
+
+// real and imag: the parts of a complex tensor in their real dtype (float32 for complex64); a
+// real tensor keeps its dtype (its real part is itself, its imaginary part zeros), as numpy.
+void unary_complex_part(const CallArgs& a, MetaResult& m) {
+  const kf_dtype_t d = a.tensor(0).dtype;
+  elementwise(a, m, d, is_complex_dtype(d) ? complex_part_dtype(d) : d);
   m.convert_mask = 0x1;
 }
 

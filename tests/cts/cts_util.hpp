@@ -164,9 +164,11 @@ inline double bf16_bits_to_double(uint16_t b) {
 }
 
 /** An integral x modulo 2^bits of dtype d, as two's complement (PyTorch's integer overflow:
- * int8 127 + 1 is -128, uint8 0 - 1 is 255). x must fit in int64. */
+ * int8 127 + 1 is -128, uint8 0 - 1 is 255). x must fit in int64, or be a uint64 value. */
 inline double wrap_int(kf_dtype_t d, double x) {
   if (!std::isfinite(x)) return 0;
+  // A uint64 value past int64's range is already its own (the cast below would overflow).
+  if (d == KF_UINT64 && x >= 0x1p63 && x <= 0x1p64) return std::trunc(x);
   const int64_t i = static_cast<int64_t>(std::trunc(x));
   switch (d) {
     case KF_INT8: return static_cast<int8_t>(static_cast<uint8_t>(i & 0xff));

@@ -1,5 +1,5 @@
-// CTS: floor, ceil, round (half to even, with decimals), sign, clamp: every numeric dtype
-// (integers are the identity for floor/ceil/round), bool refused (sign keeps it), special
+// CTS: floor, ceil, trunc, round (half to even, with decimals), sign, clamp: every numeric dtype
+// (integers are the identity for floor/ceil/trunc/round), bool refused (sign keeps it), special
 // values (NaN, inf, -0), clamp's bounds (one, both, min > max, NaN, Python-number promotion,
 // out of an integer dtype's range), strided inputs, 0-dim, empty, out= into a non-contiguous
 // out and in-place forms.
@@ -47,6 +47,7 @@ struct RoundOp {
 const RoundOp kOps[] = {
     {"floor", kf_floor, kf_floor_out, kf_floor_, [](double x) { return std::floor(x); }},
     {"ceil", kf_ceil, kf_ceil_out, kf_ceil_, [](double x) { return std::ceil(x); }},
+    {"trunc", kf_trunc, kf_trunc_out, kf_trunc_, [](double x) { return std::trunc(x); }},
     {"round", round0, round0_out, round0_, [](double x) { return std::nearbyint(x); }},
     {"sign", kf_sign, kf_sign_out, kf_sign_, ref_sign},
 };

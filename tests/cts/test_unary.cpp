@@ -1,4 +1,4 @@
-// CTS: pointwise unary ops (neg, abs, exp, log, sqrt, relu, sigmoid, tanh).
+// CTS: pointwise unary ops (neg, abs, square, exp, log, sqrt, relu, sigmoid, tanh).
 #include "cts_util.hpp"
 
 namespace cts {
@@ -23,6 +23,7 @@ struct UnaryOp {
 
 double ref_neg(double x) { return -x; }
 double ref_abs(double x) { return std::fabs(x); }
+double ref_square(double x) { return x * x; }
 double ref_exp(double x) { return std::exp(x); }
 double ref_log(double x) { return std::log(x); }
 double ref_sqrt(double x) { return std::sqrt(x); }
@@ -39,6 +40,7 @@ const UnaryOp kOps[] = {
     {"relu", kf_relu, kf_relu_out, kf_relu_, ref_relu, false, 1},
     {"sigmoid", kf_sigmoid, kf_sigmoid_out, kf_sigmoid_, ref_sigmoid, true, 4},
     {"tanh", kf_tanh, kf_tanh_out, kf_tanh_, ref_tanh, true, 4},
+    {"square", kf_square, kf_square_out, kf_square_, ref_square, false, 2},  // last: kOps[i]
 };
 
 /** The dtype op computes in for inputs of dtype d (integers give float32 where it says so). */

@@ -207,8 +207,22 @@ def test_reflected_and_inplace_operators():
     m = kf.tensor([True, False])
     assert (m & kf.tensor([True, True])).tolist() == [True, False]
     assert (~m).tolist() == [False, True] and (m | False).tolist() == [True, False]
-    with pytest.raises(TypeError, match="bool tensors only"):
-        kf.ones(2, dtype=kf.int32) & kf.ones(2, dtype=kf.int32)
+    i, j = kf.tensor([12, -7, 5], dtype=kf.int32), kf.tensor([10, 3, -2], dtype=kf.int32)
+    a, b = np.array([12, -7, 5], np.int32), np.array([10, 3, -2], np.int32)
+    assert (i & j).tolist() == (a & b).tolist() and (i | j).tolist() == (a | b).tolist()
+    assert (i ^ j).tolist() == (a ^ b).tolist() and (~i).tolist() == (~a).tolist()
+    assert (i // j).tolist() == (a // b).tolist() and (i % j).tolist() == (a % b).tolist()
+    assert (i << 2).tolist() == (a << 2).tolist() and (i >> 1).tolist() == (a >> 1).tolist()
+    assert (7 // j).tolist() == (7 // b).tolist() and (1 << kf.tensor([3])).tolist() == [8]
+    assert (5 % j).tolist() == (5 % b).tolist() and (3 & j).tolist() == (3 & b).tolist()
+    k = kf.tensor([12, -7, 5], dtype=kf.int32)
+    k //= 2
+    k %= 4
+    k <<= 1
+    k ^= 3
+    assert k.tolist() == (((a // 2) % 4 << 1) ^ 3).tolist()
+    with pytest.raises(ValueError, match="bitwise_and: needs integer or bool"):
+        kf.ones(2) & kf.ones(2)
     assert t.__add__("x") is NotImplemented
     with pytest.raises(TypeError):
         t + "x"

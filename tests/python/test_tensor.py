@@ -209,5 +209,8 @@ def test_in_place_operators_keep_shape_and_refuse_a_higher_category():
     m = kf.ones((3, 3))
     with pytest.raises(ValueError, match="another shape"):
         m @= kf.ones((3, 1))
-    with pytest.raises(TypeError, match="bool tensors only"):
-        i &= kf.tensor([1, 1, 1])
+    i &= kf.tensor([1, 1, 2])  # bitwise, in place
+    assert i.tolist() == [1, 0, 2]
+    with pytest.raises(ValueError, match="bitwise_and_?: needs integer or bool"):
+        i &= kf.tensor([1.5, 1.0, 1.0])
+    assert i.tolist() == [1, 0, 2]

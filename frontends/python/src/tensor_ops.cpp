@@ -80,34 +80,6 @@ nb::object unary(nb::handle self) {
   return wrap(out);
 }
 
-// `&`, `|` and `~` are logical on bool tensors only: the registry has no bitwise ops, and a
-// logical result for integers would silently differ from Python's and PyTorch's bitwise one.
-template <BinaryFn Fn>
-nb::object logical(nb::handle self, nb::handle other) {
-  const kf_tensor_t a = tensor_of(self);
-  Temporary tmp;
-  const kf_tensor_t b = operand(other, a, tmp);
-  if (a == nullptr || b == nullptr) return nb::borrow(Py_NotImplemented);
-  if (dtype_of(a) != KF_BOOL || dtype_of(b) != KF_BOOL) {
-    raise(PyExc_TypeError, "& and | are defined for bool tensors only (kernforge has no bitwise "
-                           "integer ops); compare first, e.g. (a > 0) & (b > 0)");
-  }
-  kf_tensor_t out = nullptr;
-  check(Fn(a, b, &out));
-  return wrap(out);
-}
-
-nb::object invert(nb::handle self) {
-  const kf_tensor_t a = tensor_of(self);
-  if (dtype_of(a) != KF_BOOL) raise(PyExc_TypeError, "~ is defined for bool tensors only");
-  Temporary no;
-  const bool f = false;
-  check(kf_tensor_from_data(&f, nullptr, 0, KF_BOOL, kf_device_cpu(), &no.h));
-  kf_tensor_t out = nullptr;
-  check(kf_eq(a, no.h, &out));
-  return wrap(out);
-}
-
 /// bool < integer < floating < complex: an in-place op may not write a higher one into a lower.
 int category(kf_dtype_t d) {
   switch (kf::dtype_kind(d)) {
@@ -272,19 +244,35 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& cls) {
       .def("__le__", &binary<kf_le>)
       .def("__gt__", &binary<kf_gt>)
       .def("__ge__", &binary<kf_ge>)
-      .def("__and__", &logical<kf_logical_and>)
-      .def("__rand__", &logical<kf_logical_and>)
-      .def("__or__", &logical<kf_logical_or>)
-      .def("__ror__", &logical<kf_logical_or>)
-      .def("__invert__", &invert)
+      .def("__floordiv__", &binary<kf_floor_divide>)
+      .def("__rfloordiv__", &binary<kf_floor_divide, true>)
+      .def("__mod__", &binary<kf_remainder>)
+      .def("__rmod__", &binary<kf_remainder, true>)
+      // &, |, ^ and ~ are bitwise (logical on bool), as in Python, numpy and PyTorch.
+      .def("__and__", &binary<kf_bitwise_and>)
+      .def("__rand__", &binary<kf_bitwise_and, true>)
+      .def("__or__", &binary<kf_bitwise_or>)
+      .def("__ror__", &binary<kf_bitwise_or, true>)
+      .def("__xor__", &binary<kf_bitwise_xor>)
+      .def("__rxor__", &binary<kf_bitwise_xor, true>)
+      .def("__lshift__", &binary<kf_bitwise_left_shift>)
+      .def("__rlshift__", &binary<kf_bitwise_left_shift, true>)
+      .def("__rshift__", &binary<kf_bitwise_right_shift>)
+      .def("__rrshift__", &binary<kf_bitwise_right_shift, true>)
+      .def("__invert__", &unary<kf_bitwise_not>)
       .def("__iadd__", &inplace<add1_>)
       .def("__isub__", &inplace<sub1_>)
       .def("__imul__", &inplace<kf_mul_>)
       .def("__itruediv__", &inplace<kf_div_>)
       .def("__ipow__", &inplace_by_copy<&binary<kf_pow>>)
       .def("__imatmul__", &inplace_by_copy<&binary<kf_matmul, false, false>>)
-      .def("__iand__", &inplace_by_copy<&logical<kf_logical_and>>)
-      .def("__ior__", &inplace_by_copy<&logical<kf_logical_or>>)
+      .def("__ifloordiv__", &inplace<kf_floor_divide_>)
+      .def("__imod__", &inplace<kf_remainder_>)
+      .def("__iand__", &inplace<kf_bitwise_and_>)
+      .def("__ior__", &inplace<kf_bitwise_or_>)
+      .def("__ixor__", &inplace<kf_bitwise_xor_>)
+      .def("__ilshift__", &inplace<kf_bitwise_left_shift_>)
+      .def("__irshift__", &inplace<kf_bitwise_right_shift_>)
       .def("__neg__", &unary<kf_neg>)
       .def("__abs__", &unary<kf_abs>)
       .def("__pos__", [](nb::handle self) { return nb::borrow(self); });
