@@ -123,15 +123,6 @@ struct Where {
   __device__ C operator()(bool c, C x, C y) const { return c ? x : y; }
 };
 
-/// out = f(self, other), all of one dtype, when `dtype` is in Mask; returns whether it was.
-template <uint32_t Mask, class F>
-bool binary_same(int32_t dtype, const Operands& p, const F& f, cudaStream_t stream) {
-  return dispatch<Mask>(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    launch<F, T, T, T>(p, f, stream);
-  });
-}
-
 template <BinaryOp Op, class F>
 bool run(int32_t dtype, const Operands& p, const F& f, cudaStream_t stream) {
   return binary_same<binary_dtype_mask(Op)>(dtype, p, f, stream);

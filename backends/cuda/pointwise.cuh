@@ -1,7 +1,7 @@
 // pointwise.cuh — the kernels every pointwise op of the CUDA backend runs (unary.cu,
-// rounding.cu, binary.cu, compare.cu): out[i] = f(in_1[i], ..., in_n[i]) for a functor f that
-// works on compute types (device_common.cuh: float for the 16-bit floats), with the output
-// converted on store. Included by *.cu files only.
+// rounding.cu, binary.cu, real_binary.cu, bitwise.cu, compare.cu): out[i] = f(in_1[i], ...,
+// in_n[i]) for a functor f that works on compute types (device_common.cuh: float for the
+// 16-bit floats), with the output converted on store. Included by *.cu files only.
 //
 //   pointwise::launch<F, Out, In...>(operands, f, stream)
 //
@@ -84,16 +84,43 @@ KF_CUDA_MATH1(m_fabs, fabsf, fabs)
 KF_CUDA_MATH1(m_floor, floorf, floor)
 KF_CUDA_MATH1(m_ceil, ceilf, ceil)
 KF_CUDA_MATH1(m_rint, rintf, rint)  // half to even, as std::nearbyint in the default mode
+KF_CUDA_MATH1(m_trunc, truncf, trunc)
+KF_CUDA_MATH1(m_tan, tanf, tan)
+KF_CUDA_MATH1(m_asin, asinf, asin)
+KF_CUDA_MATH1(m_acos, acosf, acos)
+KF_CUDA_MATH1(m_atan, atanf, atan)
+KF_CUDA_MATH1(m_sinh, sinhf, sinh)
+KF_CUDA_MATH1(m_cosh, coshf, cosh)
+KF_CUDA_MATH1(m_asinh, asinhf, asinh)
+KF_CUDA_MATH1(m_acosh, acoshf, acosh)
+KF_CUDA_MATH1(m_atanh, atanhf, atanh)
+KF_CUDA_MATH1(m_expm1, expm1f, expm1)
+KF_CUDA_MATH1(m_log1p, log1pf, log1p)
+KF_CUDA_MATH1(m_log2, log2f, log2)
+KF_CUDA_MATH1(m_log10, log10f, log10)
 #undef KF_CUDA_MATH1
+#define KF_CUDA_MATH2(name, f32, f64)                                                \
+  __device__ __forceinline__ float name(float x, float y) { return ::f32(x, y); }   \
+  __device__ __forceinline__ double name(double x, double y) { return ::f64(x, y); }
+KF_CUDA_MATH2(m_pow, powf, pow)
+KF_CUDA_MATH2(m_atan2, atan2f, atan2)
+KF_CUDA_MATH2(m_hypot, hypotf, hypot)
+KF_CUDA_MATH2(m_copysign, copysignf, copysign)
+KF_CUDA_MATH2(m_nextafter, nextafterf, nextafter)
+KF_CUDA_MATH2(m_fmod, fmodf, fmod)
+#undef KF_CUDA_MATH2
 /// A functor `Name` applying math function `fn` (one of the m_* above) to its argument.
 #define KF_CUDA_MATH_FUNCTOR(Name, fn)                               \
   struct Name {                                                      \
     template <class C>                                               \
     __device__ C operator()(C x) const { return fn(x); }             \
   };
-
-__device__ __forceinline__ float m_pow(float x, float y) { return ::powf(x, y); }
-__device__ __forceinline__ double m_pow(double x, double y) { return ::pow(x, y); }
+/// The same for a math function of two arguments.
+#define KF_CUDA_MATH2_FUNCTOR(Name, fn)                              \
+  struct Name {                                                      \
+    template <class C>                                               \
+    __device__ C operator()(C x, C y) const { return fn(x, y); }     \
+  };
 
 // ------------------------------------------------------------ element access --
 
@@ -233,6 +260,15 @@ bool unary_same(int dtype, const Operands& p, const F& f, cudaStream_t stream) {
   return dispatch<Mask>(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     launch<F, T, T>(p, f, stream);
+  });
+}
+
+/// out = f(self, other), all of one dtype, when `dtype` is in Mask; returns whether it was.
+template <uint32_t Mask, class F>
+bool binary_same(int dtype, const Operands& p, const F& f, cudaStream_t stream) {
+  return dispatch<Mask>(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    launch<F, T, T, T>(p, f, stream);
   });
 }
 

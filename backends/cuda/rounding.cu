@@ -1,7 +1,7 @@
-// rounding.cu — the kernels of floor, ceil, round, sign and clamp (rounding_launch.hpp), with
-// the CPU backend's semantics (backends/cpu/rounding_kernels.cpp):
-//   floor, ceil, round  the identity on integers (nothing to do in place); round is half to
-//                       even (rint), with decimals d as PyTorch computes it: rint(x * 10^d) /
+// rounding.cu — the kernels of floor, ceil, trunc, round, sign and clamp (rounding_launch.hpp),
+// with the CPU backend's semantics (backends/cpu/rounding_kernels.cpp):
+//   floor, ceil, trunc, the identity on integers (nothing to do in place); round is half to
+//   round               even (rint), with decimals d as PyTorch computes it: rint(x * 10^d) /
 //                       10^d, or rint(x / 10^-d) * 10^-d for negative d, 10^|d| rounded once
 //                       to the compute type
 //   sign                (0 < x) - (x < 0): sign(NaN) = 0, sign(-0.0) = +0; bool stays itself
@@ -28,6 +28,8 @@ struct Identity {
 KF_CUDA_MATH_FUNCTOR(Floor, m_floor)  // floating dtypes; integers take the identity
 
 KF_CUDA_MATH_FUNCTOR(Ceil, m_ceil)
+
+KF_CUDA_MATH_FUNCTOR(Trunc, m_trunc)
 
 struct Round {
   int mode;      // 0: rint(x); 1: rint(x * scale) / scale; -1: rint(x / scale) * scale
@@ -92,6 +94,10 @@ void launch_rounding(RoundingOp op, int32_t dtype, const Operands& p, const Roun
       break;
     case RoundingOp::kCeil:
       done = unary_same<kFloatDtypes>(dtype, p, Ceil{}, stream) ||
+             identity<kIntDtypes, Identity>(dtype, p, stream);
+      break;
+    case RoundingOp::kTrunc:
+      done = unary_same<kFloatDtypes>(dtype, p, Trunc{}, stream) ||
              identity<kIntDtypes, Identity>(dtype, p, stream);
       break;
     case RoundingOp::kRound:

@@ -1,4 +1,4 @@
-// rounding_launch.hpp — the launcher of floor, ceil, round, sign and clamp (rounding.cu),
+// rounding_launch.hpp — the launcher of floor, ceil, trunc, round, sign and clamp (rounding.cu),
 // shared by their host glue (rounding_ops.cpp). Output and input have one dtype; operand 0 of
 // the Operands is the output, 1 the input. Plain C++.
 #pragma once
@@ -13,7 +13,7 @@
 
 namespace kf::cuda {
 
-enum class RoundingOp : int32_t { kFloor, kCeil, kRound, kSign, kClamp };
+enum class RoundingOp : int32_t { kFloor, kCeil, kRound, kSign, kClamp, kTrunc };
 
 /// The dtypes of each op: the CPU backend's registration (rounding_kernels.cpp).
 constexpr uint32_t rounding_dtype_mask(RoundingOp op) {

@@ -1,8 +1,8 @@
-// rounding_ops.cpp — the host side of floor, ceil, round, sign and clamp (tag pointwise). The
-// input has the output's dtype (for clamp the core has converted an integer self to float32
-// when a bound is a float, and range-checked integer bounds); the output may be any strided
-// view and may alias the input exactly. Kernels: rounding.cu (launch_rounding); dtype masks:
-// rounding_launch.hpp, the CPU backend's.
+// rounding_ops.cpp — the host side of floor, ceil, trunc, round, sign and clamp (tag
+// pointwise). The input has the output's dtype (for clamp the core has converted an integer
+// self to float32 when a bound is a float, and range-checked integer bounds); the output may be
+// any strided view and may alias the input exactly. Kernels: rounding.cu (launch_rounding);
+// dtype masks: rounding_launch.hpp, the CPU backend's.
 #include "kernel_scope.hpp"
 #include "kernforge/plugin.hpp"
 #include "operands.hpp"
@@ -30,6 +30,9 @@ void floor_kernel(const ops::floor::Args& a) {
 }
 void ceil_kernel(const ops::ceil::Args& a) {
   run_rounding(RoundingOp::kCeil, "ceil", a.self, a.out, a.call);
+}
+void trunc_kernel(const ops::trunc::Args& a) {
+  run_rounding(RoundingOp::kTrunc, "trunc", a.self, a.out, a.call);
 }
 void sign_kernel(const ops::sign::Args& a) {
   run_rounding(RoundingOp::kSign, "sign", a.self, a.out, a.call);
@@ -59,6 +62,7 @@ void clamp_kernel(const ops::clamp::Args& a) {
 kf_status_t register_rounding_ops(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, floor, floor_kernel, rounding_dtype_mask(RoundingOp::kFloor));
   KF_REGISTER_KERNEL(reg, ceil, ceil_kernel, rounding_dtype_mask(RoundingOp::kCeil));
+  KF_REGISTER_KERNEL(reg, trunc, trunc_kernel, rounding_dtype_mask(RoundingOp::kTrunc));
   KF_REGISTER_KERNEL(reg, round, round_kernel, rounding_dtype_mask(RoundingOp::kRound));
   KF_REGISTER_KERNEL(reg, sign, sign_kernel, rounding_dtype_mask(RoundingOp::kSign));
   KF_REGISTER_KERNEL(reg, clamp, clamp_kernel, rounding_dtype_mask(RoundingOp::kClamp));

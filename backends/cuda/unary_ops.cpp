@@ -1,7 +1,9 @@
-// unary_ops.cpp — the host side of the same-dtype unary ops (tag pointwise): neg abs exp log
-// sqrt relu sigmoid tanh rsqrt sin cos erf reciprocal gelu silu. The input arrives in the
+// unary_ops.cpp — the host side of the same-dtype unary ops (tag pointwise): neg abs square
+// bitwise_not exp log sqrt relu sigmoid tanh rsqrt sin cos erf reciprocal gelu silu tan asin
+// acos atan sinh cosh asinh acosh atanh expm1 log1p log2 log10. The input arrives in the
 // computation dtype, which is also the output's (the core converts integer inputs of the
 // float ops to float32); the output may be any strided view and may alias the input exactly.
+// Complex inputs are left to the CPU fallback (not registered).
 // Kernels: unary.cu (launch_unary); dtype masks: unary_launch.hpp, the CPU backend's.
 #include "kernel_scope.hpp"
 #include "kernforge/plugin.hpp"
@@ -44,6 +46,21 @@ KF_CUDA_UNARY_KERNEL(cos, kCos)
 KF_CUDA_UNARY_KERNEL(erf, kErf)
 KF_CUDA_UNARY_KERNEL(reciprocal, kReciprocal)
 KF_CUDA_UNARY_KERNEL(silu, kSilu)
+KF_CUDA_UNARY_KERNEL(tan, kTan)
+KF_CUDA_UNARY_KERNEL(asin, kAsin)
+KF_CUDA_UNARY_KERNEL(acos, kAcos)
+KF_CUDA_UNARY_KERNEL(atan, kAtan)
+KF_CUDA_UNARY_KERNEL(sinh, kSinh)
+KF_CUDA_UNARY_KERNEL(cosh, kCosh)
+KF_CUDA_UNARY_KERNEL(asinh, kAsinh)
+KF_CUDA_UNARY_KERNEL(acosh, kAcosh)
+KF_CUDA_UNARY_KERNEL(atanh, kAtanh)
+KF_CUDA_UNARY_KERNEL(expm1, kExpm1)
+KF_CUDA_UNARY_KERNEL(log1p, kLog1p)
+KF_CUDA_UNARY_KERNEL(log2, kLog2)
+KF_CUDA_UNARY_KERNEL(log10, kLog10)
+KF_CUDA_UNARY_KERNEL(square, kSquare)
+KF_CUDA_UNARY_KERNEL(bitwise_not, kBitwiseNot)
 #undef KF_CUDA_UNARY_KERNEL
 
 void gelu_kernel(const ops::gelu::Args& a) {
@@ -71,6 +88,22 @@ kf_status_t register_unary_ops(const kf_registrar_t* reg) {
                      unary_dtype_mask(UnaryOp::kReciprocal));
   KF_REGISTER_KERNEL(reg, gelu, gelu_kernel, unary_dtype_mask(UnaryOp::kGelu));
   KF_REGISTER_KERNEL(reg, silu, silu_kernel, unary_dtype_mask(UnaryOp::kSilu));
+  KF_REGISTER_KERNEL(reg, tan, tan_kernel, unary_dtype_mask(UnaryOp::kTan));
+  KF_REGISTER_KERNEL(reg, asin, asin_kernel, unary_dtype_mask(UnaryOp::kAsin));
+  KF_REGISTER_KERNEL(reg, acos, acos_kernel, unary_dtype_mask(UnaryOp::kAcos));
+  KF_REGISTER_KERNEL(reg, atan, atan_kernel, unary_dtype_mask(UnaryOp::kAtan));
+  KF_REGISTER_KERNEL(reg, sinh, sinh_kernel, unary_dtype_mask(UnaryOp::kSinh));
+  KF_REGISTER_KERNEL(reg, cosh, cosh_kernel, unary_dtype_mask(UnaryOp::kCosh));
+  KF_REGISTER_KERNEL(reg, asinh, asinh_kernel, unary_dtype_mask(UnaryOp::kAsinh));
+  KF_REGISTER_KERNEL(reg, acosh, acosh_kernel, unary_dtype_mask(UnaryOp::kAcosh));
+  KF_REGISTER_KERNEL(reg, atanh, atanh_kernel, unary_dtype_mask(UnaryOp::kAtanh));
+  KF_REGISTER_KERNEL(reg, expm1, expm1_kernel, unary_dtype_mask(UnaryOp::kExpm1));
+  KF_REGISTER_KERNEL(reg, log1p, log1p_kernel, unary_dtype_mask(UnaryOp::kLog1p));
+  KF_REGISTER_KERNEL(reg, log2, log2_kernel, unary_dtype_mask(UnaryOp::kLog2));
+  KF_REGISTER_KERNEL(reg, log10, log10_kernel, unary_dtype_mask(UnaryOp::kLog10));
+  KF_REGISTER_KERNEL(reg, square, square_kernel, unary_dtype_mask(UnaryOp::kSquare));
+  KF_REGISTER_KERNEL(reg, bitwise_not, bitwise_not_kernel,
+                     unary_dtype_mask(UnaryOp::kBitwiseNot));
   return KF_OK;
 }
 

@@ -23,19 +23,20 @@ const kf_host_api_t* store_host() {
 
 bool host_has_store() { return store_host() != nullptr; }
 
-bool store_read(const std::string& name, size_t limit, std::vector<unsigned char>& out) {
+kf_status_t store_read(const std::string& name, size_t limit, std::vector<unsigned char>& out) {
   out.clear();
   const kf_host_api_t* h = store_host();
-  if (h == nullptr) return false;
+  if (h == nullptr) return KF_UNAVAILABLE;
   out.resize(limit);
   size_t size = 0;
-  if (h->store_read(kStore, name.c_str(), out.data(), out.size(), &size) != KF_OK ||
-      size > limit) {
+  kf_status_t status = h->store_read(kStore, name.c_str(), out.data(), out.size(), &size);
+  if (status == KF_OK && size > limit) status = KF_BUFFER_TOO_SMALL;
+  if (status != KF_OK) {
     out.clear();
-    return false;
+    return status;
   }
   out.resize(size);
-  return true;
+  return KF_OK;
 }
 
 bool store_write(const std::string& name, const void* data, size_t size) {

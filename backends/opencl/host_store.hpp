@@ -9,14 +9,17 @@
 #include <string>
 #include <vector>
 
+#include "kernforge/plugin.h"
+
 namespace kf::opencl {
 
 /// Whether the host offers the file store (its kf_host_api_t covers the 1.3 slots).
 bool host_has_store();
 
 /// File `name` of the store, whole, when it exists, may be trusted and has at most `limit`
-/// bytes; otherwise false (`out` is then empty).
-bool store_read(const std::string& name, size_t limit, std::vector<unsigned char>& out);
+/// bytes (KF_OK); otherwise why not, `out` then empty: KF_BUFFER_TOO_SMALL for a file of more
+/// than `limit` bytes, KF_NOT_FOUND, KF_UNAVAILABLE without a store, the host's other statuses.
+kf_status_t store_read(const std::string& name, size_t limit, std::vector<unsigned char>& out);
 
 /// Replaces file `name` of the store with `size` bytes; false when the store did not keep it.
 bool store_write(const std::string& name, const void* data, size_t size);

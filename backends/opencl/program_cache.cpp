@@ -50,15 +50,17 @@ std::string entry_name(const std::string& key) {
 /// entry's size and digest; empty otherwise.
 std::vector<unsigned char> read_cached(const std::string& name, const std::string& key) {
   std::vector<unsigned char> bytes;
-  if (!store_read(name, max_entry_bytes(key.size()), bytes)) return {};
+  if (store_read(name, max_entry_bytes(key.size()), bytes) != KF_OK) return {};
   const std::optional<CacheEntry> entry = parse_entry(bytes.data(), bytes.size());
   if (!entry || entry->key != key) return {};
   const std::string binary_name = hex(entry->binary_sha256) + ".bin";
   std::vector<unsigned char> binary;
   Digest actual{};
-  if (!store_read(binary_name, static_cast<size_t>(entry->binary_bytes), binary)) return {};
-  if (binary.size() != entry->binary_bytes || !sha256(binary.data(), binary.size(), actual) ||
-      actual != entry->binary_sha256) {
+  // A file longer than its entry says is as much a mismatch as one whose bytes differ.
+  const kf_status_t read = store_read(binary_name, static_cast<size_t>(entry->binary_bytes), binary);
+  if (read != KF_OK && read != KF_BUFFER_TOO_SMALL) return {};
+  if (read == KF_BUFFER_TOO_SMALL || binary.size() != entry->binary_bytes ||
+      !sha256(binary.data(), binary.size(), actual) || actual != entry->binary_sha256) {
     log_cache(KF_LOG_WARN, binary_name + " does not match the digest of its entry " + name +
                                " (changed or damaged); the program is built from source and "
                                "the file replaced");

@@ -1,5 +1,7 @@
-// add, sub, mul, div, eq, lt, gt, where (kernels/binary.cl). The host already broadcast the
-// inputs to the output's shape and converted them to the computation dtype.
+// add, sub, mul, div, atan2, hypot, copysign, logaddexp, nextafter, floor_divide, remainder,
+// bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift, eq, lt, gt,
+// logical_xor, where (kernels/binary.cl). The host already broadcast the inputs to the output's
+// shape and converted them to the computation dtype.
 #include "ops.hpp"
 #include "run.hpp"
 
@@ -16,11 +18,11 @@ void arith(const kf_kernel_call_t& call, const char* op, const kf_tensor_view_t&
 
 void add_kernel(const ops::add::Args& a) { arith(a.call, "add", a.out, a.self, a.other, a.alpha); }
 void sub_kernel(const ops::sub::Args& a) { arith(a.call, "sub", a.out, a.self, a.other, a.alpha); }
-void mul_kernel(const ops::mul::Args& a) {
-  arith(a.call, "mul", a.out, a.self, a.other, kf_scalar_i64(1));
-}
-void div_kernel(const ops::div::Args& a) {
-  arith(a.call, "div", a.out, a.self, a.other, kf_scalar_i64(1));
+
+/// An op without alpha (the binary kernels take one, which these ignore).
+template <class Op>
+void plain_kernel(const typename Op::Args& a) {
+  arith(a.call, Op::kName, a.out, a.self, a.other, kf_scalar_i64(1));
 }
 
 void compare(const kf_kernel_call_t& call, const char* op, const kf_tensor_view_t& out,
@@ -31,6 +33,9 @@ void compare(const kf_kernel_call_t& call, const char* op, const kf_tensor_view_
 void eq_kernel(const ops::eq::Args& a) { compare(a.call, "eq", a.out, a.self, a.other); }
 void lt_kernel(const ops::lt::Args& a) { compare(a.call, "lt", a.out, a.self, a.other); }
 void gt_kernel(const ops::gt::Args& a) { compare(a.call, "gt", a.out, a.self, a.other); }
+void logical_xor_kernel(const ops::logical_xor::Args& a) {
+  compare(a.call, "logical_xor", a.out, a.self, a.other);
+}
 
 void where_kernel(const ops::where::Args& a) {
   run_elementwise(a.call, {Family::Binary, a.out.dtype}, "where",
@@ -42,11 +47,24 @@ void where_kernel(const ops::where::Args& a) {
 kf_status_t register_binary_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, add, add_kernel, kAllMask);
   KF_CLK_REGISTER(reg, sub, sub_kernel, kNumericMask);
-  KF_CLK_REGISTER(reg, mul, mul_kernel, kAllMask);
-  KF_CLK_REGISTER(reg, div, div_kernel, kFloatMask);
+  KF_CLK_REGISTER(reg, mul, plain_kernel<ops::mul>, kAllMask);
+  KF_CLK_REGISTER(reg, div, plain_kernel<ops::div>, kFloatMask);
+  KF_CLK_REGISTER(reg, atan2, plain_kernel<ops::atan2>, kFloatMask);
+  KF_CLK_REGISTER(reg, hypot, plain_kernel<ops::hypot>, kFloatMask);
+  KF_CLK_REGISTER(reg, copysign, plain_kernel<ops::copysign>, kFloatMask);
+  KF_CLK_REGISTER(reg, logaddexp, plain_kernel<ops::logaddexp>, kFloatMask);
+  KF_CLK_REGISTER(reg, nextafter, plain_kernel<ops::nextafter>, kFloatMask);
+  KF_CLK_REGISTER(reg, floor_divide, plain_kernel<ops::floor_divide>, kNumericMask);
+  KF_CLK_REGISTER(reg, remainder, plain_kernel<ops::remainder>, kNumericMask);
+  KF_CLK_REGISTER(reg, bitwise_and, plain_kernel<ops::bitwise_and>, kIntMask | bit(KF_BOOL));
+  KF_CLK_REGISTER(reg, bitwise_or, plain_kernel<ops::bitwise_or>, kIntMask | bit(KF_BOOL));
+  KF_CLK_REGISTER(reg, bitwise_xor, plain_kernel<ops::bitwise_xor>, kIntMask | bit(KF_BOOL));
+  KF_CLK_REGISTER(reg, bitwise_left_shift, plain_kernel<ops::bitwise_left_shift>, kIntMask);
+  KF_CLK_REGISTER(reg, bitwise_right_shift, plain_kernel<ops::bitwise_right_shift>, kIntMask);
   KF_CLK_REGISTER(reg, eq, eq_kernel, kAllMask);
   KF_CLK_REGISTER(reg, lt, lt_kernel, kAllMask);
   KF_CLK_REGISTER(reg, gt, gt_kernel, kAllMask);
+  KF_CLK_REGISTER(reg, logical_xor, logical_xor_kernel, kAllMask);
   KF_CLK_REGISTER(reg, where, where_kernel, kAllMask);
   return KF_OK;
 }
