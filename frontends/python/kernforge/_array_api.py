@@ -9,9 +9,11 @@ op of the registry is also in the namespace under its own name unless one of the
 name, and always in ``kernforge.ops``.
 """
 
+import builtins
 import math
+import operator
 
-from . import _array_api_ops, _dtype_functions
+from . import _array_api_ops, _dtype_functions, _manipulation
 
 e, pi, inf, nan, newaxis = math.e, math.pi, math.inf, math.nan, None
 
@@ -28,6 +30,7 @@ def bind(ops):
     global _ops
     _ops = ops
     _array_api_ops.bind(ops)
+    _manipulation.bind(ops)
 
 
 # ------------------------------------------------------------------------ creation
@@ -49,9 +52,18 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
 
 @api
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
-    if k != 0:
-        raise NotImplementedError("eye(k != 0) is not supported yet")
-    return _ops.eye(n_rows, n_cols, dtype=dtype, device=device)
+    if k == 0:
+        return _ops.eye(n_rows, n_cols, dtype=dtype, device=device)
+    n_cols = n_rows if n_cols is None else n_cols
+    from . import int64
+    row = _ops.arange(0, n_rows, 1, dtype=int64, device=device).reshape([n_rows, 1])
+    col = _ops.arange(0, n_cols, 1, dtype=int64, device=device).reshape([1, n_cols])
+    return _ops.to_dtype(col - row == operator.index(k), dtype or _default_float())
+
+
+def _default_float():
+    from . import float32
+    return float32
 
 
 # ---------------------------------------------------------------- elementwise names
@@ -91,22 +103,100 @@ def take(x, indices, /, *, axis=None):
     return _ops.index_select(x, axis, indices)
 
 
+@api
+def take_along_axis(x, indices, /, *, axis=-1):
+    if x.ndim != indices.ndim:
+        raise ValueError(f"take_along_axis: x has {x.ndim} dimension(s) and indices "
+                         f"{indices.ndim}; give both the same number")
+    a = _manipulation._axis("take_along_axis", axis, x.ndim)
+    rest = _manipulation._broadcast_shape(
+        [x.shape[:a] + x.shape[a + 1:], indices.shape[:a] + indices.shape[a + 1:]])
+    x = _ops.expand(x, list(rest[:a] + (x.shape[a],) + rest[a:]))
+    indices = _ops.expand(indices, list(rest[:a] + (indices.shape[a],) + rest[a:]))
+    indices = _ops.where(indices < 0, indices + x.shape[a], indices)
+    return _ops.gather(x, a, indices)
+
+
+@api
+def count_nonzero(x, /, *, axis=None, keepdims=False):
+    from . import int64
+    nonzero = x != 0
+    if axis == ():
+        return _ops.to_dtype(nonzero, int64)
+    return _array_api_ops.sum(nonzero, axis=axis, dtype=int64, keepdims=keepdims)
+
+
+# ----------------------------------------------------------------- linear algebra
+
+@api
+def vecdot(x1, x2, /, *, axis=-1):
+    ndim = builtins.min(x1.ndim, x2.ndim)
+    if not -ndim <= axis < 0:
+        raise ValueError(f"vecdot: axis {axis} must be on [{-ndim}, -1] for arrays of "
+                         f"{x1.ndim} and {x2.ndim} dimensions")
+    if x1.shape[axis] != x2.shape[axis]:
+        raise ValueError(f"vecdot: the contracted axis has {x1.shape[axis]} elements in x1 "
+                         f"and {x2.shape[axis]} in x2; they must be equal (not broadcast)")
+    if x1.dtype.kind == "c":
+        x1 = _ops.conj(x1)
+    product = x1 * x2
+    return _array_api_ops.sum(product, axis=axis, dtype=product.dtype)
+
+
+def _contracted_axes(x1, x2, axes):
+    if isinstance(axes, int):
+        if axes < 0 or axes > builtins.min(x1.ndim, x2.ndim):
+            raise ValueError(f"tensordot: axes={axes} must be on [0, "
+                             f"{builtins.min(x1.ndim, x2.ndim)}] for these arrays")
+        return tuple(range(x1.ndim - axes, x1.ndim)), tuple(range(axes))
+    a1, a2 = axes
+    a1 = _manipulation._axes("tensordot", tuple(a1), x1.ndim) if len(a1) else ()
+    a2 = _manipulation._axes("tensordot", tuple(a2), x2.ndim) if len(a2) else ()
+    if len(a1) != len(a2):
+        raise ValueError(f"tensordot: {len(a1)} axes of x1 but {len(a2)} of x2; give as "
+                         "many of each")
+    return a1, a2
+
+
+@api
+def tensordot(x1, x2, /, *, axes=2):
+    a1, a2 = _contracted_axes(x1, x2, axes)
+    for i, j in zip(a1, a2):
+        if x1.shape[i] != x2.shape[j]:
+            raise ValueError(f"tensordot: axis {i} of x1 has {x1.shape[i]} elements, axis {j} "
+                             f"of x2 {x2.shape[j]}; contracted axes must be equal")
+    free1 = [i for i in range(x1.ndim) if i not in a1]
+    free2 = [j for j in range(x2.ndim) if j not in a2]
+    k = math.prod(x1.shape[i] for i in a1)
+    m = math.prod(x1.shape[i] for i in free1)
+    n = math.prod(x2.shape[j] for j in free2)
+    dtype = _dtype_functions.result_type(x1, x2)
+    left = _ops.permute(x1, free1 + list(a1)).contiguous().reshape([m, k])
+    right = _ops.permute(x2, list(a2) + free2).contiguous().reshape([k, n])
+    out = _ops.matmul(_ops.to_dtype(left, dtype), _ops.to_dtype(right, dtype))
+    return out.reshape([x1.shape[i] for i in free1] + [x2.shape[j] for j in free2])
+
+
 # -------------------------------------------------------------------- reductions
 
 @api
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
-    if include_initial:
-        raise NotImplementedError("cumulative_sum(include_initial=True) is not supported yet")
     if axis is None:
         if x.ndim != 1:
             raise ValueError("cumulative_sum needs axis= for a tensor of more than one dim")
         axis = 0
-    return _ops.cumsum(x, axis, dtype=dtype)
+    out = _ops.cumsum(x, axis, dtype=dtype)
+    if not include_initial:
+        return out
+    shape = list(out.shape)
+    shape[axis] = 1
+    return _ops.cat([_ops.zeros(shape, dtype=out.dtype, device=out.device), out], axis)
 
 
 def namespace_functions():
     """{name: function} for the kernforge namespace."""
     out = dict(_array_api_ops.FUNCTIONS)
     out.update(_API)
+    out.update(_manipulation.FUNCTIONS)
     out.update(_dtype_functions.FUNCTIONS)
     return out
