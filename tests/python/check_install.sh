@@ -1,28 +1,42 @@
 #!/usr/bin/env bash
 # The real packaging check of the Python package:
-#   check_install.sh <python> <source dir> <work dir>
+#   check_install.sh <python> <source dir> <work dir> [<build dir> <build type>]
 # 1. The extra case: `pip wheel --no-build-isolation` with the interpreter's own build
 #    requirements (tools/install-deps.sh installs them); the wheel's contents are checked (the
 #    core, the global deps, the CPU plugin and its manifest, _C with RUNPATH $ORIGIN/lib, no test
 #    or SDK files), and it is installed into a venv with --system-site-packages and used.
-# 2. `pip install <source>` exactly as the README says, in a fresh venv that sees nothing of
-#    the system's site-packages, with pip's build isolation: the build requirements come from
+# 2. `pip install <source>` as the README says, in a fresh venv that sees nothing of the
+#    system's site-packages, with pip's build isolation: the build requirements come from
 #    [build-system].requires alone (PyPI). Used from outside the source tree: import, an op,
 #    the load report, and test_tensor.py.
 # 3. `pip install -e <source>` (editable, redirect mode), isolated too, in a second fresh venv:
 #    the Python files come from the source tree, the extension and plugins from site-packages.
-# Each build has its own build folder under <work dir>/builds (SKBUILD_BUILD_DIR): an isolated
-# build's environment is a new temporary folder every time, so no CMake cache is shared with
-# another kind of build. ccache (KF_COMPILER_LAUNCHER, set by CTest) makes the rebuilds cheap.
+# Given the CMake build that runs this check (CTest passes it), each wheel is built in a folder
+# beside it (<build dir>/../pip-<kind>) with its build type (-C cmake.build-type; pyproject's
+# Release otherwise). Beside it, the compiler sees the same relative paths, so ccache
+# (KF_COMPILER_LAUNCHER, set by CTest; CCACHE_BASEDIR, the source dir unless set) serves the
+# core and the CPU plugin that build compiled, and the three wheels share the rest; only the
+# extension, built against nanobind in pip's temporary build environment, is compiled each
+# time. What is checked (isolation, the wheel's contents, RPATH, the editable redirect) does
+# not depend on the build type.
 set -euo pipefail
-py="$1" src="$2" work="$3"
+py="$1" src="$2" work="$3" cmake_build="${4:-}" build_type="${5:-}"
 rm -rf "$work/dist" "$work/unpacked" "$work"/venv-*
-mkdir -p "$work/builds"
+mkdir -p "$work"
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$src}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
+if [[ -n "$cmake_build" ]]; then
+  builds="$(cd "$cmake_build/.." && pwd)" prefix="pip-"
+else
+  builds="$work/builds" prefix=""
+fi
+mkdir -p "$builds"
+settings=()
+[[ -z "$build_type" ]] || settings=(--config-settings="cmake.build-type=$build_type")
 cd "$work"  # outside the source tree from here on
 
 echo "== pip wheel --no-build-isolation (the extra case)"
-SKBUILD_BUILD_DIR="$work/builds/no-isolation" \
-  "$py" -m pip wheel --no-build-isolation --no-deps -q -w "$work/dist" "$src"
+SKBUILD_BUILD_DIR="$builds/${prefix}no-isolation" \
+  "$py" -m pip wheel --no-build-isolation --no-deps -q "${settings[@]}" -w "$work/dist" "$src"
 wheel=$(ls "$work"/dist/kernforge-*.whl)
 "$py" - "$wheel" <<'PY'
 import sys, zipfile
@@ -69,7 +83,8 @@ echo "$out"
 
 echo "== the README: pip install <source>, in a fresh venv, isolated"
 "$py" -m venv "$work/venv-isolated"
-SKBUILD_BUILD_DIR="$work/builds/isolated" "$work/venv-isolated/bin/pip" install -q "$src"
+SKBUILD_BUILD_DIR="$builds/${prefix}isolated" \
+  "$work/venv-isolated/bin/pip" install -q "${settings[@]}" "$src"
 out=$(smoke "$work/venv-isolated/bin/python")
 echo "$out"
 [[ "$out" == "$work/venv-isolated/"* ]] || { echo "kernforge did not come from the venv" >&2; exit 1; }
@@ -83,7 +98,8 @@ rc=0; "$work/venv-isolated/bin/kernforge" ops no_such_op >/dev/null 2>&1 || rc=$
 
 echo "== the README: pip install -e <source>, in a fresh venv, isolated"
 "$py" -m venv "$work/venv-editable"
-SKBUILD_BUILD_DIR="$work/builds/editable" "$work/venv-editable/bin/pip" install -q -e "$src"
+SKBUILD_BUILD_DIR="$builds/${prefix}editable" \
+  "$work/venv-editable/bin/pip" install -q "${settings[@]}" -e "$src"
 out=$(smoke "$work/venv-editable/bin/python")
 echo "$out"
 [[ "$out" == "$src/frontends/python/kernforge/__init__.py"* ]] || {

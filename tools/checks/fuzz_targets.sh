@@ -2,7 +2,7 @@
 # The libFuzzer targets, derived from the tree: every folder of tests/fuzz/corpus/ is one, and
 # prints its name, one a line (.ci/run fuzzes each for a fixed time).
 #   bash tools/checks/fuzz_targets.sh              the names; checks the tree
-#   bash tools/checks/fuzz_targets.sh build/fuzz   the same, and checks that configured build
+#   bash tools/checks/fuzz_targets.sh build/asan   the same, and checks that configured build
 #
 # Fails, saying what is missing and printing no name, unless every corpus
 # tests/fuzz/corpus/<name>/ has its source tests/fuzz/fuzz_<name>.cpp and every such source has
