@@ -7,6 +7,10 @@ run; writes JSON for write_report.py (--python).
   numpy's `np.add(x, y)` and `x + y`, torch's `a + b`. Each repetition times every candidate
   once (timeit, best of its loop), in a shuffled order, so a change of machine load hits them
   all; the figures are the medians over the repetitions, in ns per call.
+- Large arrays (16M elements): `kf.sort` of float32 against `np.sort`, `kf.unique_values` of
+  int32 against `np.unique`, and `x[::-1]`, `kf.roll` and a bool-mask read `x[mask]` of
+  float32 against a copy of the same bytes (`x.clone()`, numpy's `x.copy()` beside it). Each
+  repetition times every candidate once, in a shuffled order; medians in ms.
 - Import: fresh interpreters `python -c "import kernforge"` (every plugin probed: `import`
   starts the runtime), `import numpy`, `import torch`, and `python -c pass`, started round-robin
   after one warm-up round; the figures are medians of the wall-clock time in ms, and each
@@ -61,6 +65,46 @@ def time_tiny(repetitions: int) -> tuple[dict, dict]:
             samples[name].append(best * 1e9)
     return ({name: {"median_ns": statistics.median(v), "min_ns": min(v), "max_ns": max(v)}
              for name, v in samples.items()}, versions)
+
+
+LARGE = 1 << 24
+
+
+def _large_candidates():
+    import numpy as np
+
+    import kernforge as kf
+    rng = np.random.default_rng(0)
+    f = rng.standard_normal(LARGE, dtype=np.float32)
+    i = rng.integers(0, 1 << 20, LARGE, dtype=np.int32)
+    mask = f > 0
+    kf_f, kf_i, kf_mask = kf.asarray(f), kf.asarray(i), kf.asarray(mask)
+    return {
+        "kernforge sort float32": lambda: kf.sort(kf_f),
+        "numpy np.sort float32": lambda: np.sort(f),
+        "kernforge unique_values int32": lambda: kf.unique_values(kf_i),
+        "numpy np.unique int32": lambda: np.unique(i),
+        "kernforge copy float32": lambda: kf_f.clone(),
+        "numpy copy float32": lambda: f.copy(),
+        "kernforge x[::-1] float32": lambda: kf_f[::-1],
+        "kernforge roll float32": lambda: kf.roll(kf_f, 1000),
+        "kernforge x[mask] float32": lambda: kf_f[kf_mask],
+        "numpy x[mask] float32": lambda: f[mask],
+    }
+
+
+def time_large(repetitions: int) -> dict:
+    candidates = _large_candidates()
+    samples = {name: [] for name in candidates}
+    order = list(candidates)
+    for _ in range(repetitions):
+        random.shuffle(order)
+        for name in order:
+            start = time.perf_counter()
+            candidates[name]()
+            samples[name].append((time.perf_counter() - start) * 1e3)
+    return {name: {"median_ms": statistics.median(v), "min_ms": min(v), "max_ms": max(v)}
+            for name, v in samples.items()}
 
 
 def time_imports(runs: int) -> dict:
@@ -118,15 +162,19 @@ def main() -> None:
     parser.add_argument("json")
     parser.add_argument("--repetitions", type=int, default=15)
     parser.add_argument("--import-runs", type=int, default=30)
+    parser.add_argument("--large-repetitions", type=int, default=7)
     args = parser.parse_args()
     tiny, versions = time_tiny(args.repetitions)
     result = {"python": platform.python_version(), "versions": versions, "tiny_add": tiny,
+              "large": time_large(args.large_repetitions),
               "imports": time_imports(args.import_runs),
               "listing": time_listing(args.import_runs // 3 or 1)}
     with open(args.json, "w") as f:
         json.dump(result, f, indent=1)
     for name, v in tiny.items():
         print(f"{name:24s} {v['median_ns']:8.1f} ns")
+    for name, v in result["large"].items():
+        print(f"{name:32s} {v['median_ms']:8.1f} ms")
     for name, v in result["imports"].items():
         print(f"import {name:12s} {v['median_ms']:8.1f} ms (import cost {v['import_ms']:.1f} ms)")
 

@@ -3,13 +3,25 @@ them), from the JSON of bench_python.py:
 
 - tiny `a + b` (1-element float32, new result): within 1.25x numpy's `np.add` in the same run,
   and at most 350 ns;
-- `import kernforge` with every plugin probed: at most 60 ms over a bare interpreter.
+- `import kernforge` with every plugin probed: at most 60 ms over a bare interpreter;
+- 16M elements: `kf.sort` (float32) and `kf.unique_values` (int32) at least as fast as numpy's
+  `np.sort` and `np.unique`; `x[::-1]`, `kf.roll` and `x[mask]` (float32) at least 0.90x the
+  speed of a copy of the same bytes (`x.clone()`).
 """
 from __future__ import annotations
 
 TINY_OVER_NUMPY = 1.25
 TINY_NS = 350.0
 IMPORT_MS = 60.0
+COPY_SPEED = 0.90
+# (ours, the reference, the speed ours must reach as a fraction of the reference's)
+LARGE_BUDGETS = [
+    ("kernforge sort float32", "numpy np.sort float32", 1.0),
+    ("kernforge unique_values int32", "numpy np.unique int32", 1.0),
+    ("kernforge x[::-1] float32", "kernforge copy float32", COPY_SPEED),
+    ("kernforge roll float32", "kernforge copy float32", COPY_SPEED),
+    ("kernforge x[mask] float32", "kernforge copy float32", COPY_SPEED),
+]
 
 
 def _row(what: str, measured: str, target: str, ratio: str, ok: bool, fail: str) -> str:
@@ -38,6 +50,14 @@ def python_budget_rows(py: dict | None) -> list[str]:
                          f"({others})", f"{kf['import_ms']:.1f} ms", f"≤ {IMPORT_MS:.0f} ms",
                          f"{kf['import_ms'] / IMPORT_MS:.2f}× the budget",
                          kf["import_ms"] <= IMPORT_MS, "over budget"))
+    large = py.get("large", {})
+    for ours, ref, speed in LARGE_BUDGETS:
+        if ours in large and ref in large:
+            ms, ref_ms = large[ours]["median_ms"], large[ref]["median_ms"]
+            ratio = ref_ms / ms
+            rows.append(_row(f"`{ours[len('kernforge '):]}` of 16M elements vs {ref}, same run",
+                             f"{ms:.1f} ms vs {ref_ms:.1f} ms", f"≥ {speed:.2f}× its speed",
+                             f"{ratio:.2f}×", ratio >= speed, "slower than the budget"))
     return rows
 
 
@@ -60,6 +80,13 @@ def python_section(py: dict | None) -> list[str]:
         what = "`python -c pass`" if name == "bare" else f"`import {name}`"
         out.append(f"| {what} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
                    f"{v['max_ms']:.1f} ms | {v['import_ms']:.1f} ms |")
+    large = py.get("large", {})
+    if large:
+        out += ["", "Large arrays (16M elements), each candidate once a repetition in a shuffled "
+                "order:", "", "| operation | median | min | max |", "|---|---:|---:|---:|"]
+        for name, v in large.items():
+            out.append(f"| {name} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
+                       f"{v['max_ms']:.1f} ms |")
     listing = py.get("listing", {})
     if listing:
         out += ["", "`import kernforge`, `kf.backends()` and one CPU op, fresh interpreters "

@@ -1,8 +1,8 @@
-// cumsum_kernels.cpp — cumsum along one dim (tag reduction) for every dtype but bool.
+// cumsum_kernels.cpp — cumsum and cumprod along one dim (tag reduction) for every dtype but bool.
 //
 // The core hands over self already converted to the output's dtype (meta cumsum: bool and
 // integers become int64 unless dtype= is given), and the output has self's shape. Element i
-// of a line along dim is the sum of elements 0..i: integers in wrapping arithmetic of their
+// of a line along dim is the sum (the product) of elements 0..i: integers in wrapping arithmetic of their
 // width (two's complement, as PyTorch), floating types accumulated in double and rounded once
 // per element (PyTorch's CPU accumulates float32 in double too, float16/bfloat16 in float). A
 // 0-dim tensor is one line of one element. The output may be self exactly (each element is
@@ -50,24 +50,34 @@ inline T narrow(CumAcc<T> acc) {
 
 using CumPlan = LinePlan;
 
-template <class T>
+/// acc += x, or acc *= x for the product.
+template <bool Prod, class A>
+inline void accumulate(A& acc, A x) {
+  if constexpr (Prod) {
+    acc *= x;
+  } else {
+    acc += x;
+  }
+}
+
+template <class T, bool Prod>
 void cum_line(const CumPlan& p, char* in, char* out) {
-  CumAcc<T> acc = 0;
+  CumAcc<T> acc = Prod ? 1 : 0;
   for (int64_t i = 0; i < p.n; ++i) {
-    acc += widen(at<T>(in, i, p.si));
+    accumulate<Prod>(acc, widen(at<T>(in, i, p.si)));
     at<T>(out, i, p.so) = narrow<T>(acc);
   }
 }
 
 /// w <= kBlock adjacent lines (element k of line j at in + k * si + j * sizeof(T)).
-template <class T>
+template <class T, bool Prod>
 void cum_block(const CumPlan& p, char* in, char* out, int64_t w) {
   const int64_t ob = p.lines.k_out[0];
   CumAcc<T> acc[kBlock];
-  for (int64_t j = 0; j < w; ++j) acc[j] = 0;
+  for (int64_t j = 0; j < w; ++j) acc[j] = Prod ? 1 : 0;
   for (int64_t k = 0; k < p.n; ++k) {
     const T* x = reinterpret_cast<const T*>(in + k * p.si);
-    for (int64_t j = 0; j < w; ++j) acc[j] += widen(x[j]);
+    for (int64_t j = 0; j < w; ++j) accumulate<Prod>(acc[j], widen(x[j]));
     char* o = out + k * p.so;
     if (ob == static_cast<int64_t>(sizeof(T))) {
       T* y = reinterpret_cast<T*>(o);
@@ -88,8 +98,8 @@ void for_tasks(int64_t tasks, int nt, F&& one) {
   for (int64_t t = 0; t < tasks; ++t) one(t);
 }
 
-template <class T>
-void run_cumsum(const CumPlan& p, const kf_tensor_view_t& in, const kf_tensor_view_t& out) {
+template <class T, bool Prod>
+void run_cum(const CumPlan& p, const kf_tensor_view_t& in, const kf_tensor_view_t& out) {
   const ReducePlan& rp = p.lines;
   if (rp.numel_out == 0 || p.n == 0) return;
   char* in_data = static_cast<char*>(in.data);
@@ -108,29 +118,35 @@ void run_cumsum(const CumPlan& p, const kf_tensor_view_t& in, const kf_tensor_vi
         in_off += i * rp.k_in[d];
         out_off += i * rp.k_out[d];
       }
-      cum_block<T>(p, in_data + in_off, out_data + out_off, std::min(kBlock, inner - j0));
+      cum_block<T, Prod>(p, in_data + in_off, out_data + out_off, std::min(kBlock, inner - j0));
     });
     return;
   }
   for_tasks(rp.numel_out, nt, [&](int64_t o) {
     int64_t in_off, out_off;
     kept_offsets(rp, o, in_off, out_off);
-    cum_line<T>(p, in_data + in_off, out_data + out_off);
+    cum_line<T, Prod>(p, in_data + in_off, out_data + out_off);
   });
 }
 
-void cumsum_kernel(const ops::cumsum::Args& a) {
-  require_dtype(a.self, a.out.dtype, "self", "cumsum");
-  dispatch<kCumsumMask>(a.out.dtype, "cumsum", [&](auto tag) {
+template <bool Prod, class Args>
+void cum_kernel(const Args& a, const char* op) {
+  require_dtype(a.self, a.out.dtype, "self", op);
+  dispatch<kCumsumMask>(a.out.dtype, op, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    run_cumsum<T>(make_line_plan(a.self, a.out, a.dim, sizeof(T), "cumsum"), a.self, a.out);
+    run_cum<T, Prod>(make_line_plan(a.self, a.out, a.dim, sizeof(T), op), a.self, a.out);
   });
 }
+
+void cumsum_kernel(const ops::cumsum::Args& a) { cum_kernel<false>(a, "cumsum"); }
+
+void cumprod_kernel(const ops::cumprod::Args& a) { cum_kernel<true>(a, "cumprod"); }
 
 }  // namespace
 
 kf_status_t register_cumsum_kernels(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, cumsum, cumsum_kernel, kCumsumMask);
+  KF_REGISTER_KERNEL(reg, cumprod, cumprod_kernel, kCumsumMask);
   return KF_OK;
 }
 

@@ -82,6 +82,22 @@ void select_dense(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int
   T* dst = static_cast<T*>(out.data);
   const int64_t rows = outer * k;
   const int nt = threads_for(rows * inner);
+  if (inner == 1 && outer == 1) {  // a gather, not a memcpy call per element
+    const int64_t* ix = idx.data();
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t j = 0; j < k; ++j) dst[j] = src[ix[j]];
+    return;
+  }
+  if (inner == 1) {  // one element a row: a gather per outer index
+    const int64_t* ix = idx.data();
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t o = 0; o < outer; ++o) {
+      T* d = dst + o * k;
+      const T* s = src + o * size;
+      for (int64_t j = 0; j < k; ++j) d[j] = s[ix[j]];
+    }
+    return;
+  }
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t o = r / k, j = r % k;

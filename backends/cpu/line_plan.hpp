@@ -1,5 +1,5 @@
 // line_plan.hpp — the lines of an op that works along one dim and keeps the input's shape
-// (softmax, log_softmax, cumsum): a "line" is the 1-D run along dim through one index of the
+// (softmax, log_softmax, cumsum, sort): a "line" is the 1-D run along dim through one index of the
 // other dims. The lines are the outputs of a keepdim reduction over dim, so reduce_plan.hpp
 // maps them (kept_offsets); each has n elements, at byte strides si in the input and so in the
 // output.
@@ -19,9 +19,11 @@ struct LinePlan {
 };
 
 /// The plan of `op` along `dim` (negative dims wrap) of `in` into `out`, which must have in's
-/// shape; elements of `elem` bytes. Throws KF_OUT_OF_RANGE for a bad dim.
+/// shape; elements of `elem` bytes (`out_elem` bytes in out when given: argsort's int64
+/// positions of any dtype). Throws KF_OUT_OF_RANGE for a bad dim.
 inline LinePlan make_line_plan(const kf_tensor_view_t& in, const kf_tensor_view_t& out,
-                               int64_t dim, int64_t elem, const char* op) {
+                               int64_t dim, int64_t elem, const char* op, int64_t out_elem = 0) {
+  if (out_elem == 0) out_elem = elem;
   check_ndim(in);
   check_ndim(out);
   bool same = in.ndim == out.ndim;
@@ -33,12 +35,12 @@ inline LinePlan make_line_plan(const kf_tensor_view_t& in, const kf_tensor_view_
   bool reduced[KF_MAX_NDIM];
   mark_dims(&dim, 1, in.ndim, reduced);
   LinePlan p;
-  p.lines = make_reduce_plan(in, out, reduced, true, elem, elem, false);
+  p.lines = make_reduce_plan(in, out, reduced, true, elem, out_elem, false);
   if (in.ndim > 0) {
     const int32_t d = static_cast<int32_t>(dim < 0 ? dim + in.ndim : dim);
     p.n = in.shape[d];
     p.si = in.strides[d] * elem;
-    p.so = out.strides[d] * elem;
+    p.so = out.strides[d] * out_elem;
   }
   return p;
 }

@@ -13,7 +13,7 @@ import builtins
 import math
 import operator
 
-from . import _array_api_ops, _dtype_functions, _manipulation
+from . import _array_api_ops, _dtype_functions, _indexing, _manipulation, _searching, _sets
 
 e, pi, inf, nan, newaxis = math.e, math.pi, math.inf, math.nan, None
 
@@ -31,6 +31,9 @@ def bind(ops):
     _ops = ops
     _array_api_ops.bind(ops)
     _manipulation.bind(ops)
+    _indexing.bind(ops)
+    _searching.bind(ops)
+    _sets.bind(ops)
 
 
 # ------------------------------------------------------------------------ creation
@@ -179,18 +182,28 @@ def tensordot(x1, x2, /, *, axes=2):
 
 # -------------------------------------------------------------------- reductions
 
-@api
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+def _cumulative(name, op, identity, x, axis, dtype, include_initial):
     if axis is None:
         if x.ndim != 1:
-            raise ValueError("cumulative_sum needs axis= for a tensor of more than one dim")
+            raise ValueError(f"{name} needs axis= for a tensor of more than one dim")
         axis = 0
-    out = _ops.cumsum(x, axis, dtype=dtype)
+    out = op(x, axis, dtype=dtype)
     if not include_initial:
         return out
     shape = list(out.shape)
     shape[axis] = 1
-    return _ops.cat([_ops.zeros(shape, dtype=out.dtype, device=out.device), out], axis)
+    first = _ops.full(shape, identity, dtype=out.dtype, device=out.device)
+    return _ops.cat([first, out], axis)
+
+
+@api
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative("cumulative_sum", _ops.cumsum, 0, x, axis, dtype, include_initial)
+
+
+@api
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False):
+    return _cumulative("cumulative_prod", _ops.cumprod, 1, x, axis, dtype, include_initial)
 
 
 def namespace_functions():
@@ -198,5 +211,7 @@ def namespace_functions():
     out = dict(_array_api_ops.FUNCTIONS)
     out.update(_API)
     out.update(_manipulation.FUNCTIONS)
+    out.update(_searching.FUNCTIONS)
+    out.update(_sets.FUNCTIONS)
     out.update(_dtype_functions.FUNCTIONS)
     return out

@@ -31,8 +31,8 @@ class Info:
     __slots__ = ()
 
     def capabilities(self):
-        # Not yet: boolean-mask indexing, and nonzero/unique_* (the data-dependent shapes).
-        return {"boolean indexing": False, "data-dependent shapes": False}
+        # Bool masks index (_indexing.py); nonzero and unique_* count first, then fill.
+        return {"boolean indexing": True, "data-dependent shapes": True}
 
     def default_device(self):
         return _C.device("cpu")

@@ -1,4 +1,4 @@
-"""The Tensor's Python side: indexing, conversions to Python and numpy, repr, ``to``.
+"""The Tensor's Python side: indexing (``_indexing``), conversions to Python and numpy, repr, ``to``.
 
 The type itself, its accessors and its operators live in ``_C`` (the fast path); this module adds
 what is easier said in Python, and ``install_ops`` adds one method per op of the registry whose
@@ -7,88 +7,19 @@ first argument is ``Tensor self``.
 
 import sys
 
-from . import _C, _dlpack
+from . import _C, _dlpack, _indexing
 from ._creation import asarray
 from ._dtypes import _dtype_named, _struct_format
 
 Tensor = _C.Tensor
 # ------------------------------------------------------------------ indexing
 
-def _index_tensor(idx):
-    """An index that is not basic (int, slice, None, ...) as a tensor: a Tensor, a list or
-    tuple of ints, or an array with the buffer protocol. Anything else (a str, a dict, a float)
-    is not an index at all: IndexError, as numpy says it."""
-    if isinstance(idx, Tensor):
-        return idx
-    if isinstance(idx, (list, tuple)) or hasattr(idx, "__array__") or \
-            (not isinstance(idx, (str, bytes, bytearray)) and _is_buffer(idx)):
-        return asarray(idx)
-    raise IndexError("only integers, slices (':'), ellipsis ('...'), None and integer "
-                     f"tensors or sequences are valid indices, not {type(idx).__name__}")
-
-
-def _is_buffer(obj):
-    try:
-        memoryview(obj).release()
-    except TypeError:
-        return False
-    return True
-
-
 def _getitem(self, key):
-    if not isinstance(key, tuple):
-        key = (key,)
-    n_real = sum(1 for k in key if k is not None and k is not Ellipsis)
-    if sum(1 for k in key if k is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    if n_real > self.ndim:
-        raise IndexError(f"too many indices for a tensor of {self.ndim} dims: {n_real} given")
-    t, d = self, 0
-    for k in key:
-        if k is Ellipsis:
-            d += self.ndim - n_real
-        elif k is None:
-            t = t.unsqueeze(d)
-            d += 1
-        elif isinstance(k, bool):
-            raise IndexError("a bool index is not supported; use a bool tensor with kf.where")
-        elif isinstance(k, int) or (hasattr(k, "__index__") and not isinstance(k, Tensor)):
-            size = t.shape[d]
-            i = k.__index__()
-            if not -size <= i < size:
-                raise IndexError(f"index {i} is out of range for dim {d} of size {size}")
-            t = t.select(d, i)
-        elif isinstance(k, slice):
-            if k.step is not None and k.step <= 0:
-                raise ValueError("slices of a tensor need a positive step (PyTorch's rule); "
-                                 "use kf.flip-free indexing or index_select")
-            if not (k.start is None and k.stop is None and k.step is None):
-                t = t.slice(d, k.start, k.stop, 1 if k.step is None else k.step)
-            d += 1
-        else:
-            idx = _index_tensor(k)
-            if idx.dtype.kind == "b":
-                raise IndexError("indexing with a bool mask is not supported yet; use kf.where")
-            t = t.index_select(d, idx.reshape(-1) if idx.ndim != 1 else idx)
-            if idx.ndim != 1:
-                t = t.reshape(t.shape[:d] + idx.shape + t.shape[d + 1:])
-            d += idx.ndim
-    return t
+    return _indexing.getitem(self, key)
 
 
 def _setitem(self, key, value):
-    view = _getitem(self, key)
-    if not isinstance(key, tuple):
-        key = (key,)
-    if any(not (k is None or k is Ellipsis or isinstance(k, (int, slice))) for k in key):
-        raise IndexError("assigning through an index tensor is not supported; only basic "
-                         "indexing (ints, slices, None, ...) gives a view to write into")
-    if isinstance(value, (bool, int, float)):
-        view.fill_(value)
-    else:
-        if not isinstance(value, Tensor):
-                    value = asarray(value, device=self.device)
-        view.copy_(value)
+    _indexing.setitem(self, key, value)
 
 
 def _iter(self):

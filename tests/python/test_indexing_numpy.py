@@ -1,0 +1,155 @@
+"""Tensor indexing against numpy: basic keys (ints, slices with any step, None, ...), integer
+arrays in one or several dims (broadcast together, negative values, adjacent or apart), bool
+masks (whole-tensor and partial, 0-d True/False), for reading and for writing scalars, arrays
+and broadcast values. Keys are drawn by Hypothesis; the result (or the written tensor) must
+equal numpy's, shape and dtype included. Out-of-range indices and mismatched masks are
+IndexErrors, as in numpy.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import kernforge as kf
+
+settings.register_profile("kernforge-indexing", max_examples=60, deadline=None)
+settings.load_profile("kernforge-indexing")
+
+
+def same(t, expected):
+    expected = np.asarray(expected)
+    assert t.dtype.name == expected.dtype.name, (t.dtype, expected.dtype)
+    assert tuple(t.shape) == expected.shape, (t.shape, expected.shape)
+    np.testing.assert_array_equal(t.numpy(), expected)
+
+
+@st.composite
+def basic_keys(draw, shape):
+    key, dim = [], 0
+    while dim < len(shape) and draw(st.booleans()):
+        kind = draw(st.sampled_from(["int", "slice", "none", "ellipsis"]))
+        size = shape[dim]
+        if kind == "int" and size:
+            key.append(draw(st.integers(-size, size - 1)))
+            dim += 1
+        elif kind == "none":
+            key.append(None)
+        elif kind == "ellipsis" and Ellipsis not in key:
+            key.append(Ellipsis)
+            dim = len(shape)
+        else:
+            bound = st.none() | st.integers(-size - 2, size + 2)
+            step = draw(st.none() | st.integers(-3, 3).filter(lambda s: s != 0))
+            key.append(slice(draw(bound), draw(bound), step))
+            dim += 1
+    return tuple(key)
+
+
+@given(data=st.data())
+def test_basic_read_and_write(data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=4, min_side=0, max_side=5))
+    a = np.arange(int(np.prod(shape)), dtype=np.int32).reshape(shape)
+    key = data.draw(basic_keys(shape))
+    x = kf.asarray(a)
+    same(x[key], a[key])
+    view = a[key]
+    b = a.copy()
+    b[key] = -7
+    x[key] = -7
+    same(x, b)
+    if np.ndim(view):
+        value = np.arange(view.size, dtype=np.int32).reshape(view.shape) + 100
+        y = kf.asarray(a)
+        y[key] = kf.asarray(value)
+        c = a.copy()
+        c[key] = value
+        same(y, c)
+
+
+@given(data=st.data())
+def test_integer_arrays(data):
+    shape = data.draw(hnp.array_shapes(min_dims=2, max_dims=4, min_side=1, max_side=4))
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    index_shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=2, min_side=1, max_side=3))
+    key = []
+    for size in shape:
+        kind = data.draw(st.sampled_from(["array", "slice", "int"]))
+        if kind == "array":
+            key.append(data.draw(hnp.arrays(np.int64, index_shape,
+                                            elements=st.integers(-size, size - 1))))
+        elif kind == "int":
+            key.append(data.draw(st.integers(-size, size - 1)))
+        else:
+            key.append(slice(None))
+    key = tuple(key)
+    assume(any(isinstance(k, np.ndarray) for k in key))
+    kkey = tuple(kf.asarray(k) if isinstance(k, np.ndarray) else k for k in key)
+    x = kf.asarray(a)
+    same(x[kkey], a[key])
+    b = a.copy()
+    b[key] = -1.5
+    x[kkey] = -1.5
+    same(x, b)
+
+
+@given(data=st.data())
+def test_bool_masks(data):
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=5))
+    a = np.arange(int(np.prod(shape)), dtype=np.int64).reshape(shape) - 3
+    covered = data.draw(st.integers(1, len(shape)))
+    start = data.draw(st.integers(0, len(shape) - covered))
+    mask = data.draw(hnp.arrays(np.bool_, shape[start:start + covered]))
+    key = (slice(None),) * start + (mask,)
+    x = kf.asarray(a)
+    same(x[(slice(None),) * start + (kf.asarray(mask),)], a[key])
+    b = a.copy()
+    b[key] = 9
+    x[(slice(None),) * start + (kf.asarray(mask),)] = 9
+    same(x, b)
+
+
+def test_the_everyday_forms():
+    a = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = kf.asarray(a)
+    same(x[x > 5], a[a > 5])
+    same(x[::-1], a[::-1])
+    same(x[:, ::-2], a[:, ::-2])
+    same(x[[0, 2]], a[[0, 2]])
+    same(x[[0, 2], [1, 3]], a[[0, 2], [1, 3]])
+    same(x[True], a[True])
+    same(x[False], a[False])
+    same(x[..., None, 1], a[..., None, 1])
+    same(x[kf.asarray(1)], a[1])
+    x[x > 5] = 0
+    b = a.copy()
+    b[b > 5] = 0
+    same(x, b)
+    y = kf.asarray(a)
+    y[a[:, 0] > 3] = kf.asarray(np.ones(4, dtype=np.float32))
+    c = a.copy()
+    c[a[:, 0] > 3] = 1
+    same(y, c)
+    z = kf.asarray(a)
+    z[::-1, 0] = kf.asarray(np.array([7, 8, 9], dtype=np.float32))
+    d = a.copy()
+    d[::-1, 0] = [7, 8, 9]
+    same(z, d)
+
+
+def test_bad_indices_are_index_errors():
+    x = kf.asarray(np.arange(6).reshape(2, 3))
+    with pytest.raises(IndexError, match="out of range"):
+        x[kf.asarray([0, 5])]
+    with pytest.raises(IndexError, match="out of range"):
+        x[:, [-4]]
+    with pytest.raises(IndexError, match="does not match"):
+        x[kf.asarray([True, False, True])]
+    with pytest.raises(IndexError, match="broadcast"):
+        x[[0, 1], [0, 1, 2]]
+    with pytest.raises(IndexError, match="too many"):
+        x[0, 0, 0]
+    with pytest.raises(IndexError):
+        x["a"]
+    with pytest.raises(IndexError, match="integer or bool"):
+        x[kf.asarray([0.5])]
