@@ -1,6 +1,7 @@
 """The rest of the registry against numpy (test_ops_numpy.py has the arithmetic, comparisons,
 the common unary ops and the reductions), and the check that every op of the registry is
-compared with numpy in one of the two files.
+compared with numpy in one of the files (test_elementwise_numpy.py and test_sort_search_numpy.py
+too).
 
 Shapes and values are drawn by Hypothesis where the op takes any shape; numpy computes the
 expected values in float64, so the tolerance is the op's float32 rounding."""
@@ -226,6 +227,23 @@ COMPARED_HERE = set(UNARY) | {
 
 def test_every_op_of_the_registry_is_compared_with_numpy():
     from test_elementwise_numpy import COMPARED as COMPARED_ELEMENTWISE
+    from test_sort_search_numpy import COMPARED as COMPARED_SORT_SEARCH
     ops = {n for n in vars(kf.ops) if callable(getattr(kf.ops, n))}
-    missing = sorted(ops - COMPARED_THERE - COMPARED_HERE - COMPARED_ELEMENTWISE)
+    missing = sorted(ops - COMPARED_THERE - COMPARED_HERE - COMPARED_ELEMENTWISE -
+                     COMPARED_SORT_SEARCH)
     assert not missing, f"ops without a numpy comparison in tests/python: {missing}"
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "mean", "var", "std", "all",
+                                  "any"])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_reductions_over_no_axes(name, keepdims):
+    """axis=() reduces over no axis: the values themselves, in the reduction's dtype."""
+    a = np.array([[1.5, -2.0], [0.0, 4.0]], dtype=np.float32)
+    if name in ("sum", "prod", "max", "min", "all", "any"):
+        a = a.astype(np.int32)
+    got = getattr(kf, name)(kf.asarray(a), axis=(), keepdims=keepdims)
+    want = getattr(np, name)(a, axis=(), keepdims=keepdims)
+    assert got.dtype.name == want.dtype.name
+    assert tuple(got.shape) == want.shape
+    np.testing.assert_array_equal(got.numpy(), want)

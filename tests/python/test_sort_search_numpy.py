@@ -17,6 +17,9 @@ settings.register_profile("kernforge-sort", max_examples=40, deadline=None)
 settings.load_profile("kernforge-sort")
 
 DTYPES = ["float32", "float64", "int8", "int64", "uint16", "uint8", "bool"]
+# The ops of the registry this file compares with numpy (test_ops_numpy_rest.py checks that
+# every op is compared somewhere).
+COMPARED = {"sort", "argsort", "nonzero", "nonzero_static", "searchsorted", "cumprod"}
 
 
 def arrays(draw, dtype, min_dims=1, max_dims=3, max_side=6):
@@ -82,6 +85,17 @@ def test_nonzero(dtype, data):
     assert len(got) == len(want)
     for g, w in zip(got, want):
         same(g, w.astype(np.int64))
+
+
+@pytest.mark.parametrize("size", [0, 3, 40])
+@given(data=st.data())
+def test_nonzero_static(size, data):
+    a = arrays(data.draw, "float32")
+    want = np.full((size, a.ndim), -7, dtype=np.int64)
+    found = np.argwhere(a)[:size]
+    want[:len(found)] = found
+    same(kf.ops.nonzero_static(kf.asarray(a), size=size, fill_value=-7), want)
+    same(kf.ops.nonzero(kf.asarray(a)), np.argwhere(a).astype(np.int64))
 
 
 def test_nonzero_refuses_0d():

@@ -25,6 +25,14 @@ def _dims(axis):
 def _all_dims(axis):
     """An int[] argument whose empty list means every dim (amax, amin): None is ()."""
     return () if axis is None else _dims(axis)
+
+
+def _no_axes(x, axis, keepdims):
+    """A reduction's (x, axis, keepdims): axis=() reduces over no axis, which is the reduction
+    over a new last dim of size 1 (the values converted as the reduction converts them)."""
+    if axis is None or isinstance(axis, int) or len(tuple(axis)):
+        return x, axis, keepdims
+    return x.unsqueeze(x.ndim), (-1,), False
 '''
 
 
@@ -61,6 +69,15 @@ def _call(op: Op) -> str:
     return f"_ops.{op.name}({', '.join(positional + keywords)})"
 
 
+def _reduces_over_axes(op: Op) -> bool:
+    """A reduction whose int[] dims come from the standard's `axis` and `keepdims`."""
+    params = op.array_api.params
+    by_arg = {a.name: a for a in op.args}
+    axis = by_arg.get(params.get("axis", ""))
+    return "reduction" in op.tags and "x" in params and "keepdims" in params and \
+        axis is not None and axis.base == "int" and axis.is_list
+
+
 def module(ops: list[Op]) -> str:
     out = [_HEADER.rstrip("\n")]
     names = []
@@ -70,7 +87,9 @@ def module(ops: list[Op]) -> str:
         names.append(op.array_api.name)
         out += ["", "", f"def {op.array_api.text}:",
                 f'    """The array API\'s {op.array_api.name}: kernforge.ops.{op.name},',
-                f'    {op.schema}."""',
-                f"    return {_call(op)}"]
+                f'    {op.schema}."""']
+        if _reduces_over_axes(op):
+            out.append("    x, axis, keepdims = _no_axes(x, axis, keepdims)")
+        out.append(f"    return {_call(op)}")
     out += ["", "", "FUNCTIONS = {" + ", ".join(f'"{n}": {n}' for n in names) + "}", ""]
     return "\n".join(out)
