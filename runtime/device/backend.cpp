@@ -86,8 +86,9 @@ void Backend::check_device(kf_device_t device) const {
 void* Backend::allocate(int32_t device, size_t bytes) const {
   void* ptr = nullptr;
   const PluginCall call;
-  const kf_status_t s = plugin_->allocate(state_, device, bytes, &ptr);
-  if (s != KF_OK || ptr == nullptr) fail_allocation(call, s, bytes, device);
+  // Held as an integer: a plugin may return a value that is no kf_status_t (known_status).
+  const auto s = static_cast<int32_t>(plugin_->allocate(state_, device, bytes, &ptr));
+  if (s != KF_OK || ptr == nullptr) fail_allocation(call, static_cast<kf_status_t>(s), bytes, device);
   return ptr;
 }
 
@@ -99,8 +100,8 @@ void* Backend::host_allocate(size_t bytes) const {
   if (KF_HAS_SLOT(host_allocate)) {
     void* ptr = nullptr;
     const PluginCall call;
-    const kf_status_t s = plugin_->host_allocate(state_, bytes, &ptr);
-    if (s != KF_OK || ptr == nullptr) fail_allocation(call, s, bytes, -1);
+    const auto s = static_cast<int32_t>(plugin_->host_allocate(state_, bytes, &ptr));
+    if (s != KF_OK || ptr == nullptr) fail_allocation(call, static_cast<kf_status_t>(s), bytes, -1);
     return ptr;
   }
   return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{kHostAlignment});

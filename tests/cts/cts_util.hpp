@@ -222,7 +222,13 @@ inline std::vector<unsigned char> encode(const Values& v, kf_dtype_t d) {
       case KF_UINT8: { uint8_t y = static_cast<uint8_t>(wrap_int(d, x)); std::memcpy(p, &y, 1); break; }
       case KF_INT16: { int16_t y = static_cast<int16_t>(wrap_int(d, x)); std::memcpy(p, &y, 2); break; }
       case KF_INT32: { int32_t y = static_cast<int32_t>(wrap_int(d, x)); std::memcpy(p, &y, 4); break; }
-      case KF_INT64: { int64_t y = static_cast<int64_t>(x); std::memcpy(p, &y, 8); break; }
+      // Past int64's range saturates (2^63 is INT64_MAX): the cast itself would be UB.
+      case KF_INT64: {
+        const int64_t y = x >= 0x1p63 ? INT64_MAX
+                          : x < -0x1p63 ? INT64_MIN : static_cast<int64_t>(x);
+        std::memcpy(p, &y, 8);
+        break;
+      }
       case KF_UINT16: { uint16_t y = static_cast<uint16_t>(wrap_int(d, x)); std::memcpy(p, &y, 2); break; }
       case KF_UINT32: { uint32_t y = static_cast<uint32_t>(wrap_int(d, x)); std::memcpy(p, &y, 4); break; }
       case KF_UINT64: { uint64_t y = static_cast<uint64_t>(wrap_int(d, x)); std::memcpy(p, &y, 8); break; }
