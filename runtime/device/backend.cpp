@@ -59,7 +59,7 @@ void Backend::fail_slot(const PluginCall& call, kf_status_t status, const char* 
                                 device_string(kf_device_t{device_type, device}), name));
 }
 
-void Backend::fail_allocation(const PluginCall& call, kf_status_t status, size_t bytes,
+void Backend::fail_allocation(const PluginCall& call, int32_t status, size_t bytes,
                               int32_t device) const {
   const std::string where = device < 0 ? std::string("pinned host memory")
                                         : device_string(kf_device_t{device_type, device});
@@ -88,7 +88,7 @@ void* Backend::allocate(int32_t device, size_t bytes) const {
   const PluginCall call;
   // Held as an integer: a plugin may return a value that is no kf_status_t (known_status).
   const auto s = static_cast<int32_t>(plugin_->allocate(state_, device, bytes, &ptr));
-  if (s != KF_OK || ptr == nullptr) fail_allocation(call, static_cast<kf_status_t>(s), bytes, device);
+  if (s != KF_OK || ptr == nullptr) fail_allocation(call, s, bytes, device);
   return ptr;
 }
 
@@ -101,7 +101,7 @@ void* Backend::host_allocate(size_t bytes) const {
     void* ptr = nullptr;
     const PluginCall call;
     const auto s = static_cast<int32_t>(plugin_->host_allocate(state_, bytes, &ptr));
-    if (s != KF_OK || ptr == nullptr) fail_allocation(call, static_cast<kf_status_t>(s), bytes, -1);
+    if (s != KF_OK || ptr == nullptr) fail_allocation(call, s, bytes, -1);
     return ptr;
   }
   return ::operator new(bytes == 0 ? 1 : bytes, std::align_val_t{kHostAlignment});

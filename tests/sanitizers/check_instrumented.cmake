@@ -9,6 +9,13 @@ foreach(file IN LISTS FILES)
   endif()
   string(FIND "${symbols}" "${SYMBOL}" at)
   if(at EQUAL -1)
+    # clang links the sanitizer runtime into executables statically: the symbols are then in the
+    # program's own symbol table, not among its dynamic imports.
+    execute_process(COMMAND "${NM}" "${file}" OUTPUT_VARIABLE symbols RESULT_VARIABLE rc
+                    ERROR_QUIET)
+    string(FIND "${symbols}" "${SYMBOL}" at)
+  endif()
+  if(at EQUAL -1)
     message(FATAL_ERROR "${file} calls nothing named ${SYMBOL}*: it was built without the sanitizer")
   endif()
   message(STATUS "${file}: instrumented (${SYMBOL}*)")

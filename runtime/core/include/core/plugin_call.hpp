@@ -41,7 +41,7 @@ struct ErrorSerial {
 };
 
 /// `raw` when kf_status_t defines it, else KF_INTERNAL.
-kf_status_t known_status(kf_status_t raw) noexcept;
+kf_status_t known_status(int32_t raw) noexcept;
 
 /// What a failed plugin call amounts to: the status the core reports and the text describing it.
 struct PluginFailure {
@@ -58,9 +58,9 @@ class PluginCall {
   bool message_set() const noexcept { return ErrorSerial::value != mark_; }
   /// The status (known_status of `raw`) and a message naming it, with the plugin's own message
   /// when it set one during the call. `raw` is not KF_OK.
-  PluginFailure failure(kf_status_t raw) const;
+  PluginFailure failure(int32_t raw) const;
   /// Throws kf::Error: "<what> failed (<status>): <message>" (see failure()).
-  [[noreturn]] KF_COLD void fail(kf_status_t raw, const std::string& what) const;
+  [[noreturn]] KF_COLD void fail(int32_t raw, const std::string& what) const;
 
  private:
   uint32_t mark_;

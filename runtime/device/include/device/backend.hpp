@@ -88,7 +88,7 @@ class Backend {
   // Throw for a slot that returned `status` (not KF_OK); device -1: not device-specific.
   [[noreturn]] void fail_slot(const PluginCall& call, kf_status_t status, const char* what,
                               int32_t device) const;
-  [[noreturn]] void fail_allocation(const PluginCall& call, kf_status_t status, size_t bytes,
+  [[noreturn]] void fail_allocation(const PluginCall& call, int32_t status, size_t bytes,
                                     int32_t device) const;
 
   const kf_plugin_t* plugin_;
