@@ -4,6 +4,7 @@
 // the situation cannot be created: not root, or the kernel does not make the copy AT_SECURE
 // (a nosuid mount, no_new_privs).
 #include <string>
+#include <vector>
 
 #include "loader_fixture.hpp"
 
@@ -13,6 +14,9 @@
 #  include <unistd.h>
 
 #  include <cstdio>
+#  include <cstdlib>
+
+extern char** environ;
 #endif
 
 namespace loader_test {
@@ -26,20 +30,85 @@ struct HelperRun {
   std::string output;
 };
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-/// Runs `helper fault_ok` with KERNFORGE_PLUGIN_PATH=plugin_path and no LD_LIBRARY_PATH.
-HelperRun run_helper(const fs::path& helper, const fs::path& plugin_path) {
-  const std::string cmd = "env -u LD_LIBRARY_PATH KERNFORGE_PLUGIN_PATH=" +
-                          quoted(plugin_path.string()) + " ASAN_OPTIONS=detect_leaks=0 " +
-                          quoted(helper.string()) + " fault_ok 2>&1";
-  HelperRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
+/// Writes prefix + decimal(v) into buf; async-signal-safe (the child of a threaded process).
+void append_decimal(char* buf, size_t size, const char* prefix, unsigned long v) {
+  size_t at = 0;
+  for (; prefix[at] != '\0' && at + 1 < size; ++at) buf[at] = prefix[at];
+  char digits[24];
   size_t n = 0;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0);
+  while (n > 0 && at + 1 < size) buf[at++] = digits[--n];
+  buf[at] = '\0';
+}
+
+/// LLVM's OpenMP runtime (the clang builds) registers each process in
+/// /dev/shm/__KMP_REGISTERED_LIB_<pid>_<uid> and aborts ("Can't open SHM") when that name exists
+/// but cannot be opened. Root processes that ended without unregistering (forked children that
+/// _exit, killed fuzzers) leave such files behind, mode 0644; a later setuid helper given the same
+/// pid runs as nobody and cannot open root's stale file. A file named after a live process's own
+/// pid can only be stale, so the child removes it before it becomes nobody.
+void remove_stale_openmp_registration() {
+  char pid_part[64];
+  char name[96];
+  append_decimal(pid_part, sizeof(pid_part), "/dev/shm/__KMP_REGISTERED_LIB_",
+                 static_cast<unsigned long>(::getpid()));
+  size_t at = 0;
+  while (pid_part[at] != '\0') ++at;
+  pid_part[at] = '_';
+  pid_part[at + 1] = '\0';
+  append_decimal(name, sizeof(name), pid_part, static_cast<unsigned long>(::getuid()));
+  ::unlink(name);
+}
+
+/// The environment of the helper: this one without LD_LIBRARY_PATH, KERNFORGE_PLUGIN_PATH set.
+std::vector<std::string> helper_environment(const fs::path& plugin_path) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string entry = *e;
+    const std::string key = entry.substr(0, entry.find('='));
+    if (key != "LD_LIBRARY_PATH" && key != "KERNFORGE_PLUGIN_PATH" && key != "ASAN_OPTIONS") {
+      env.push_back(entry);
+    }
+  }
+  env.push_back("KERNFORGE_PLUGIN_PATH=" + plugin_path.string());
+  env.push_back("ASAN_OPTIONS=detect_leaks=0");
+  return env;
+}
+
+/// Runs `helper fault_ok` with KERNFORGE_PLUGIN_PATH=plugin_path and no LD_LIBRARY_PATH. Between
+/// fork and exec the child calls only async-signal-safe functions.
+HelperRun run_helper(const fs::path& helper, const fs::path& plugin_path) {
+  HelperRun r;
+  const std::vector<std::string> env = helper_environment(plugin_path);
+  std::vector<char*> envp;
+  for (const std::string& e : env) envp.push_back(const_cast<char*>(e.c_str()));
+  envp.push_back(nullptr);
+  const std::string path = helper.string();
+  char arg1[] = "fault_ok";
+  char* argv[] = {const_cast<char*>(path.c_str()), arg1, nullptr};
+  int out[2];
+  if (::pipe(out) != 0) return r;
+  const pid_t pid = ::fork();
+  if (pid < 0) return r;
+  if (pid == 0) {
+    ::dup2(out[1], STDOUT_FILENO);
+    ::dup2(out[1], STDERR_FILENO);
+    ::close(out[0]);
+    ::close(out[1]);
+    remove_stale_openmp_registration();
+    ::execve(path.c_str(), argv, envp.data());
+    ::_exit(127);
+  }
+  ::close(out[1]);
+  char buf[4096];
+  ssize_t n = 0;
+  while ((n = ::read(out[0], buf, sizeof(buf))) > 0) r.output.append(buf, static_cast<size_t>(n));
+  ::close(out[0]);
+  int status = 0;
+  if (::waitpid(pid, &status, 0) != pid) return r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return r;
 }
