@@ -4,6 +4,9 @@
 // not converted; its output aliases self and may be any strided view (a transposed view, an
 // expanded src, ...). Same-dtype copies move raw bits by element size (one loop per width, not per
 // dtype), but for bool, whose bytes are read as != 0 and written as 0 or 1 (Note [Bool bytes]).
+#include <cstring>
+
+#include "copy_elements.hpp"
 #include "dtype_dispatch.hpp"
 #include "kernels.hpp"
 #include "strided.hpp"
@@ -22,16 +25,42 @@ struct Bits128 {
   uint64_t lo, hi;
 };
 
+/// One row of a raw copy: forward (memmove), backward (flip's last dim), one value repeated
+/// (an expanded src) or strided.
+template <class T>
+void copy_row(char* const* p, const int64_t* s, int64_t n) {
+  constexpr int64_t size = sizeof(T);
+  T* o = reinterpret_cast<T*>(p[0]);
+  const T* x = reinterpret_cast<const T*>(p[1]);
+  if (s[0] == size && s[1] == size) {
+    std::memmove(o, x, static_cast<size_t>(n) * sizeof(T));  // an exact alias: copy_(t, t)
+  } else if (s[0] == size && s[1] == -size) {
+    for (int64_t i = 0; i < n; ++i) o[i] = x[-i];
+  } else if (s[0] == size && s[1] == 0) {
+    const T v = *x;
+    for (int64_t i = 0; i < n; ++i) o[i] = v;
+  } else {
+    for (int64_t i = 0; i < n; ++i) at<T>(p[0], i, s[0]) = at<T>(p[1], i, s[1]);
+  }
+}
+
+/// Copies raw elements of type T's width from src into out.
+template <class T>
+void copy_raw(const kf_tensor_view_t& out, const kf_tensor_view_t& src) {
+  const kf_tensor_view_t* views[2] = {&out, &src};
+  const int64_t sizes[2] = {sizeof(T), sizeof(T)};
+  for_each_row(make_plan(views, sizes), copy_row<T>);
+}
+
 /// Copies raw elements of one width: same dtype on both sides.
 void copy_bits(const kf_tensor_view_t& out, const kf_tensor_view_t& src) {
-  auto same = [](auto x) { return x; };
   static_assert(sizeof(Bits128) == 16);
   switch (element_size(out.dtype)) {
-    case 16: map1<Bits128, Bits128>(out, src, same); break;
-    case 8: map1<uint64_t, uint64_t>(out, src, same); break;
-    case 4: map1<uint32_t, uint32_t>(out, src, same); break;
-    case 2: map1<uint16_t, uint16_t>(out, src, same); break;
-    case 1: map1<uint8_t, uint8_t>(out, src, same); break;
+    case 16: copy_raw<Bits128>(out, src); break;
+    case 8: copy_raw<uint64_t>(out, src); break;
+    case 4: copy_raw<uint32_t>(out, src); break;
+    case 2: copy_raw<uint16_t>(out, src); break;
+    case 1: copy_raw<uint8_t>(out, src); break;
     default:
       throw kf::plugin::KernelError(KF_INTERNAL, std::string("cpu copy_: no raw copy of ") +
                                                      std::to_string(element_size(out.dtype)) +
@@ -40,8 +69,9 @@ void copy_bits(const kf_tensor_view_t& out, const kf_tensor_view_t& src) {
   }
 }
 
-/// out = convert(src), for any pair of dtypes.
-void convert_into(const kf_tensor_view_t& out, const kf_tensor_view_t& src, const char* op) {
+}  // namespace
+
+void copy_elements(const kf_tensor_view_t& out, const kf_tensor_view_t& src, const char* op) {
   if (out.dtype == src.dtype && out.dtype != KF_BOOL) {  // bool: normalised, Note [Bool bytes]
     dispatch<kCopyMask>(out.dtype, op, [](auto) {});  // rejects an unknown dtype
     copy_bits(out, src);
@@ -56,7 +86,9 @@ void convert_into(const kf_tensor_view_t& out, const kf_tensor_view_t& src, cons
   });
 }
 
-void copy__kernel(const ops::copy_::Args& a) { convert_into(a.out, a.src, "copy_"); }
+namespace {
+
+void copy__kernel(const ops::copy_::Args& a) { copy_elements(a.out, a.src, "copy_"); }
 
 void to_dtype_kernel(const ops::to_dtype::Args& a) {
   if (a.out.dtype != a.dtype) {
@@ -64,7 +96,7 @@ void to_dtype_kernel(const ops::to_dtype::Args& a) {
                                                    dtype_name(a.out.dtype) + ", expected " +
                                                    dtype_name(a.dtype));
   }
-  convert_into(a.out, a.self, "to_dtype");
+  copy_elements(a.out, a.self, "to_dtype");
 }
 
 }  // namespace

@@ -2,12 +2,15 @@
 // dtypes (copy.cu; Note [Conversions] in convert.cuh), as the CPU backend's copy_kernels.cpp.
 // copy_'s src arrives broadcast to self's shape but not converted; its output aliases self and
 // may be any strided view. Partial overlaps of self and src never reach the kernel (the core
-// reads such a src from a copy); src exactly self is a no-op.
+// reads such a src from a copy); src exactly self is a no-op. flip is the same copy from self's
+// flipped view (kernforge/flipped_view.hpp: negative strides, which the launchers' signed offsets
+// take).
 #include <string>
 
 #include "copy_launch.hpp"
 #include "cuda_dtypes.hpp"
 #include "kernel_scope.hpp"
+#include "kernforge/flipped_view.hpp"
 #include "kernforge/plugin.hpp"
 
 namespace kf::cuda {
@@ -46,11 +49,18 @@ void to_dtype_kernel(const ops::to_dtype::Args& a) {
   convert_into(a.call, a.out, a.self, "to_dtype");
 }
 
+void flip_kernel(const ops::flip::Args& a) {
+  int64_t strides[KF_MAX_NDIM];
+  convert_into(a.call, a.out, kf::plugin::flipped_view(a.self, a.dims.data, a.dims.len, strides),
+               "flip");
+}
+
 }  // namespace
 
 kf_status_t register_copy_ops(const kf_registrar_t* reg) {
   KF_REGISTER_KERNEL(reg, copy_, copy__kernel, kCopyMask);
   KF_REGISTER_KERNEL(reg, to_dtype, to_dtype_kernel, kCopyMask);
+  KF_REGISTER_KERNEL(reg, flip, flip_kernel, kCopyMask);
   return KF_OK;
 }
 

@@ -234,6 +234,16 @@ TEST_F(Gpu, IndexingAgreesWithTheCpu) {
         k(input(dev, kf::Dtype::Float32, false)), int64_t{0},
         k(kf::tensor({int64_t{0}, int64_t{32}, int64_t{5}, int64_t{1}}, {2, 2}).to(dev))};
   });
+  for (kf::Dtype d : {kf::Dtype::Float32, kf::Dtype::Float16, kf::Dtype::Int64}) {
+    for (bool strided : {false, true}) {
+      for (const std::vector<int64_t>& dims :
+           {std::vector<int64_t>{0}, std::vector<int64_t>{-1}, std::vector<int64_t>{0, 1}}) {
+        expect_same("flip", d, [&](kf::Device dev, Keep& k) {
+          return std::vector<kf::Value>{k(input(dev, d, strided)), kf::IntArrayRef(dims)};
+        });
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -19,6 +19,9 @@ settings.load_profile("kernforge-manipulation")
 
 DTYPES = ["float32", "int32", "uint8", "bool"]
 
+# The ops of the registry these tests compare with numpy (test_ops_numpy_rest.py's coverage check).
+COMPARED = {"flip"}
+
 
 def arrays(draw, dtype, min_dims=1, max_dims=4, shape=None):
     if shape is None:
@@ -50,6 +53,16 @@ def test_flip(dtype, data):
     a = arrays(data.draw, dtype, min_dims=0)
     axis = axes_of(data.draw, a.ndim)
     same(kf.flip(kf.asarray(a), axis=axis), np.flip(a, axis=axis))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "complex64", "int16", "uint64", "bool"])
+def test_flip_op_of_a_strided_view(dtype):
+    a = (np.arange(60).reshape(3, 4, 5) % 7).astype(dtype)
+    t = kf.permute_dims(kf.asarray(a), (2, 0, 1))  # strides (1, 20, 5): not contiguous
+    view = np.transpose(a, (2, 0, 1))
+    for dims in ([0], [1, -1], [], [0, 1, 2]):
+        same(kf.ops.flip(t, dims), np.flip(view, axis=tuple(dims)))
+        same(t.flip(dims), np.flip(view, axis=tuple(dims)))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

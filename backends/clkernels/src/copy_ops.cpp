@@ -1,9 +1,12 @@
 // copy_ and to_dtype (kernels/copy.cl): the program of the destination's dtype, the kernel of
 // the source's (copy_from_<short name>). copy_'s src arrives broadcast to self's shape in its
-// own dtype; its output aliases self and may be any strided view.
+// own dtype; its output aliases self and may be any strided view. flip is the same copy from
+// self's flipped view (kernforge/flipped_view.hpp: negative strides over SVM pointers; the
+// kernels' offsets are signed).
 #include <cstdio>
 #include <string>
 
+#include "kernforge/flipped_view.hpp"
 #include "ops.hpp"
 #include "run.hpp"
 
@@ -30,11 +33,17 @@ void to_dtype_kernel(const ops::to_dtype::Args& a) {
   convert(a.call, a.out, a.self);
 }
 
+void flip_kernel(const ops::flip::Args& a) {
+  int64_t strides[KF_MAX_NDIM];
+  convert(a.call, a.out, kf::plugin::flipped_view(a.self, a.dims.data, a.dims.len, strides));
+}
+
 }  // namespace
 
 kf_status_t register_copy_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, copy_, copy__kernel, kAllMask);
   KF_CLK_REGISTER(reg, to_dtype, to_dtype_kernel, kAllMask);
+  KF_CLK_REGISTER(reg, flip, flip_kernel, kAllMask);
   return KF_OK;
 }
 

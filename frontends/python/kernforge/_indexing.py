@@ -159,12 +159,8 @@ def _int_value(k):
 
 
 def _flip(t, dims):
-    for d in dims:
-        n = t.shape[d]
-        if n > 1:
-            rev = _ops.arange(n - 1, -1, -1, dtype=_int64(), device=t.device)
-            t = _ops.index_select(t, d, rev)
-    return t
+    dims = [d for d in dims if t.shape[d] > 1]  # a dim of 0 or 1 entries reads the same reversed
+    return _ops.flip(t, dims) if dims else t
 
 
 def _integer_indices(t, advanced):

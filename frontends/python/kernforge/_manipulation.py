@@ -1,7 +1,8 @@
 """The array API's manipulation functions (and tril/triu, meshgrid) composed from ops.
 
-Each is a short composition of ops that every backend has (index_select, cat, slice, expand,
-reshape, permute, where), so it runs on every device, natively where those ops do. The axis
+Each is one op (flip) or a short composition of ops that every backend has (index_select, cat,
+slice, expand, reshape, permute, where), so it runs on every device, natively where those ops
+do. The axis
 rules are the standard's: an axis on [-N, N), tuples of distinct axes, and an exception naming
 the function otherwise. Results are new arrays except where the standard allows views
 (broadcast_arrays, unstack).
@@ -52,12 +53,7 @@ def _indices(start, stop, step, device):
 @_api
 def flip(x, /, *, axis=None):
     axes = range(x.ndim) if axis is None else _axes("flip", axis, x.ndim)
-    out = x
-    for a in axes:
-        n = x.shape[a]
-        if n > 1:
-            out = _ops.index_select(out, a, _indices(n - 1, -1, -1, x.device))
-    return out.clone() if out is x else out
+    return _ops.flip(x, list(axes))
 
 
 def _rolled(x, axis, shift):
