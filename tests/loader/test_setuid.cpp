@@ -16,6 +16,8 @@
 #  include <cstdio>
 #  include <cstdlib>
 
+#  include "openmp_registration.hpp"
+
 extern char** environ;
 #endif
 
@@ -29,39 +31,6 @@ struct HelperRun {
   int exit_code = -1;
   std::string output;
 };
-
-/// Writes prefix + decimal(v) into buf; async-signal-safe (the child of a threaded process).
-void append_decimal(char* buf, size_t size, const char* prefix, unsigned long v) {
-  size_t at = 0;
-  for (; prefix[at] != '\0' && at + 1 < size; ++at) buf[at] = prefix[at];
-  char digits[24];
-  size_t n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n > 0 && at + 1 < size) buf[at++] = digits[--n];
-  buf[at] = '\0';
-}
-
-/// LLVM's OpenMP runtime (the clang builds) registers each process in
-/// /dev/shm/__KMP_REGISTERED_LIB_<pid>_<uid> and aborts ("Can't open SHM") when that name exists
-/// but cannot be opened. Root processes that ended without unregistering (forked children that
-/// _exit, killed fuzzers) leave such files behind, mode 0644; a later setuid helper given the same
-/// pid runs as nobody and cannot open root's stale file. A file named after a live process's own
-/// pid can only be stale, so the child removes it before it becomes nobody.
-void remove_stale_openmp_registration() {
-  char pid_part[64];
-  char name[96];
-  append_decimal(pid_part, sizeof(pid_part), "/dev/shm/__KMP_REGISTERED_LIB_",
-                 static_cast<unsigned long>(::getpid()));
-  size_t at = 0;
-  while (pid_part[at] != '\0') ++at;
-  pid_part[at] = '_';
-  pid_part[at + 1] = '\0';
-  append_decimal(name, sizeof(name), pid_part, static_cast<unsigned long>(::getuid()));
-  ::unlink(name);
-}
 
 /// The environment of the helper: this one without LD_LIBRARY_PATH, KERNFORGE_PLUGIN_PATH set.
 std::vector<std::string> helper_environment(const fs::path& plugin_path) {
@@ -98,7 +67,8 @@ HelperRun run_helper(const fs::path& helper, const fs::path& plugin_path) {
     ::dup2(out[1], STDERR_FILENO);
     ::close(out[0]);
     ::close(out[1]);
-    remove_stale_openmp_registration();
+    // The helper runs as nobody: libomp aborts ("Can't open SHM") on root's stale file.
+    kftest::remove_stale_openmp_registration();
     ::execve(path.c_str(), argv, envp.data());
     ::_exit(127);
   }

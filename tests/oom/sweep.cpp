@@ -14,6 +14,7 @@
 #include <cstring>
 #include <utility>
 
+#include "openmp_registration.hpp"
 #include "phase_util.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -96,6 +97,7 @@ void copy_text(char* dst, size_t cap, const std::string& s) {
 
 // The child's side: run the action armed, verify, release, check for leaks, exit.
 [[noreturn]] void child_main(const Phase& phase, int64_t n, Report* report, FILE* output) {
+  kftest::remove_stale_openmp_registration();  // thousands of children: pids come round again
   dup2(fileno(output), STDERR_FILENO);
   dup2(fileno(output), STDOUT_FILENO);
   alarm(kChildTimeoutSeconds);
