@@ -1,12 +1,17 @@
 // sort_kernels.cpp — sort and argsort along one dim, for every dtype with an order.
 //
 // Each line along dim is read into keys (radix_sort.hpp: NaN above +inf, -0 equal to +0,
-// complemented for descending), sorted stably with its positions alongside for argsort, and
-// written back as values or as int64 positions. Every sort is stable, so `stable=False` sorts
-// the same way. sort writes each zero's own sign back: the zeros of a line form one run in the
-// result, in their input order, so the run takes the input's zero signs in turn; NaNs come out
-// as a NaN of the type. Many lines: one line a thread; few long lines: the threads share each
-// line's passes.
+// complemented for descending), sorted, and written back as values or as int64 positions.
+// Every sort is stable, so `stable=False` sorts the same way:
+//  - sort's values: equal keys are equal values, so any order of them gives the stable result.
+//    32- and 64-bit keys go through the vectorised sort (vector_sort.hpp), in the output's own
+//    memory when its line is contiguous; 8- and 16-bit keys through the radix sort;
+//  - argsort's positions: 32-bit keys (and shorter ones of lines up to 2^32) become 64-bit
+//    pairs key << 32 | position, all distinct, whose vectorised sort is the stable order (in the
+//    int64 output's own memory); 64-bit keys through the radix sort, positions alongside.
+// sort writes each zero's own sign back: the zeros of a line form one run in the result, in
+// their input order, so the run takes the input's zero signs in turn; NaNs come out as a NaN of
+// the type. Many lines: one line a thread; few long lines: the threads share each line's work.
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -19,6 +24,7 @@
 #include "radix_sort.hpp"
 #include "reduce_plan.hpp"
 #include "strided.hpp"
+#include "vector_sort.hpp"
 
 namespace kf::cpu {
 namespace {
@@ -49,6 +55,7 @@ template <class K>
 struct LineScratch {
   Buffer<K> keys, tmp_keys;
   Buffer<int64_t> pos, tmp_pos;
+  Buffer<uint64_t> pairs, tmp_pairs;
   std::vector<uint8_t> zero_signs;
 };
 
@@ -62,12 +69,11 @@ bool is_negative_zero(T v) {
   }
 }
 
-/// Reads line `in` (n elements at byte stride si) into s.keys; true when it holds a -0.
+/// Reads line `in` (n elements at byte stride si) into keys; true when it holds a -0.
 template <class T>
 bool read_keys(const char* in, int64_t n, int64_t si, bool descending, int nt,
-               LineScratch<SortKey<T>>& s) {
+               SortKey<T>* keys) {
   using K = SortKey<T>;
-  K* keys = s.keys.get(n);
   bool neg_zero = false;
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static) reduction(| : neg_zero)
@@ -100,25 +106,75 @@ void write_values(const char* in, char* out, const LinePlan& p, const SortKey<T>
   }
 }
 
+/// sort's values of one line.
+template <class T>
+void sort_values(const LinePlan& p, const char* in, char* out, bool descending, int nt,
+                 LineScratch<SortKey<T>>& s) {
+  using K = SortKey<T>;
+  if constexpr (vector_sortable_v<K>) {
+    if (p.n > kInsertionMax) {
+      K* keys = p.so == int64_t{sizeof(T)} ? reinterpret_cast<K*>(out) : s.keys.get(p.n);
+      const bool neg_zero = read_keys<T>(in, p.n, p.si, descending, nt, keys);
+      const K* sorted = vector_sort(keys, s.tmp_keys.get(p.n), p.n, nt);
+      write_values<T>(in, out, p, sorted, descending, neg_zero, nt, s);
+      return;
+    }
+  }
+  const bool neg_zero = read_keys<T>(in, p.n, p.si, descending, nt, s.keys.get(p.n));
+  RadixBuffers<K, int64_t> b{s.keys.get(p.n), s.tmp_keys.get(p.n), nullptr, nullptr};
+  radix_sort(b, p.n, nt);
+  write_values<T>(in, out, p, b.keys, descending, neg_zero, nt, s);
+}
+
+/// argsort of one line by the vectorised sort of key << 32 | position pairs (32-bit keys).
+template <class T>
+void argsort_pairs(const LinePlan& p, const char* in, char* out, bool descending, int nt,
+                   LineScratch<SortKey<T>>& s) {
+  using K = SortKey<T>;
+  const K flip = descending ? static_cast<K>(~K{0}) : K{0};
+  const bool contiguous = p.so == int64_t{sizeof(int64_t)};
+  uint64_t* pairs = contiguous ? reinterpret_cast<uint64_t*>(out) : s.pairs.get(p.n);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int64_t i = 0; i < p.n; ++i) {
+    const T v = elem(reinterpret_cast<const T*>(in + i * p.si));
+    pairs[i] = uint64_t{static_cast<K>(sort_key(v) ^ flip)} << 32 | static_cast<uint64_t>(i);
+  }
+  const uint64_t* sorted = vector_sort(pairs, s.tmp_pairs.get(p.n), p.n, nt);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int64_t i = 0; i < p.n; ++i) {
+    at<int64_t>(out, i, p.so) = static_cast<int64_t>(sorted[i] & 0xffffffffu);
+  }
+}
+
+/// argsort of one line by the radix sort, positions alongside.
+template <class T>
+void argsort_radix(const LinePlan& p, const char* in, char* out, bool descending, int nt,
+                   LineScratch<SortKey<T>>& s) {
+  using K = SortKey<T>;
+  read_keys<T>(in, p.n, p.si, descending, nt, s.keys.get(p.n));
+  RadixBuffers<K, int64_t> b{s.keys.get(p.n), s.tmp_keys.get(p.n), s.pos.get(p.n),
+                             s.tmp_pos.get(p.n)};
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int64_t i = 0; i < p.n; ++i) b.pay[i] = i;
+  radix_sort(b, p.n, nt);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int64_t i = 0; i < p.n; ++i) at<int64_t>(out, i, p.so) = b.pay[i];
+}
+
 template <class T>
 void sort_line(const LinePlan& p, const char* in, char* out, bool descending, bool positions,
                int nt, LineScratch<SortKey<T>>& s) {
-  using K = SortKey<T>;
-  const bool neg_zero = read_keys<T>(in, p.n, p.si, descending, nt, s);
-  RadixBuffers<K, int64_t> b{s.keys.get(p.n), s.tmp_keys.get(p.n), nullptr, nullptr};
-  if (positions) {
-    b.pay = s.pos.get(p.n);
-    b.tmp_pay = s.tmp_pos.get(p.n);
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-    for (int64_t i = 0; i < p.n; ++i) b.pay[i] = i;
+  if (!positions) {
+    sort_values<T>(p, in, out, descending, nt, s);
+    return;
   }
-  radix_sort(b, p.n, nt);
-  if (positions) {
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-    for (int64_t i = 0; i < p.n; ++i) at<int64_t>(out, i, p.so) = b.pay[i];
-  } else {
-    write_values<T>(in, out, p, b.keys, descending, neg_zero, nt, s);
+  if constexpr (vector_sortable_v<uint64_t> && sizeof(SortKey<T>) == 4) {
+    if (p.n > kInsertionMax && p.n <= (int64_t{1} << 32)) {
+      argsort_pairs<T>(p, in, out, descending, nt, s);
+      return;
+    }
   }
+  argsort_radix<T>(p, in, out, descending, nt, s);
 }
 
 template <class T>

@@ -1,5 +1,6 @@
 // CTS: sort and argsort (each dim, both directions, stability, NaN above +inf, -0 equal to
-// +0 with its sign kept, long lines past the insertion sort, strided inputs), nonzero_static
+// +0 with its sign kept, long lines past the insertion sort, strided inputs, long lines with
+// ties on one to three threads), nonzero_static
 // and nonzero (row-major coordinates, NaN and bool bytes, fill rows), searchsorted (both sides,
 // promotion, NaN), cumprod; and the errors: complex dtypes, bad dims, a 0-dim nonzero, a 2-D
 // sequence.
@@ -157,6 +158,51 @@ TEST_P(SortAny, OneLongLine) {
   EXPECT_TRUE(matches(r, sorted_line(v, false), {300000}, KF_FLOAT32));
   CTS_ASSERT_OK(kf_argsort(t.get(), 0, true, true, p.put()));
   EXPECT_TRUE(matches(p, order_line(v, true), {300000}, KF_INT64));
+}
+
+/// Expects r to hold `want` and, where want is a zero, a zero of want's sign.
+void expect_signed_zeros(const Tensor& r, const Values& want) {
+  const Values got = to_host_double(r);
+  int64_t wrong = 0;
+  for (size_t i = 0; i < got.size() && i < want.size(); ++i) {
+    if (want[i] == 0 && std::signbit(got[i]) != std::signbit(want[i])) ++wrong;
+  }
+  EXPECT_EQ(wrong, 0) << "zeros with the wrong sign";
+}
+
+TEST_P(SortAny, LongLinesWithTiesOnOneToThreeThreads) {
+  // 200k values of 2001 levels with NaNs and zeros of both signs: a line that one, two or three
+  // threads split into chunks whose sorted runs are merged (an odd run count with three), and
+  // long lines of the 16-bit radix sort beside those of the vectorised sort.
+  int32_t before = 0;
+  CTS_ASSERT_OK(kf_get_num_threads(&before));
+  Values v = pseudo_random(200000, -1000, 1000, 73, true);
+  for (size_t i = 0; i < v.size(); i += 997) v[i] = NAN;
+  for (size_t i = 5; i < v.size(); i += 1009) v[i] = (i / 1009) % 2 == 0 ? -0.0 : 0.0;
+  const int64_t n = static_cast<int64_t>(v.size());
+  for (kf_dtype_t d : {KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_INT32}) {
+    CTS_REQUIRE_IN_LOOP(d, "sort");
+    Values dv = v;
+    if (d == KF_INT32) {
+      for (double& x : dv) x = std::isnan(x) ? 7 : x + 0.0;  // an integer's zero has no sign
+    }
+    Tensor t = make(dv, {n}, d);
+    for (int32_t threads : {1, 2, 3}) {
+      CTS_ASSERT_OK(kf_set_num_threads(threads));
+      for (bool desc : {false, true}) {
+        SCOPED_TRACE(std::string(dtype_str(d)) + ", " + std::to_string(threads) + " threads" +
+                     (desc ? ", descending" : ", ascending"));
+        Tensor r, p;
+        CTS_ASSERT_OK(kf_sort(t.get(), 0, desc, true, r.put()));
+        const Values want = sorted_line(dv, desc);
+        EXPECT_TRUE(matches(r, want, {n}, d));
+        expect_signed_zeros(r, want);
+        CTS_ASSERT_OK(kf_argsort(t.get(), 0, desc, true, p.put()));
+        EXPECT_TRUE(matches(p, order_line(dv, desc), {n}, KF_INT64));
+      }
+    }
+  }
+  if (before > 0) CTS_EXPECT_OK(kf_set_num_threads(before));
 }
 
 TEST_P(SortAny, Refusals) {
