@@ -55,7 +55,7 @@ template <class K>
 struct LineScratch {
   Buffer<K> keys, tmp_keys;
   Buffer<int64_t> pos, tmp_pos;
-  Buffer<uint64_t> pairs, tmp_pairs;
+  Buffer<uint64_t> pairs;
   std::vector<uint8_t> zero_signs;
 };
 
@@ -83,6 +83,26 @@ bool read_keys(const char* in, int64_t n, int64_t si, bool descending, int nt,
     keys[i] = static_cast<K>(sort_key(v) ^ flip);
   }
   return neg_zero;
+}
+
+/// The key of element i of line `in` (byte stride si), complemented when descending.
+template <class T>
+SortKey<T> key_of(const char* in, int64_t i, int64_t si, SortKey<T> flip) {
+  const T v = elem(reinterpret_cast<const T*>(in + i * si));  // bool bytes read as != 0
+  return static_cast<SortKey<T>>(sort_key(v) ^ flip);
+}
+
+/// True when line `in` holds a -0 (never for a type without signed zeros).
+template <class T>
+bool has_negative_zero(const char* in, int64_t n, int64_t si, int nt) {
+  if constexpr (!is_float_key_v<T>) {
+    return false;
+  } else {
+    bool found = false;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static) reduction(| : found)
+    for (int64_t i = 0; i < n; ++i) found |= is_negative_zero(*reinterpret_cast<const T*>(in + i * si));
+    return found;
+  }
 }
 
 /// Writes the sorted values of one line: zeros take the input's zero signs in their order.
@@ -113,10 +133,11 @@ void sort_values(const LinePlan& p, const char* in, char* out, bool descending, 
   using K = SortKey<T>;
   if constexpr (vector_sortable_v<K>) {
     if (p.n > kInsertionMax) {
+      const K flip = descending ? static_cast<K>(~K{0}) : K{0};
       K* keys = p.so == int64_t{sizeof(T)} ? reinterpret_cast<K*>(out) : s.keys.get(p.n);
-      const bool neg_zero = read_keys<T>(in, p.n, p.si, descending, nt, keys);
-      const K* sorted = vector_sort(keys, s.tmp_keys.get(p.n), p.n, nt);
-      write_values<T>(in, out, p, sorted, descending, neg_zero, nt, s);
+      vector_sort_into(keys, p.n, nt, [&](int64_t i) { return key_of<T>(in, i, p.si, flip); });
+      const bool neg_zero = has_negative_zero<T>(in, p.n, p.si, nt);
+      write_values<T>(in, out, p, keys, descending, neg_zero, nt, s);
       return;
     }
   }
@@ -132,17 +153,14 @@ void argsort_pairs(const LinePlan& p, const char* in, char* out, bool descending
                    LineScratch<SortKey<T>>& s) {
   using K = SortKey<T>;
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
-  const bool contiguous = p.so == int64_t{sizeof(int64_t)};
-  uint64_t* pairs = contiguous ? reinterpret_cast<uint64_t*>(out) : s.pairs.get(p.n);
+  uint64_t* pairs = p.so == int64_t{sizeof(int64_t)} ? reinterpret_cast<uint64_t*>(out)
+                                                     : s.pairs.get(p.n);
+  vector_sort_into(pairs, p.n, nt, [&](int64_t i) {
+    return uint64_t{key_of<T>(in, i, p.si, flip)} << 32 | static_cast<uint64_t>(i);
+  });
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int64_t i = 0; i < p.n; ++i) {
-    const T v = elem(reinterpret_cast<const T*>(in + i * p.si));
-    pairs[i] = uint64_t{static_cast<K>(sort_key(v) ^ flip)} << 32 | static_cast<uint64_t>(i);
-  }
-  const uint64_t* sorted = vector_sort(pairs, s.tmp_pairs.get(p.n), p.n, nt);
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int64_t i = 0; i < p.n; ++i) {
-    at<int64_t>(out, i, p.so) = static_cast<int64_t>(sorted[i] & 0xffffffffu);
+    at<int64_t>(out, i, p.so) = static_cast<int64_t>(pairs[i] & 0xffffffffu);
   }
 }
 
