@@ -4,7 +4,7 @@
 // is nonzero when either part is; a bool byte when it is not 0) in row-major order, the first
 // `size` of them, the rows past the count set to fill_value. Threads take contiguous chunks of
 // the row-major positions: each counts its chunk, then writes from its offset, so the order is
-// the serial one.
+// the serial one. A contiguous self is read by position, with no jump on the values.
 //
 // searchsorted: for each element v of self, the position in the ascending 1-D sequence where v
 // would be inserted: before the values equal to it (right=False) or after them. Both come in
@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "dense.hpp"
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
 #include "kernels.hpp"
@@ -65,6 +66,80 @@ struct Cursor {
   }
 };
 
+/// Writes row k of out: the coordinates of row-major position `flat` of a tensor of `shape`.
+inline void write_coords(int64_t* out, int64_t k, int64_t rs, int64_t cs, int64_t nd,
+                         const int64_t* shape, int64_t flat) {
+  for (int64_t d = nd - 1; d >= 0; --d) {
+    out[k * rs + d * cs] = flat % shape[d];
+    flat /= shape[d];
+  }
+}
+
+/// The nonzero elements of contiguous self among positions [lo, hi): how many, as a sum that
+/// vectorises.
+template <class T>
+int64_t count_dense(const T* self, int64_t lo, int64_t hi) {
+  int64_t k = 0;
+  for (int64_t i = lo; i < hi; ++i) k += is_nonzero(self, i) ? 1 : 0;
+  return k;
+}
+
+/// Rows k, k+1, ... of out for the nonzero elements of contiguous self among [lo, hi), up to row
+/// `size`. Every position is written to a local run and only a nonzero one moves the run's end
+/// on, so nothing branches on the values (in a random mask a jump per element is mispredicted
+/// every other time); a full run is written out as coordinates.
+template <class T>
+void write_dense(const T* self, int64_t lo, int64_t hi, int64_t k, int64_t size, int64_t* out,
+                 int64_t rs, int64_t cs, int64_t nd, const int64_t* shape) {
+  constexpr int64_t kRun = 1024;
+  int64_t run[kRun + 1];  // one spare place for the position after the last nonzero one
+  int64_t filled = 0;
+  auto flush = [&] {
+    for (int64_t j = 0; j < filled && k < size; ++j, ++k) {
+      if (nd == 1) {
+        out[k * rs] = run[j];
+      } else {
+        write_coords(out, k, rs, cs, nd, shape, run[j]);
+      }
+    }
+    filled = 0;
+  };
+  for (int64_t i = lo; i < hi && k < size; ++i) {
+    run[filled] = i;
+    filled += is_nonzero(self, i) ? 1 : 0;
+    if (filled == kRun) flush();
+  }
+  flush();
+}
+
+/// nonzero_static of a row-major contiguous self.
+template <class T>
+void nonzero_dense(const ops::nonzero_static::Args& a) {
+  const T* self = static_cast<const T*>(a.self.data);
+  const int64_t n = a.self.numel, size = a.size, nd = a.self.ndim;
+  int64_t* out = static_cast<int64_t*>(a.out.data);
+  const int64_t rs = a.out.strides[0], cs = nd > 0 ? a.out.strides[1] : 0;
+  const int nt = threads_for(n);
+  std::vector<int64_t> first(static_cast<size_t>(nt) + 1, 0);
+  if (nt > 1) {
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+    for (int t = 0; t < nt; ++t) {
+      first[static_cast<size_t>(t) + 1] = count_dense(self, n * t / nt, n * (t + 1) / nt);
+    }
+    for (int t = 0; t < nt; ++t) first[static_cast<size_t>(t) + 1] += first[static_cast<size_t>(t)];
+  } else {
+    first[1] = count_dense(self, 0, n);
+  }
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+  for (int t = 0; t < nt; ++t) {
+    write_dense(self, n * t / nt, n * (t + 1) / nt, first[static_cast<size_t>(t)], size, out, rs,
+                cs, nd, a.self.shape);
+  }
+  for (int64_t k = first[static_cast<size_t>(nt)]; k < size; ++k) {
+    for (int64_t d = 0; d < nd; ++d) out[k * rs + d * cs] = a.fill_value;
+  }
+}
+
 template <class T>
 void nonzero_rows(const ops::nonzero_static::Args& a) {
   const T* self = static_cast<const T*>(a.self.data);
@@ -101,7 +176,12 @@ void nonzero_rows(const ops::nonzero_static::Args& a) {
 
 void nonzero_static_kernel(const ops::nonzero_static::Args& a) {
   dispatch<kNonzeroMask>(a.self.dtype, "nonzero_static", [&](auto tag) {
-    nonzero_rows<typename decltype(tag)::type>(a);
+    using T = typename decltype(tag)::type;
+    if (a.self.ndim > 0 && is_dense(a.self)) {
+      nonzero_dense<T>(a);
+    } else {
+      nonzero_rows<T>(a);
+    }
   });
 }
 

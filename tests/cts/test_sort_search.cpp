@@ -1,9 +1,9 @@
 // CTS: sort and argsort (each dim, both directions, stability, NaN above +inf, -0 equal to
 // +0 with its sign kept, long lines past the insertion sort, strided inputs, long lines with
-// ties on one to three threads), nonzero_static
-// and nonzero (row-major coordinates, NaN and bool bytes, fill rows), searchsorted (both sides,
-// promotion, NaN), cumprod; and the errors: complex dtypes, bad dims, a 0-dim nonzero, a 2-D
-// sequence.
+// ties on one to three threads), nonzero_static and nonzero (row-major coordinates, NaN and
+// bool bytes, fill rows, a large random mask cut short on one to three threads), searchsorted
+// (both sides, promotion, NaN), cumprod; and the errors: complex dtypes, bad dims, a 0-dim
+// nonzero, a 2-D sequence.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -272,6 +272,35 @@ TEST_P(SortAny, NonzeroLargeNanAndErrors) {
   EXPECT_TRUE(matches(r, want, {n, 2}, KF_INT64));
   EXPECT_TRUE(red::refused(kf_nonzero(z.get(), zr.put()), "nonzero"));
   EXPECT_TRUE(red::refused(kf_nonzero_static(t.get(), -1, 0, zr.put()), "nonzero_static"));
+}
+
+TEST_P(SortAny, NonzeroOfALargeMaskOnOneToThreeThreads) {
+  // 300k bools, about half true at random: each thread's chunk holds many runs of positions;
+  // a size of half the count ends inside the first thread's rows or the second's.
+  int32_t before_threads = 0;
+  CTS_ASSERT_OK(kf_get_num_threads(&before_threads));
+  Values v = pseudo_random(300000, 0, 2, 79, true);
+  for (double& x : v) x = x != 0 ? 1 : 0;
+  const int64_t n = static_cast<int64_t>(v.size());
+  int64_t count = 0;
+  const Values want = ref_nonzero(v, {n}, &count);
+  Tensor t = make(v, {n}, KF_BOOL);
+  for (int32_t threads : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    CTS_ASSERT_OK(kf_set_num_threads(threads));
+    Tensor r, half, more;
+    CTS_ASSERT_OK(kf_nonzero(t.get(), r.put()));
+    EXPECT_TRUE(matches(r, want, {count, 1}, KF_INT64));
+    for (int64_t size : {count / 2, count * 2 / 3}) {
+      CTS_ASSERT_OK(kf_nonzero_static(t.get(), size, -1, half.put()));
+      EXPECT_TRUE(matches(half, Values(want.begin(), want.begin() + size), {size, 1}, KF_INT64));
+    }
+    CTS_ASSERT_OK(kf_nonzero_static(t.get(), count + 3, -9, more.put()));
+    Values filled = want;
+    filled.insert(filled.end(), 3, -9);
+    EXPECT_TRUE(matches(more, filled, {count + 3, 1}, KF_INT64));
+  }
+  if (before_threads > 0) CTS_EXPECT_OK(kf_set_num_threads(before_threads));
 }
 
 // ------------------------------------------------------------------ searchsorted
