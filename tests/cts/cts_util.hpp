@@ -359,6 +359,24 @@ inline Values iota(size_t n, double start = 0.0, double step = 1.0) {
   for (size_t i = 0; i < n; ++i) v[i] = start + step * static_cast<double>(i);
   return v;
 }
+/// 1, 2, ..., n, every value distinct (a data movement shows where each one went); for bool, a
+/// pattern of ones with a zero at every third place.
+inline Values counting(size_t n, kf_dtype_t d) {
+  Values v = iota(n, 1);
+  if (d == KF_BOOL) {
+    for (double& x : v) x = std::fmod(x, 3.0) == 0 ? 0.0 : 1.0;
+  }
+  return v;
+}
+
+/// Expects s to be KF_INVALID_ARGUMENT with a message that holds every one of `parts`.
+inline void expect_invalid_argument(kf_status_t s, const std::vector<std::string>& parts) {
+  EXPECT_EQ(s, KF_INVALID_ARGUMENT);
+  const std::string msg = kf_last_error_message();
+  for (const std::string& p : parts) {
+    EXPECT_NE(msg.find(p), std::string::npos) << p << " in: " << msg;
+  }
+}
 
 // ------------------------------------------------------------------ tensors
 
