@@ -1,12 +1,13 @@
-// cumsum_kernels.cpp — cumsum and cumprod along one dim (tag reduction) for every dtype but bool.
+// cumsum_kernels.cpp — cumsum and cumprod along one dim (tag reduction) for every dtype but bool,
+// complex ones included.
 //
 // The core hands over self already converted to the output's dtype (meta cumsum: bool and
-// integers become int64 unless dtype= is given), and the output has self's shape. Element i
-// of a line along dim is the sum (the product) of elements 0..i: integers in wrapping arithmetic of their
-// width (two's complement, as PyTorch), floating types accumulated in double and rounded once
-// per element (PyTorch's CPU accumulates float32 in double too, float16/bfloat16 in float). A
-// 0-dim tensor is one line of one element. The output may be self exactly (each element is
-// read before it is written).
+// integers become int64 unless dtype= is given), and the output has self's shape. Element i of
+// a line along dim is the sum (the product) of elements 0..i: integers in wrapping arithmetic
+// of their width (two's complement, as PyTorch), floating types accumulated in double (complex
+// ones in complex<double>) and rounded once per element (PyTorch's CPU accumulates float32 in
+// double too, float16/bfloat16 in float). A 0-dim tensor is one line of one element. The output
+// may be self exactly (each element is read before it is written).
 //
 // Schedules: lines split over threads; lines that lie next to each other in memory (dim not
 // innermost in a contiguous tensor) in blocks of up to kBlock, walking dim once per block with
@@ -24,16 +25,20 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kCumsumMask = kNumericMask;
+constexpr uint32_t kCumsumMask = kNumericMask | kComplexMask;
 constexpr int64_t kBlock = 256;
 
 template <class T>
-using CumAcc = std::conditional_t<std::is_integral_v<T>, Wrap<T>, double>;
+using CumAcc = std::conditional_t<
+    std::is_integral_v<T>, Wrap<T>,
+    std::conditional_t<is_complex_v<T>, std::complex<double>, double>>;
 
 template <class T>
 inline CumAcc<T> widen(T v) {
   if constexpr (std::is_integral_v<T>) {
     return static_cast<CumAcc<T>>(v);
+  } else if constexpr (is_complex_v<T>) {
+    return std::complex<double>(v.real(), v.imag());
   } else {
     return static_cast<double>(load(v));
   }

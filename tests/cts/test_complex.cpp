@@ -1,9 +1,9 @@
 // CTS: the complex dtypes of C ABI 2.0 (complex64, complex128): arithmetic, abs (real), the
-// transcendental functions, reductions, matrix products (the engine's cgemm/zgemm on the CPU),
-// conversions to and from real dtypes, complex fill values and the promotion of complex with
-// float. References
-// in std::complex<long double> (wide.hpp); a backend without complex kernels runs them on the
-// CPU fallback (CTS_REQUIRE says when neither serves).
+// transcendental functions, reductions, cumulative sums and products, matrix products (the
+// engine's cgemm/zgemm on the CPU), conversions to and from real dtypes, complex fill values and
+// the promotion of complex with float. References in std::complex<long double> (wide.hpp); a
+// backend without complex kernels runs them on the CPU fallback (CTS_REQUIRE says when neither
+// serves).
 #include "wide.hpp"
 
 namespace cts {
@@ -150,6 +150,32 @@ TEST_P(Complex, SumProdMean) {
   EXPECT_TRUE(close_complex(r, prods, dt(), 16));
   CTS_ASSERT_OK(kf_mean(x.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, r.put()));
   EXPECT_TRUE(close_complex(r, {total / WideC(24)}, dt(), 16));
+}
+
+TEST_P(Complex, CumsumCumprodEachDim) {
+  // [5, 12]: along dim 0 the twelve lines lie side by side (one pass over the rows), along
+  // dim 1 each line is a row.
+  CTS_REQUIRE(dt(), "cumsum", "cumprod");
+  const ComplexValues a = input(60, 7, -1.2, 1.2);
+  Tensor x = make_c(a, {5, 12}), r;
+  for (int64_t d : {0, 1, -1}) {
+    SCOPED_TRACE("dim " + std::to_string(d));
+    const size_t along = d == 0 ? 5 : 12, across = d == 0 ? 12 : 5;
+    const size_t step = d == 0 ? 12 : 1, line_step = d == 0 ? 1 : 12;
+    ComplexValues sums(60), prods(60);
+    for (size_t l = 0; l < across; ++l) {
+      WideC sum(0), prod(1);
+      for (size_t k = 0; k < along; ++k) {
+        const size_t i = l * line_step + k * step;
+        sums[i] = sum += a[i];
+        prods[i] = prod *= a[i];
+      }
+    }
+    CTS_ASSERT_OK(kf_cumsum(x.get(), d, KF_DTYPE_UNDEFINED, r.put()));
+    EXPECT_TRUE(close_complex(r, sums, dt(), 16));
+    CTS_ASSERT_OK(kf_cumprod(x.get(), d, KF_DTYPE_UNDEFINED, r.put()));
+    EXPECT_TRUE(close_complex(r, prods, dt(), 32));
+  }
 }
 
 TEST_P(Complex, MatrixProduct) {

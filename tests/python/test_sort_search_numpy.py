@@ -1,9 +1,9 @@
 """Sorting, searching and set functions against numpy: sort and argsort (stable, both
 directions, NaN last ascending and first descending, as numpy's ascending order reversed
 stably), nonzero, searchsorted (both sides, sorter), the unique_* functions (NaNs distinct,
--0 equal to +0) and cumulative_prod with include_initial. Values come from Hypothesis in
-float, integer, unsigned and bool dtypes, with many ties; results must equal numpy's, dtype and
-shape included. Complex inputs to sort are refused naming the dtype.
+-0 equal to +0) and cumulative_prod with include_initial (complex128 too). Values come from
+Hypothesis in float, integer, unsigned and bool dtypes, with many ties; results must equal
+numpy's, dtype and shape included. Complex inputs to sort are refused naming the dtype.
 """
 
 import numpy as np
@@ -158,13 +158,15 @@ def test_unique_complex_is_lexicographic():
     same(got.counts, np.array([1, 1, 1, 2], dtype=np.int64))
 
 
-@pytest.mark.parametrize("dtype", ["float64", "int64"])
+@pytest.mark.parametrize("dtype", ["float64", "int64", "complex128"])
 @pytest.mark.parametrize("include_initial", [False, True])
 @given(data=st.data())
 def test_cumulative_prod(dtype, include_initial, data):
+    # Gaussian integers for complex128: their products are exact, as numpy's are
+    levels = [1, 2, -1, 3, 0] + ([1j, 1 - 1j, -2j] if dtype.startswith("complex") else [])
     a = data.draw(hnp.arrays(np.dtype(dtype), data.draw(hnp.array_shapes(min_dims=1, max_dims=3,
                                                                           min_side=0, max_side=4)),
-                             elements=st.sampled_from([1, 2, -1, 3, 0])))
+                             elements=st.sampled_from(levels)))
     axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
     want = np.cumprod(a, axis=axis)
     if include_initial:
