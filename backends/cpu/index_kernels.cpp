@@ -1,11 +1,13 @@
 // index_kernels.cpp — index_select, gather and fill_.
 //
-// Contract: every index is read once and checked against the size of self along dim before
-// self is read at it; an index outside 0..size-1 is KF_INVALID_ARGUMENT naming the value, its
-// position and the valid range (PyTorch takes no negative indices in these ops). Self, index
-// and out may be any strided views (0-dim ones count as one element of one dim). The meta
-// rules (dispatcher/meta/index_meta.cpp) checked dtypes and shapes; the kernel is picked for
-// self's dtype, and the index keeps its own (int64, or int32 for index_select).
+// Contract: every index is checked against the size of self along dim before self is read at
+// it (index_select checks them all first, gather each one as it goes); an index outside
+// 0..size-1 is KF_INVALID_ARGUMENT naming the value, its position and the valid range (PyTorch
+// takes no negative indices in these ops). Self, index and out may be any strided views (0-dim
+// ones count as one element of one dim). The meta rules (dispatcher/meta/index_meta.cpp)
+// checked dtypes and shapes; the kernel is picked for self's dtype, and the index keeps its own
+// (int64, or int32 for index_select).
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -32,25 +34,59 @@ constexpr uint32_t kIndexMask = kAllMask;
   throw kf::plugin::KernelError(KF_INVALID_ARGUMENT, msg);
 }
 
-/// The values of a 0-dim or 1-D int32/int64 index, each checked against `size`.
-std::vector<int64_t> read_indices(const kf_tensor_view_t& index, int32_t dim, int64_t size) {
-  const int64_t n = index.numel;
-  const int64_t stride = index.ndim == 1 ? index.strides[0] : 0;
-  std::vector<int64_t> out(static_cast<size_t>(n));
-  auto read = [&](const auto* p) {
-    for (int64_t i = 0; i < n; ++i) {
-      const int64_t v = static_cast<int64_t>(p[i * stride]);
-      if (v < 0 || v >= size) bad_index(v, i, dim, size);
-      out[static_cast<size_t>(i)] = v;
+/// The values of a 0-dim or 1-D int32/int64 index, each checked against a size: a contiguous
+/// int64 index is read where it lies, any other one is copied to int64 first.
+class Indices {
+ public:
+  Indices(const kf_tensor_view_t& index, int32_t dim, int64_t size) {
+    n_ = index.numel;
+    const int64_t stride = index.ndim == 1 ? index.strides[0] : 0;
+    if (index.dtype == KF_INT64 && (stride == 1 || n_ <= 1)) {
+      data_ = static_cast<const int64_t*>(index.data);
+    } else {
+      copy_.resize(static_cast<size_t>(n_));
+      if (index.dtype == KF_INT32) {
+        widen(static_cast<const int32_t*>(index.data), stride);
+      } else {
+        widen(static_cast<const int64_t*>(index.data), stride);
+      }
+      data_ = copy_.data();
     }
-  };
-  if (index.dtype == KF_INT32) {
-    read(static_cast<const int32_t*>(index.data));
-  } else {
-    read(static_cast<const int64_t*>(index.data));
+    check(dim, size);
   }
-  return out;
-}
+  int64_t size() const { return n_; }
+  const int64_t* data() const { return data_; }
+  int64_t operator[](int64_t j) const { return data_[j]; }
+
+ private:
+  template <class I>
+  void widen(const I* p, int64_t stride) {
+    for (int64_t i = 0; i < n_; ++i) {
+      copy_[static_cast<size_t>(i)] = static_cast<int64_t>(p[i * stride]);
+    }
+  }
+  /// The least and greatest index in one parallel read that vectorises; the first bad one is
+  /// looked for only when there is one.
+  void check(int32_t dim, int64_t size) const {
+    int64_t lo = 0, hi = 0;
+    if (n_ > 0) lo = hi = data_[0];
+    const int nt = threads_for(n_);
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static) reduction(min : lo) \
+    reduction(max : hi)
+    for (int64_t i = 0; i < n_; ++i) {
+      lo = std::min(lo, data_[i]);
+      hi = std::max(hi, data_[i]);
+    }
+    if (lo >= 0 && hi < size) return;
+    for (int64_t i = 0; i < n_; ++i) {
+      if (data_[i] < 0 || data_[i] >= size) bad_index(data_[i], i, dim, size);
+    }
+  }
+
+  int64_t n_ = 0;
+  const int64_t* data_ = nullptr;
+  std::vector<int64_t> copy_;
+};
 
 /// `v` without dim `dim`, starting `at` elements of size `esize` into it.
 kf_tensor_view_t drop_dim(const kf_tensor_view_t& v, int32_t dim, int64_t at, int64_t esize,
@@ -73,11 +109,11 @@ kf_tensor_view_t drop_dim(const kf_tensor_view_t& v, int32_t dim, int64_t at, in
 // Dense self and out: out is outer x k x inner, self outer x size x inner; one memcpy a row.
 template <class T>
 void select_dense(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int32_t dim,
-                  const std::vector<int64_t>& idx) {
+                  const Indices& idx) {
   int64_t outer = 1, inner = 1;
   for (int32_t d = 0; d < dim; ++d) outer *= self.shape[d];
   for (int32_t d = dim + 1; d < self.ndim; ++d) inner *= self.shape[d];
-  const int64_t k = static_cast<int64_t>(idx.size()), size = self.shape[dim];
+  const int64_t k = idx.size(), size = self.shape[dim];
   const T* src = static_cast<const T*>(self.data);
   T* dst = static_cast<T*>(out.data);
   const int64_t rows = outer * k;
@@ -101,14 +137,14 @@ void select_dense(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int
 #pragma omp parallel for num_threads(nt) schedule(static)
   for (int64_t r = 0; r < rows; ++r) {
     const int64_t o = r / k, j = r % k;
-    std::memcpy(dst + r * inner, src + (o * size + idx[static_cast<size_t>(j)]) * inner,
+    std::memcpy(dst + r * inner, src + (o * size + idx[j]) * inner,
                 static_cast<size_t>(inner) * sizeof(T));
   }
 }
 
 template <class T>
 void select_into(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int32_t dim,
-                 const std::vector<int64_t>& idx) {
+                 const Indices& idx) {
   if (self.ndim == 0) {
     *static_cast<T*>(out.data) = elem(static_cast<const T*>(self.data));
     return;
@@ -119,10 +155,9 @@ void select_into(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int3
   }
   int64_t s_shape[KF_MAX_NDIM], s_strides[KF_MAX_NDIM], o_shape[KF_MAX_NDIM],
       o_strides[KF_MAX_NDIM];
-  for (size_t j = 0; j < idx.size(); ++j) {
+  for (int64_t j = 0; j < idx.size(); ++j) {
     const kf_tensor_view_t src = drop_dim(self, dim, idx[j], sizeof(T), s_shape, s_strides);
-    const kf_tensor_view_t dst =
-        drop_dim(out, dim, static_cast<int64_t>(j), sizeof(T), o_shape, o_strides);
+    const kf_tensor_view_t dst = drop_dim(out, dim, j, sizeof(T), o_shape, o_strides);
     map1<T, T>(dst, src, [](T v) { return v; });
   }
 }
@@ -131,7 +166,7 @@ void index_select_kernel(const ops::index_select::Args& a) {
   const int32_t nd = a.self.ndim;
   const int32_t dim = static_cast<int32_t>(a.dim < 0 ? a.dim + (nd > 0 ? nd : 1) : a.dim);
   const int64_t size = nd > 0 ? a.self.shape[dim] : 1;
-  const std::vector<int64_t> idx = read_indices(a.index, dim, size);
+  const Indices idx(a.index, dim, size);
   if (a.out.numel == 0) return;
   dispatch<kIndexMask>(a.out.dtype, "index_select", [&](auto tag) {
     select_into<typename decltype(tag)::type>(a.out, a.self, dim, idx);
