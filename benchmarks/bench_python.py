@@ -7,9 +7,11 @@ run; writes JSON for write_report.py (--python).
   numpy's `np.add(x, y)` and `x + y`, torch's `a + b`. Each repetition times every candidate
   once (timeit, best of its loop), in a shuffled order, so a change of machine load hits them
   all; the figures are the medians over the repetitions, in ns per call.
-- Large arrays (16M elements): `kf.sort` of float32 against `np.sort`, `kf.unique_values` of
-  int32 against `np.unique`, and `x[::-1]`, `kf.roll` and a bool-mask read `x[mask]` of
-  float32 against a copy of the same bytes (`x.clone()`, numpy's `x.copy()` beside it). Each
+- Large arrays (16M elements): `kf.sort` and `kf.argsort` of float32 against `np.sort` and
+  `np.argsort(kind="stable")`, `kf.unique_values` of int32 against `np.unique`, and
+  `x[::-1]`, `kf.roll`, a bool-mask read `x[mask]` and `kf.take` of a random permutation of
+  float32 against a copy of the same bytes (`x.clone()`, numpy's `x.copy()`, `x[mask]` and
+  `np.take` beside them). Each
   repetition times every candidate once, in a shuffled order; medians in ms.
 - Import: fresh interpreters `python -c "import kernforge"` (every plugin probed: `import`
   starts the runtime), `import numpy`, `import torch`, and `python -c pass`, started round-robin
@@ -78,10 +80,13 @@ def _large_candidates():
     f = rng.standard_normal(LARGE, dtype=np.float32)
     i = rng.integers(0, 1 << 20, LARGE, dtype=np.int32)
     mask = f > 0
-    kf_f, kf_i, kf_mask = kf.asarray(f), kf.asarray(i), kf.asarray(mask)
+    perm = rng.permutation(LARGE)  # int64: every element once, in a random order
+    kf_f, kf_i, kf_mask, kf_perm = kf.asarray(f), kf.asarray(i), kf.asarray(mask), kf.asarray(perm)
     return {
         "kernforge sort float32": lambda: kf.sort(kf_f),
         "numpy np.sort float32": lambda: np.sort(f),
+        "kernforge argsort float32": lambda: kf.argsort(kf_f),
+        "numpy np.argsort float32": lambda: np.argsort(f, kind="stable"),
         "kernforge unique_values int32": lambda: kf.unique_values(kf_i),
         "numpy np.unique int32": lambda: np.unique(i),
         "kernforge copy float32": lambda: kf_f.clone(),
@@ -90,6 +95,8 @@ def _large_candidates():
         "kernforge roll float32": lambda: kf.roll(kf_f, 1000),
         "kernforge x[mask] float32": lambda: kf_f[kf_mask],
         "numpy x[mask] float32": lambda: f[mask],
+        "kernforge take float32": lambda: kf.take(kf_f, kf_perm),
+        "numpy np.take float32": lambda: np.take(f, perm),
     }
 
 

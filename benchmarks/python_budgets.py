@@ -5,8 +5,8 @@ them), from the JSON of bench_python.py:
   and at most 350 ns;
 - `import kernforge` with every plugin probed: at most 60 ms over a bare interpreter;
 - 16M elements: `kf.sort` (float32) and `kf.unique_values` (int32) at least as fast as numpy's
-  `np.sort` and `np.unique`; `x[::-1]`, `kf.roll` and `x[mask]` (float32) at least 0.90x the
-  speed of a copy of the same bytes (`x.clone()`).
+  `np.sort` and `np.unique`; `x[::-1]`, `kf.roll`, `x[mask]` and `kf.take` of a random
+  permutation (float32) at least 0.90x the speed of a copy of the same bytes (`x.clone()`).
 """
 from __future__ import annotations
 
@@ -21,6 +21,7 @@ LARGE_BUDGETS = [
     ("kernforge x[::-1] float32", "kernforge copy float32", COPY_SPEED),
     ("kernforge roll float32", "kernforge copy float32", COPY_SPEED),
     ("kernforge x[mask] float32", "kernforge copy float32", COPY_SPEED),
+    ("kernforge take float32", "kernforge copy float32", COPY_SPEED),
 ]
 
 
