@@ -6,9 +6,10 @@
 //  - sort's values: equal keys are equal values, so any order of them gives the stable result.
 //    32- and 64-bit keys go through the vectorised sort (vector_sort.hpp), in the output's own
 //    memory when its line is contiguous; 8- and 16-bit keys through the radix sort;
-//  - argsort's positions: 32-bit keys (and shorter ones of lines up to 2^32) become 64-bit
-//    pairs key << 32 | position, all distinct, whose vectorised sort is the stable order (in the
-//    int64 output's own memory); 64-bit keys through the radix sort, positions alongside.
+//  - argsort's positions: the 32-bit keys of a line of up to 2^32 elements become 64-bit pairs
+//    key << 32 | position, all distinct, whose vectorised sort is the stable order (in the
+//    int64 output's own memory); 8-, 16- and 64-bit keys through the radix sort, positions
+//    alongside.
 // sort writes each zero's own sign back: the zeros of a line form one run in the result, in
 // their input order, so the run takes the input's zero signs in turn; NaNs come out as a NaN of
 // the type. Many lines: one line a thread; few long lines: the threads share each line's work.
@@ -100,7 +101,9 @@ bool has_negative_zero(const char* in, int64_t n, int64_t si, int nt) {
   } else {
     bool found = false;
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static) reduction(| : found)
-    for (int64_t i = 0; i < n; ++i) found |= is_negative_zero(*reinterpret_cast<const T*>(in + i * si));
+    for (int64_t i = 0; i < n; ++i) {
+      found |= is_negative_zero(*reinterpret_cast<const T*>(in + i * si));
+    }
     return found;
   }
 }
