@@ -51,8 +51,8 @@ void silu_kernel(const ops::silu::Args& a) {
 }  // namespace
 
 kf_status_t register_activation_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, gelu, gelu_kernel, kActivationMask);
-  KF_REGISTER_KERNEL(reg, silu, silu_kernel, kActivationMask);
+  KF_CPU_KERNEL(reg, gelu, gelu_kernel, kActivationMask);
+  KF_CPU_KERNEL(reg, silu, silu_kernel, kActivationMask);
   return KF_OK;
 }
 

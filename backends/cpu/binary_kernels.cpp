@@ -130,14 +130,14 @@ void where_kernel(const ops::where::Args& a) {
 }  // namespace
 
 kf_status_t register_binary_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, add, add_kernel, kAddMask);
-  KF_REGISTER_KERNEL(reg, sub, sub_kernel, kSubMask);
-  KF_REGISTER_KERNEL(reg, mul, mul_kernel, kMulMask);
-  KF_REGISTER_KERNEL(reg, div, div_kernel, kDivMask);
-  KF_REGISTER_KERNEL(reg, eq, eq_kernel, kEqMask);
-  KF_REGISTER_KERNEL(reg, lt, lt_kernel, kOrderMask);
-  KF_REGISTER_KERNEL(reg, gt, gt_kernel, kOrderMask);
-  KF_REGISTER_KERNEL(reg, where, where_kernel, kWhereMask);
+  KF_CPU_KERNEL(reg, add, add_kernel, kAddMask);
+  KF_CPU_KERNEL(reg, sub, sub_kernel, kSubMask);
+  KF_CPU_KERNEL(reg, mul, mul_kernel, kMulMask);
+  KF_CPU_KERNEL(reg, div, div_kernel, kDivMask);
+  KF_CPU_KERNEL(reg, eq, eq_kernel, kEqMask);
+  KF_CPU_KERNEL(reg, lt, lt_kernel, kOrderMask);
+  KF_CPU_KERNEL(reg, gt, gt_kernel, kOrderMask);
+  KF_CPU_KERNEL(reg, where, where_kernel, kWhereMask);
   return KF_OK;
 }
 

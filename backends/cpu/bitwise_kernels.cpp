@@ -99,12 +99,12 @@ void bitwise_not_kernel(const ops::bitwise_not::Args& a) {
 }  // namespace
 
 kf_status_t register_bitwise_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, bitwise_and, bitwise_and_kernel, kLogicMask);
-  KF_REGISTER_KERNEL(reg, bitwise_or, bitwise_or_kernel, kLogicMask);
-  KF_REGISTER_KERNEL(reg, bitwise_xor, bitwise_xor_kernel, kLogicMask);
-  KF_REGISTER_KERNEL(reg, bitwise_not, bitwise_not_kernel, kLogicMask);
-  KF_REGISTER_KERNEL(reg, bitwise_left_shift, bitwise_left_shift_kernel, kShiftMask);
-  KF_REGISTER_KERNEL(reg, bitwise_right_shift, bitwise_right_shift_kernel, kShiftMask);
+  KF_CPU_KERNEL(reg, bitwise_and, bitwise_and_kernel, kLogicMask);
+  KF_CPU_KERNEL(reg, bitwise_or, bitwise_or_kernel, kLogicMask);
+  KF_CPU_KERNEL(reg, bitwise_xor, bitwise_xor_kernel, kLogicMask);
+  KF_CPU_KERNEL(reg, bitwise_not, bitwise_not_kernel, kLogicMask);
+  KF_CPU_KERNEL(reg, bitwise_left_shift, bitwise_left_shift_kernel, kShiftMask);
+  KF_CPU_KERNEL(reg, bitwise_right_shift, bitwise_right_shift_kernel, kShiftMask);
   return KF_OK;
 }
 

@@ -62,12 +62,12 @@ void logical_xor_kernel(const ops::logical_xor::Args& a) {
 }  // namespace
 
 kf_status_t register_compare_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, ne, ne_kernel, kTruthMask);
-  KF_REGISTER_KERNEL(reg, le, le_kernel, kOrderMask);
-  KF_REGISTER_KERNEL(reg, ge, ge_kernel, kOrderMask);
-  KF_REGISTER_KERNEL(reg, logical_and, logical_and_kernel, kTruthMask);
-  KF_REGISTER_KERNEL(reg, logical_or, logical_or_kernel, kTruthMask);
-  KF_REGISTER_KERNEL(reg, logical_xor, logical_xor_kernel, kTruthMask);
+  KF_CPU_KERNEL(reg, ne, ne_kernel, kTruthMask);
+  KF_CPU_KERNEL(reg, le, le_kernel, kOrderMask);
+  KF_CPU_KERNEL(reg, ge, ge_kernel, kOrderMask);
+  KF_CPU_KERNEL(reg, logical_and, logical_and_kernel, kTruthMask);
+  KF_CPU_KERNEL(reg, logical_or, logical_or_kernel, kTruthMask);
+  KF_CPU_KERNEL(reg, logical_xor, logical_xor_kernel, kTruthMask);
   return KF_OK;
 }
 

@@ -68,9 +68,9 @@ void imag_kernel(const ops::imag::Args& a) { part<true>(a.self, a.out, "imag"); 
 }  // namespace
 
 kf_status_t register_complex_part_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, conj, conj_kernel, kPartMask);
-  KF_REGISTER_KERNEL(reg, real, real_kernel, kPartMask);
-  KF_REGISTER_KERNEL(reg, imag, imag_kernel, kPartMask);
+  KF_CPU_KERNEL(reg, conj, conj_kernel, kPartMask);
+  KF_CPU_KERNEL(reg, real, real_kernel, kPartMask);
+  KF_CPU_KERNEL(reg, imag, imag_kernel, kPartMask);
   return KF_OK;
 }
 

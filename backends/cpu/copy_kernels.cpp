@@ -102,8 +102,8 @@ void to_dtype_kernel(const ops::to_dtype::Args& a) {
 }  // namespace
 
 kf_status_t register_copy_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, copy_, copy__kernel, kCopyMask);
-  KF_REGISTER_KERNEL(reg, to_dtype, to_dtype_kernel, kCopyMask);
+  KF_CPU_KERNEL(reg, copy_, copy__kernel, kCopyMask);
+  KF_CPU_KERNEL(reg, to_dtype, to_dtype_kernel, kCopyMask);
   return KF_OK;
 }
 

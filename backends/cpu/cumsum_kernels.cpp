@@ -150,8 +150,8 @@ void cumprod_kernel(const ops::cumprod::Args& a) { cum_kernel<true>(a, "cumprod"
 }  // namespace
 
 kf_status_t register_cumsum_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, cumsum, cumsum_kernel, kCumsumMask);
-  KF_REGISTER_KERNEL(reg, cumprod, cumprod_kernel, kCumsumMask);
+  KF_CPU_KERNEL(reg, cumsum, cumsum_kernel, kCumsumMask);
+  KF_CPU_KERNEL(reg, cumprod, cumprod_kernel, kCumsumMask);
   return KF_OK;
 }
 

@@ -116,12 +116,12 @@ void eye_kernel(const ops::eye::Args& a) {
 }  // namespace
 
 kf_status_t register_factory_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, full, full_kernel, kFillMask);
-  KF_REGISTER_KERNEL(reg, zeros, zeros_kernel, kFillMask);
-  KF_REGISTER_KERNEL(reg, ones, ones_kernel, kFillMask);
-  KF_REGISTER_KERNEL(reg, arange, arange_kernel, kArangeMask);
-  KF_REGISTER_KERNEL(reg, linspace, linspace_kernel, kLinspaceMask);
-  KF_REGISTER_KERNEL(reg, eye, eye_kernel, kEyeMask);
+  KF_CPU_KERNEL(reg, full, full_kernel, kFillMask);
+  KF_CPU_KERNEL(reg, zeros, zeros_kernel, kFillMask);
+  KF_CPU_KERNEL(reg, ones, ones_kernel, kFillMask);
+  KF_CPU_KERNEL(reg, arange, arange_kernel, kArangeMask);
+  KF_CPU_KERNEL(reg, linspace, linspace_kernel, kLinspaceMask);
+  KF_CPU_KERNEL(reg, eye, eye_kernel, kEyeMask);
   return KF_OK;
 }
 

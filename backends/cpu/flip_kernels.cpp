@@ -22,7 +22,7 @@ void flip_kernel(const ops::flip::Args& a) {
 }  // namespace
 
 kf_status_t register_flip_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, flip, flip_kernel, kAllMask);
+  KF_CPU_KERNEL(reg, flip, flip_kernel, kAllMask);
   return KF_OK;
 }
 

@@ -104,8 +104,8 @@ void remainder_kernel(const ops::remainder::Args& a) {
 }  // namespace
 
 kf_status_t register_floor_division_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, floor_divide, floor_divide_kernel, kDivisionMask);
-  KF_REGISTER_KERNEL(reg, remainder, remainder_kernel, kDivisionMask);
+  KF_CPU_KERNEL(reg, floor_divide, floor_divide_kernel, kDivisionMask);
+  KF_CPU_KERNEL(reg, remainder, remainder_kernel, kDivisionMask);
   return KF_OK;
 }
 

@@ -259,9 +259,9 @@ void fill__kernel(const ops::fill_::Args& a) {
 }  // namespace
 
 kf_status_t register_index_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, index_select, index_select_kernel, kIndexMask);
-  KF_REGISTER_KERNEL(reg, gather, gather_kernel, kIndexMask);
-  KF_REGISTER_KERNEL(reg, fill_, fill__kernel, kIndexMask);
+  KF_CPU_KERNEL(reg, index_select, index_select_kernel, kIndexMask);
+  KF_CPU_KERNEL(reg, gather, gather_kernel, kIndexMask);
+  KF_CPU_KERNEL(reg, fill_, fill__kernel, kIndexMask);
   return KF_OK;
 }
 

@@ -10,6 +10,13 @@
 
 namespace kf::cpu {
 
+/// Registers a CPU kernel that takes views of negative stride as they are (its loops step with
+/// signed strides from element [0, ..., 0]). Kernels that hand strides to BLAS or oneDNN
+/// (linalg_kernels.cpp, attention_kernels.cpp) use KF_REGISTER_KERNEL: the host copies such
+/// views for them.
+#define KF_CPU_KERNEL(reg, op, fn, dtype_mask) \
+  KF_REGISTER_KERNEL_FLAGS(reg, op, fn, dtype_mask, KF_KERNEL_NEGATIVE_STRIDES)
+
 // One per <family>_kernels.cpp, listed by CMake in kernel_families.inc.
 #define KF_CPU_KERNEL_FAMILY(family) kf_status_t register_##family##_kernels(const kf_registrar_t* reg);
 #include "kernel_families.inc"

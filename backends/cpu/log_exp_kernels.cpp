@@ -77,10 +77,10 @@ void log10_kernel(const ops::log10::Args& a) {
 }  // namespace
 
 kf_status_t register_log_exp_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, expm1, expm1_kernel, kLogExpMask);
-  KF_REGISTER_KERNEL(reg, log1p, log1p_kernel, kLogExpMask);
-  KF_REGISTER_KERNEL(reg, log2, log2_kernel, kLogExpMask);
-  KF_REGISTER_KERNEL(reg, log10, log10_kernel, kLogExpMask);
+  KF_CPU_KERNEL(reg, expm1, expm1_kernel, kLogExpMask);
+  KF_CPU_KERNEL(reg, log1p, log1p_kernel, kLogExpMask);
+  KF_CPU_KERNEL(reg, log2, log2_kernel, kLogExpMask);
+  KF_CPU_KERNEL(reg, log10, log10_kernel, kLogExpMask);
   return KF_OK;
 }
 

@@ -85,8 +85,8 @@ void any_kernel(const ops::any::Args& a) { logical_kernel<false>(a, "any"); }
 }  // namespace
 
 kf_status_t register_logical_reduce_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, all, all_kernel, kLogicalMask);
-  KF_REGISTER_KERNEL(reg, any, any_kernel, kLogicalMask);
+  KF_CPU_KERNEL(reg, all, all_kernel, kLogicalMask);
+  KF_CPU_KERNEL(reg, any, any_kernel, kLogicalMask);
   return KF_OK;
 }
 

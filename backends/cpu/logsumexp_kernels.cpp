@@ -191,7 +191,7 @@ void logsumexp_kernel(const ops::logsumexp::Args& a) {
 }  // namespace
 
 kf_status_t register_logsumexp_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, logsumexp, logsumexp_kernel, kLogsumexpMask);
+  KF_CPU_KERNEL(reg, logsumexp, logsumexp_kernel, kLogsumexpMask);
   return KF_OK;
 }
 

@@ -41,11 +41,11 @@ void reciprocal_kernel(const ops::reciprocal::Args& a) {
 }  // namespace
 
 kf_status_t register_math_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, rsqrt, rsqrt_kernel, kMathMask);
-  KF_REGISTER_KERNEL(reg, sin, sin_kernel, kMathMask);
-  KF_REGISTER_KERNEL(reg, cos, cos_kernel, kMathMask);
-  KF_REGISTER_KERNEL(reg, erf, erf_kernel, kMathMask);
-  KF_REGISTER_KERNEL(reg, reciprocal, reciprocal_kernel, kMathMask);
+  KF_CPU_KERNEL(reg, rsqrt, rsqrt_kernel, kMathMask);
+  KF_CPU_KERNEL(reg, sin, sin_kernel, kMathMask);
+  KF_CPU_KERNEL(reg, cos, cos_kernel, kMathMask);
+  KF_CPU_KERNEL(reg, erf, erf_kernel, kMathMask);
+  KF_CPU_KERNEL(reg, reciprocal, reciprocal_kernel, kMathMask);
   return KF_OK;
 }
 

@@ -131,9 +131,9 @@ void pow_kernel(const ops::pow::Args& a) {
 }  // namespace
 
 kf_status_t register_minmax_pow_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, maximum, maximum_kernel, kMinMaxMask);
-  KF_REGISTER_KERNEL(reg, minimum, minimum_kernel, kMinMaxMask);
-  KF_REGISTER_KERNEL(reg, pow, pow_kernel, kPowMask);
+  KF_CPU_KERNEL(reg, maximum, maximum_kernel, kMinMaxMask);
+  KF_CPU_KERNEL(reg, minimum, minimum_kernel, kMinMaxMask);
+  KF_CPU_KERNEL(reg, pow, pow_kernel, kPowMask);
   return KF_OK;
 }
 

@@ -156,8 +156,8 @@ void std_kernel(const ops::std::Args& a) { moments_kernel<true>(a, "std"); }
 }  // namespace
 
 kf_status_t register_moments_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, var, var_kernel, kMomentsMask);
-  KF_REGISTER_KERNEL(reg, std, std_kernel, kMomentsMask);
+  KF_CPU_KERNEL(reg, var, var_kernel, kMomentsMask);
+  KF_CPU_KERNEL(reg, std, std_kernel, kMomentsMask);
   return KF_OK;
 }
 

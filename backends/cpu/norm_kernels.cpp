@@ -330,8 +330,8 @@ void rms_norm_kernel(const ops::rms_norm::Args& a) {
 }  // namespace
 
 kf_status_t register_norm_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, layer_norm, layer_norm_kernel, kNormMask);
-  KF_REGISTER_KERNEL(reg, rms_norm, rms_norm_kernel, kNormMask);
+  KF_CPU_KERNEL(reg, layer_norm, layer_norm_kernel, kNormMask);
+  KF_CPU_KERNEL(reg, rms_norm, rms_norm_kernel, kNormMask);
   return KF_OK;
 }
 

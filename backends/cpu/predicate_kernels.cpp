@@ -73,11 +73,11 @@ void logical_not_kernel(const ops::logical_not::Args& a) {
 }  // namespace
 
 kf_status_t register_predicate_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, isnan, isnan_kernel, kAnyMask);
-  KF_REGISTER_KERNEL(reg, isinf, isinf_kernel, kAnyMask);
-  KF_REGISTER_KERNEL(reg, isfinite, isfinite_kernel, kAnyMask);
-  KF_REGISTER_KERNEL(reg, signbit, signbit_kernel, kSignbitMask);
-  KF_REGISTER_KERNEL(reg, logical_not, logical_not_kernel, kAnyMask);
+  KF_CPU_KERNEL(reg, isnan, isnan_kernel, kAnyMask);
+  KF_CPU_KERNEL(reg, isinf, isinf_kernel, kAnyMask);
+  KF_CPU_KERNEL(reg, isfinite, isfinite_kernel, kAnyMask);
+  KF_CPU_KERNEL(reg, signbit, signbit_kernel, kSignbitMask);
+  KF_CPU_KERNEL(reg, logical_not, logical_not_kernel, kAnyMask);
   return KF_OK;
 }
 

@@ -99,9 +99,9 @@ void argmin_kernel(const ops::argmin::Args& a) {
 }  // namespace
 
 kf_status_t register_prod_minmax_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, prod, prod_kernel, kProdMask);
-  KF_REGISTER_KERNEL(reg, amin, amin_kernel, kAminMask);
-  KF_REGISTER_KERNEL(reg, argmin, argmin_kernel, kArgminMask);
+  KF_CPU_KERNEL(reg, prod, prod_kernel, kProdMask);
+  KF_CPU_KERNEL(reg, amin, amin_kernel, kAminMask);
+  KF_CPU_KERNEL(reg, argmin, argmin_kernel, kArgminMask);
   return KF_OK;
 }
 

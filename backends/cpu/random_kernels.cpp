@@ -143,8 +143,8 @@ void seed_random(uint64_t seed) {
 }
 
 kf_status_t register_random_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, rand, rand_kernel, kRandomMask);
-  KF_REGISTER_KERNEL(reg, randn, randn_kernel, kRandomMask);
+  KF_CPU_KERNEL(reg, rand, rand_kernel, kRandomMask);
+  KF_CPU_KERNEL(reg, randn, randn_kernel, kRandomMask);
   return KF_OK;
 }
 

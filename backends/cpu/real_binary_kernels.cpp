@@ -91,11 +91,11 @@ void nextafter_kernel(const ops::nextafter::Args& a) {
 }  // namespace
 
 kf_status_t register_real_binary_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, atan2, atan2_kernel, kRealFloatMask);
-  KF_REGISTER_KERNEL(reg, hypot, hypot_kernel, kRealFloatMask);
-  KF_REGISTER_KERNEL(reg, copysign, copysign_kernel, kRealFloatMask);
-  KF_REGISTER_KERNEL(reg, logaddexp, logaddexp_kernel, kRealFloatMask);
-  KF_REGISTER_KERNEL(reg, nextafter, nextafter_kernel, kRealFloatMask);
+  KF_CPU_KERNEL(reg, atan2, atan2_kernel, kRealFloatMask);
+  KF_CPU_KERNEL(reg, hypot, hypot_kernel, kRealFloatMask);
+  KF_CPU_KERNEL(reg, copysign, copysign_kernel, kRealFloatMask);
+  KF_CPU_KERNEL(reg, logaddexp, logaddexp_kernel, kRealFloatMask);
+  KF_CPU_KERNEL(reg, nextafter, nextafter_kernel, kRealFloatMask);
   return KF_OK;
 }
 

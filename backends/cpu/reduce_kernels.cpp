@@ -100,10 +100,10 @@ void argmax_kernel(const ops::argmax::Args& a) {
 }  // namespace
 
 kf_status_t register_reduce_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, sum, sum_kernel, kSumMask);
-  KF_REGISTER_KERNEL(reg, mean, mean_kernel, kMeanMask);
-  KF_REGISTER_KERNEL(reg, amax, amax_kernel, kAmaxMask);
-  KF_REGISTER_KERNEL(reg, argmax, argmax_kernel, kArgmaxMask);
+  KF_CPU_KERNEL(reg, sum, sum_kernel, kSumMask);
+  KF_CPU_KERNEL(reg, mean, mean_kernel, kMeanMask);
+  KF_CPU_KERNEL(reg, amax, amax_kernel, kAmaxMask);
+  KF_CPU_KERNEL(reg, argmax, argmax_kernel, kArgmaxMask);
   return KF_OK;
 }
 

@@ -127,12 +127,12 @@ void clamp_kernel(const ops::clamp::Args& a) {
 }  // namespace
 
 kf_status_t register_rounding_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, floor, floor_kernel, kRoundingMask);
-  KF_REGISTER_KERNEL(reg, ceil, ceil_kernel, kRoundingMask);
-  KF_REGISTER_KERNEL(reg, trunc, trunc_kernel, kRoundingMask);
-  KF_REGISTER_KERNEL(reg, round, round_kernel, kRoundingMask);
-  KF_REGISTER_KERNEL(reg, sign, sign_kernel, kSignMask);
-  KF_REGISTER_KERNEL(reg, clamp, clamp_kernel, kClampMask);
+  KF_CPU_KERNEL(reg, floor, floor_kernel, kRoundingMask);
+  KF_CPU_KERNEL(reg, ceil, ceil_kernel, kRoundingMask);
+  KF_CPU_KERNEL(reg, trunc, trunc_kernel, kRoundingMask);
+  KF_CPU_KERNEL(reg, round, round_kernel, kRoundingMask);
+  KF_CPU_KERNEL(reg, sign, sign_kernel, kSignMask);
+  KF_CPU_KERNEL(reg, clamp, clamp_kernel, kClampMask);
   return KF_OK;
 }
 

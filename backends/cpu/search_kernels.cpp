@@ -213,8 +213,8 @@ void searchsorted_kernel(const ops::searchsorted::Args& a) {
 }  // namespace
 
 kf_status_t register_search_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, nonzero_static, nonzero_static_kernel, kNonzeroMask);
-  KF_REGISTER_KERNEL(reg, searchsorted, searchsorted_kernel, kSearchMask);
+  KF_CPU_KERNEL(reg, nonzero_static, nonzero_static_kernel, kNonzeroMask);
+  KF_CPU_KERNEL(reg, searchsorted, searchsorted_kernel, kSearchMask);
   return KF_OK;
 }
 

@@ -389,8 +389,8 @@ void log_softmax_kernel(const ops::log_softmax::Args& a) {
 }  // namespace
 
 kf_status_t register_softmax_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, softmax, softmax_kernel, kSoftmaxMask);
-  KF_REGISTER_KERNEL(reg, log_softmax, log_softmax_kernel, kSoftmaxMask);
+  KF_CPU_KERNEL(reg, softmax, softmax_kernel, kSoftmaxMask);
+  KF_CPU_KERNEL(reg, log_softmax, log_softmax_kernel, kSoftmaxMask);
   return KF_OK;
 }
 

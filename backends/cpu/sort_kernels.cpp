@@ -242,8 +242,8 @@ void argsort_kernel(const ops::argsort::Args& a) {
 }  // namespace
 
 kf_status_t register_sort_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, sort, sort_kernel, kSortMask);
-  KF_REGISTER_KERNEL(reg, argsort, argsort_kernel, kSortMask);
+  KF_CPU_KERNEL(reg, sort, sort_kernel, kSortMask);
+  KF_CPU_KERNEL(reg, argsort, argsort_kernel, kSortMask);
   return KF_OK;
 }
 

@@ -36,15 +36,15 @@ KF_CPU_TRIG_KERNEL(atanh)
 }  // namespace
 
 kf_status_t register_trig_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, tan, tan_kernel, kTrigMask);
-  KF_REGISTER_KERNEL(reg, asin, asin_kernel, kTrigMask);
-  KF_REGISTER_KERNEL(reg, acos, acos_kernel, kTrigMask);
-  KF_REGISTER_KERNEL(reg, atan, atan_kernel, kTrigMask);
-  KF_REGISTER_KERNEL(reg, sinh, sinh_kernel, kTrigMask);
-  KF_REGISTER_KERNEL(reg, cosh, cosh_kernel, kTrigMask);
-  KF_REGISTER_KERNEL(reg, asinh, asinh_kernel, kTrigMask);
-  KF_REGISTER_KERNEL(reg, acosh, acosh_kernel, kTrigMask);
-  KF_REGISTER_KERNEL(reg, atanh, atanh_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, tan, tan_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, asin, asin_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, acos, acos_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, atan, atan_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, sinh, sinh_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, cosh, cosh_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, asinh, asinh_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, acosh, acosh_kernel, kTrigMask);
+  KF_CPU_KERNEL(reg, atanh, atanh_kernel, kTrigMask);
   return KF_OK;
 }
 

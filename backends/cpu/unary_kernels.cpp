@@ -121,15 +121,15 @@ void tanh_kernel(const ops::tanh::Args& a) {
 }  // namespace
 
 kf_status_t register_unary_kernels(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, neg, neg_kernel, kNegMask);
-  KF_REGISTER_KERNEL(reg, abs, abs_kernel, kAbsMask);
-  KF_REGISTER_KERNEL(reg, square, square_kernel, kNegMask);
-  KF_REGISTER_KERNEL(reg, exp, exp_kernel, kFloatOpMask);
-  KF_REGISTER_KERNEL(reg, log, log_kernel, kFloatOpMask);
-  KF_REGISTER_KERNEL(reg, sqrt, sqrt_kernel, kFloatOpMask);
-  KF_REGISTER_KERNEL(reg, relu, relu_kernel, kReluMask);
-  KF_REGISTER_KERNEL(reg, sigmoid, sigmoid_kernel, kFloatOpMask);
-  KF_REGISTER_KERNEL(reg, tanh, tanh_kernel, kFloatOpMask);
+  KF_CPU_KERNEL(reg, neg, neg_kernel, kNegMask);
+  KF_CPU_KERNEL(reg, abs, abs_kernel, kAbsMask);
+  KF_CPU_KERNEL(reg, square, square_kernel, kNegMask);
+  KF_CPU_KERNEL(reg, exp, exp_kernel, kFloatOpMask);
+  KF_CPU_KERNEL(reg, log, log_kernel, kFloatOpMask);
+  KF_CPU_KERNEL(reg, sqrt, sqrt_kernel, kFloatOpMask);
+  KF_CPU_KERNEL(reg, relu, relu_kernel, kReluMask);
+  KF_CPU_KERNEL(reg, sigmoid, sigmoid_kernel, kFloatOpMask);
+  KF_CPU_KERNEL(reg, tanh, tanh_kernel, kFloatOpMask);
   return KF_OK;
 }
 

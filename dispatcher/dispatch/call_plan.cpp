@@ -1,6 +1,7 @@
 #include "dispatch/call_plan.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -9,6 +10,7 @@
 #include "device/stream.hpp"
 #include "dispatch/kernel_invoke.hpp"
 #include "dispatch/layers.hpp"
+#include "dispatch/negative_strides.hpp"
 #include "registry/boxing.hpp"
 #include "registry/op_registry.hpp"
 #include "registry/kernel_table.hpp"
@@ -75,21 +77,27 @@ static_assert(offsetof(TensorImpl, dtype) == offsetof(TensorImpl, ndim) + 4 &&
                   offsetof(TensorKey, dtype) == 4 && offsetof(TensorKey, device) == 8,
               "TensorKey mirrors TensorImpl's ndim, dtype, device");
 
-bool same_tensor(const TensorKey& k, const TensorImpl& t) {
+// Same metadata as the key, and no negative stride unless the kernel takes them (`sign`: 0
+// when it does, else INT64_MIN, which catches any negative stride).
+bool same_tensor(const TensorKey& k, const TensorImpl& t, int64_t sign) {
   if (word(&k.ndim) != word(&t.ndim) || word(&k.device) != word(&t.device)) return false;
+  int64_t strides = 0;
   for (int32_t d = 0; d < k.ndim; ++d) {
     if (k.shape[d] != t.shape[d]) return false;
+    strides |= t.strides[d];
   }
-  return true;
+  return (strides & sign) == 0;
 }
 
 // Whether the kernel gets the call's inputs as they are (what a plan's fast path gives it).
 bool inputs_pass_through(const CallArgs& a, const MetaResult& m, const KernelChoice& c) {
   if ((c.flags & KF_KERNEL_NEEDS_CONTIGUOUS) != 0) return false;
+  const bool any_strides = (c.flags & KF_KERNEL_NEGATIVE_STRIDES) != 0;
   const OutputMeta& o = m.out[0];
   for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
     const TensorImpl* t = a.tensors[a.tensor_index[k]];
     if (t == nullptr || t->device != m.device) return false;
+    if (!any_strides && has_negative_stride(*t)) return false;
     if (((m.convert_mask >> k) & 1u) != 0 && t->dtype != m.compute_dtype) return false;
     if (((m.broadcast_mask >> k) & 1u) == 0) continue;
     if (t->ndim != o.ndim) return false;
@@ -210,6 +218,8 @@ bool run_planned(int32_t op, const kf_value_t* args, TensorImpl** results) {
   const Entry& e = plans[op % kPlans];
   if (e.op != op || e.generation != registration_generation()) return false;
   const OpDef& def = op < kBuiltinOpCount ? kBuiltinOps[op] : *op_by_id(op);
+  const int64_t sign =
+      (e.plan.choice.flags & KF_KERNEL_NEGATIVE_STRIDES) != 0 ? 0 : INT64_MIN;
   kf_tensor_view_t inputs[kPlanTensors];
   kf_arg_t kargs[kPlanArgs];
   int32_t tk = 0, vk = 0;
@@ -217,7 +227,7 @@ bool run_planned(int32_t op, const kf_value_t* args, TensorImpl** results) {
     const kf_value_t& v = args[i];
     if (((e.tensor_mask >> i) & 1u) != 0) {
       const TensorImpl* t = find_tensor(v.v.tensor);  // checks the handle's generation
-      if (t == nullptr || !same_tensor(e.tensors[tk], *t)) {
+      if (t == nullptr || !same_tensor(e.tensors[tk], *t, sign)) {
         return false;  // a bad handle is reported by the ordinary path
       }
       inputs[tk++] = kernel_view(*t);

@@ -12,6 +12,7 @@
 #include "dispatch/kernel_choice.hpp"
 #include "dispatch/kernel_invoke.hpp"
 #include "dispatch/meta_call.hpp"
+#include "dispatch/negative_strides.hpp"
 #include "dispatch/tensor_moves.hpp"
 #include "registry/boxing.hpp"
 
@@ -23,7 +24,7 @@ namespace {
 struct Prepared {
   kf_tensor_view_t views[kMaxTensorArgs];
   int64_t strides[kMaxTensorArgs][KF_MAX_NDIM];
-  TensorImpl* temps[3 * kMaxTensorArgs];  // device move, conversion, contiguous copy
+  TensorImpl* temps[3 * kMaxTensorArgs];  // device move, conversion, flip or contiguous copy
   int32_t ntemps = 0;
 
   Prepared() = default;
@@ -78,6 +79,9 @@ void prepare_inputs(const CallArgs& a, const MetaResult& m, kf_dtype_t compute, 
     if (t->device != m.device) t = p.keep(tensor_to(*t, m.device, t->dtype));
     if (((m.convert_mask >> k) & 1u) != 0 && t->dtype != compute) {
       t = p.keep(ops::to_dtype(*t, compute).take());
+    }
+    if ((flags & KF_KERNEL_NEGATIVE_STRIDES) == 0 && has_negative_stride(*t)) {
+      t = p.keep(without_negative_strides(*t));  // Note [Views of negative stride]
     }
     const bool bcast = ((m.broadcast_mask >> k) & 1u) != 0 &&
                        !same_shape(t->shape, t->ndim, o.shape, o.ndim);
@@ -177,6 +181,12 @@ void call_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
   }
 }
 
+// run_kernel again, for a call whose written tensors were replaced (run_into_temporaries).
+void rerun_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                  TensorImpl** results) {
+  run_kernel(a, mode, given, results);
+}
+
 }  // namespace
 
 void check_output_fits(const OpDef& def, const TensorImpl& r, const TensorImpl& g,
@@ -206,6 +216,11 @@ bool run_kernel(const CallArgs& a, CallMode mode, TensorImpl* const* given,
   switch (choice.kind) {
     case KF_KERNEL_BACKEND:
     case KF_KERNEL_BACKEND_FALLBACK:
+      if ((choice.flags & KF_KERNEL_NEGATIVE_STRIDES) == 0 &&
+          writes_negative_strides(a, mode, given)) {
+        run_into_temporaries(a, mode, given, results, rerun_kernel);
+        return true;
+      }
       call_kernel(a, mode, given, results, m, b, choice);
       if (mode == CallMode::Functional) keep_plan(a, m, b, choice);
       return true;

@@ -51,12 +51,26 @@ class Staging {
   void* p_;
 };
 
-// The elements t's view spans in its storage, from its offset (strides are never negative).
-int64_t span_of(const TensorImpl& t) {
-  if (t.numel == 0) return 0;
-  int64_t span = 1;
-  for (int32_t d = 0; d < t.ndim; ++d) span += (t.shape[d] - 1) * t.strides[d];
-  return span;
+// The elements of storage a strided view covers: `below` of them before its element
+// [0, ..., 0] (negative strides reach down), `count` in all (the layout rules keep both in int64).
+struct Extent {
+  int64_t below = 0, count = 0;
+};
+
+Extent extent_of(const TensorImpl& t) {
+  if (t.numel == 0) return {};
+  Extent e{0, 1};
+  for (int32_t d = 0; d < t.ndim; ++d) {
+    const int64_t reach = (t.shape[d] - 1) * t.strides[d];
+    e.count += reach < 0 ? -reach : reach;
+    if (reach < 0) e.below -= reach;
+  }
+  return e;
+}
+
+// The address of the lowest element a view covers.
+char* lowest(const TensorImpl& t, const Extent& e) {
+  return static_cast<char*>(data_ptr(t)) - e.below * static_cast<int64_t>(itemsize(t.dtype));
 }
 
 // A contiguous CPU copy of `t`, which lives on another device. A strided view is copied as the
@@ -65,12 +79,12 @@ int64_t span_of(const TensorImpl& t) {
 TensorRef to_cpu_contiguous(TensorImpl& t) {
   const kf_device_t cpu = kf_device_cpu();
   const bool dense = is_contiguous(t);
-  const int64_t span = dense ? t.numel : span_of(t);
-  TensorRef extent(new_tensor(&span, 1, t.dtype, cpu));
-  copy_now(t.device, data_ptr(*extent), data_ptr(t), static_cast<size_t>(span) * itemsize(t.dtype),
-           KF_COPY_DEVICE_TO_HOST);
+  const Extent e = dense ? Extent{0, t.numel} : extent_of(t);
+  TensorRef extent(new_tensor(&e.count, 1, t.dtype, cpu));
+  copy_now(t.device, data_ptr(*extent), lowest(t, e),
+           static_cast<size_t>(e.count) * itemsize(t.dtype), KF_COPY_DEVICE_TO_HOST);
   if (dense) return ops::reshape(*extent, IntListView(t.shape, t.ndim));
-  TensorRef view(new_view(*extent, t.shape, t.strides, t.ndim, 0));
+  TensorRef view(new_view(*extent, t.shape, t.strides, t.ndim, e.below));
   return ops::contiguous(*view);
 }
 
@@ -104,19 +118,19 @@ TensorImpl* move_to_device(TensorImpl& t, kf_device_t device) {
 void write_from_cpu(TensorImpl& dst, TensorImpl& src) {
   const size_t item = itemsize(dst.dtype);
   const bool dense = is_contiguous(dst);
-  const int64_t span = dense ? dst.numel : span_of(dst);
-  TensorRef extent(new_tensor(&span, 1, dst.dtype, kf_device_cpu()));
+  const Extent e = dense ? Extent{0, dst.numel} : extent_of(dst);
+  TensorRef extent(new_tensor(&e.count, 1, dst.dtype, kf_device_cpu()));
   int64_t strides[KF_MAX_NDIM];
   if (dense) {
     contiguous_strides(dst.shape, dst.ndim, strides);
   } else {  // the elements between dst's own keep their values
     for (int32_t d = 0; d < dst.ndim; ++d) strides[d] = dst.strides[d];
-    copy_now(dst.device, data_ptr(*extent), data_ptr(dst), static_cast<size_t>(span) * item,
+    copy_now(dst.device, data_ptr(*extent), lowest(dst, e), static_cast<size_t>(e.count) * item,
              KF_COPY_DEVICE_TO_HOST);
   }
-  TensorRef view(new_view(*extent, dst.shape, strides, dst.ndim, 0));
+  TensorRef view(new_view(*extent, dst.shape, strides, dst.ndim, e.below));
   ops::copy_(*view, src);
-  copy_now(dst.device, data_ptr(dst), data_ptr(*extent), static_cast<size_t>(span) * item,
+  copy_now(dst.device, lowest(dst, e), data_ptr(*extent), static_cast<size_t>(e.count) * item,
            KF_COPY_HOST_TO_DEVICE);
 }
 

@@ -145,6 +145,12 @@ TEST(AbiSizes, SliceWithAHugeStepHasOneElement) {
     EXPECT_EQ(shape_of(r), Shape({1})) << "step " << step;
     EXPECT_EQ(values_of(r), std::vector<float>({0.0f}));
   }
+  for (const int64_t step : {kMin, kMin + 1, -k2p62}) {  // walking down: the last element
+    ASSERT_EQ(kf_slice(t.get(), 0, nullptr, nullptr, step, r.put()), KF_OK)
+        << kf_last_error_message();
+    EXPECT_EQ(shape_of(r), Shape({1})) << "step " << step;
+    EXPECT_EQ(values_of(r), std::vector<float>({4.0f}));
+  }
   const int64_t start = 3;
   ASSERT_EQ(kf_slice(t.get(), 0, &start, nullptr, kMax, r.put()), KF_OK);
   EXPECT_EQ(values_of(r), std::vector<float>({3.0f}));
@@ -161,6 +167,10 @@ TEST(AbiSizes, SliceWithAHugeStepHasOneElement) {
   ASSERT_EQ(kf_slice(t.get(), 0, &lo, &hi, 2, r.put()), KF_OK) << kf_last_error_message();
   EXPECT_EQ(values_of(r), std::vector<float>({0, 2, 4}));
   ASSERT_EQ(kf_slice(t.get(), 0, &hi, &lo, 1, r.put()), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(shape_of(r), Shape({0}));
+  ASSERT_EQ(kf_slice(t.get(), 0, &hi, &lo, -2, r.put()), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(values_of(r), std::vector<float>({4, 2, 0}));
+  ASSERT_EQ(kf_slice(t.get(), 0, &lo, &hi, -1, r.put()), KF_OK) << kf_last_error_message();
   EXPECT_EQ(shape_of(r), Shape({0}));
 }
 

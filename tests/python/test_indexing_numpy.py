@@ -153,3 +153,60 @@ def test_bad_indices_are_index_errors():
         x["a"]
     with pytest.raises(IndexError, match="integer or bool"):
         x[kf.asarray([0.5])]
+
+
+def test_negative_steps_are_views():
+    a = np.arange(24, dtype=np.float32).reshape(4, 6)
+    x = kf.asarray(a)
+    r = x[::-1, ::-2]
+    same(r, a[::-1, ::-2])
+    r[0, 0] = 100.0  # the last entry of the last row of x
+    b = a.copy()
+    b[3, 5] = 100.0
+    same(x, b)
+    r += 1  # in place, through strides -6 and -2
+    b[::-1, ::-2] += 1
+    same(x, b)
+    back = np.from_dlpack(r)  # numpy reads the negative strides
+    np.testing.assert_array_equal(back, b[::-1, ::-2])
+    assert back.strides == (-24, -8)
+    x[::-1] = x  # reads x before writing it: x reversed
+    same(x, b[::-1])
+
+
+def test_advanced_indices_next_to_a_negative_step():
+    a = np.arange(20, dtype=np.int64).reshape(4, 5)
+    x = kf.asarray(a)
+    same(x[::-1, [0, 3]], a[::-1, [0, 3]])
+    same(x[1::-1][a[1::-1] % 3 == 0], a[1::-1][a[1::-1] % 3 == 0])
+    x[::-2, [4, 1]] = kf.asarray(np.array([[7, 8], [9, 10]]))
+    b = a.copy()
+    b[::-2, [4, 1]] = [[7, 8], [9, 10]]
+    same(x, b)
+
+
+@pytest.mark.parametrize("name, numpy_name", [
+    ("sin", "sin"), ("abs", "abs"), ("negative", "negative"), ("sum", "sum"),
+    ("max", "max"), ("argmax", "argmax"), ("sort", "sort"), ("argsort", "argsort"),
+    ("cumulative_sum", "cumsum"), ("flip", "flip"), ("unique_values", "unique"),
+    ("matmul", "matmul"), ("nonzero", "nonzero"), ("roll", "roll")])
+def test_functions_of_reversed_views(name, numpy_name):
+    a = np.array([[3, 1, 4, 1, 5, 9], [2, 6, 5, 3, 5, 8], [9, 7, 9, 3, 2, 3],
+                  [8, 4, 6, 2, 6, 4]], dtype=np.float64)
+    view, expected_of = kf.asarray(a)[::-1, ::-2], a[::-1, ::-2]
+    np_f, kf_f = getattr(np, numpy_name), getattr(kf, name)
+    if name == "matmul":
+        got, want = kf_f(view, view.mT), np_f(expected_of, expected_of.T)
+    elif name == "argsort":  # rows with ties: the standard's argsort is stable
+        got, want = kf_f(view, axis=1), np_f(expected_of, axis=1, kind="stable")
+    elif name in ("argmax", "cumulative_sum", "sort"):
+        got, want = kf_f(view, axis=1), np_f(expected_of, axis=1)
+    elif name == "roll":
+        got, want = kf_f(view, 1, axis=0), np_f(expected_of, 1, axis=0)
+    elif name == "nonzero":
+        got, want = kf_f(view > 4), np_f(expected_of > 4)
+    else:
+        got, want = kf_f(view), np_f(expected_of)
+    for g, w in zip(got if isinstance(got, tuple) else [got],
+                    want if isinstance(want, tuple) else [want]):
+        np.testing.assert_array_equal(np.asarray(g.numpy()), w)

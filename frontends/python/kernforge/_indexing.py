@@ -1,9 +1,7 @@
 """``Tensor.__getitem__`` and ``__setitem__`` with numpy's rules, composed from ops.
 
 Basic indices (ints, slices, ``None``, ``...``) make views: ``select``, ``slice``,
-``unsqueeze``. A slice with a negative step reads the positive-step view of the same elements
-and flips it (a copy: views of negative stride are not made yet), and writes through that view
-with the value flipped. Advanced indices (integer tensors, sequences or arrays, bool masks, and
+``unsqueeze``; a slice with a negative step is a view of negative stride, as numpy's. Advanced indices (integer tensors, sequences or arrays, bool masks, and
 ints or bools next to them) follow numpy: a bool mask of k dims is its ``nonzero`` coordinates,
 the integer indices broadcast together, their dims replace the indexed ones where those are
 adjacent and come first otherwise, negative indices count from the end, and an index out of
@@ -108,23 +106,27 @@ def _dims_used(k):
     return 1
 
 
-def _positive_slice(size, s):
-    """(start, stop, step > 0, flipped): the same elements as slice s of a dim of `size`, in
-    increasing order, and whether s walks them backwards."""
-    start, stop, step = s.indices(size)
-    if step > 0:
-        return start, stop, step, False
-    n = len(range(start, stop, step))
-    if n == 0:
-        return 0, 0, 1, False
-    first = start + (n - 1) * step
-    return first, start + 1, -step, True
+_INT64 = (-2**63, 2**63 - 1)
+
+
+def _slice_bound(v):
+    """A slice bound or step as an int64: one beyond int64 is clamped (the op clamps bounds to
+    the dim anyway, and a step that long takes one element either way)."""
+    return None if v is None else builtins.min(builtins.max(_int_value(v), _INT64[0]), _INT64[1])
+
+
+def _slice_args(s):
+    """slice s as slice's start, end and step (Python's defaults and clamping are the op's)."""
+    step = 1 if s.step is None else _slice_bound(s.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    return _slice_bound(s.start), _slice_bound(s.stop), step
 
 
 def _basic(t, items):
-    """Applies the basic items: the view, the dims of the advanced items in it (each with its
-    tensor), and the dims walked backwards."""
-    d, advanced, flips = 0, [], []
+    """Applies the basic items: the view and the dims of the advanced items in it (each with
+    its tensor)."""
+    d, advanced = 0, []
     for k in items:
         if k is None:
             t = t.unsqueeze(d)
@@ -139,28 +141,20 @@ def _basic(t, items):
                 advanced.append((d, idx))
                 d += idx.ndim if idx.dtype.kind == "b" else 1
         elif isinstance(k, slice):
-            size = t.shape[d]
-            start, stop, step, flipped = _positive_slice(size, k)
-            if (start, stop, step) != (0, size, 1):
+            start, stop, step = _slice_args(k)
+            if (start, stop, step) != (None, None, 1):
                 t = t.slice(d, start, stop, step)
-            if flipped:
-                flips.append(d)
             d += 1
         else:
             i, size = _int_value(k), t.shape[d]
             if not -size <= i < size:
                 raise IndexError(f"index {i} is out of range for dim {d} of size {size}")
             t = t.select(d, i)
-    return t, advanced, flips
+    return t, advanced
 
 
 def _int_value(k):
     return int(k.item()) if isinstance(k, Tensor) else operator.index(k)
-
-
-def _flip(t, dims):
-    dims = [d for d in dims if t.shape[d] > 1]  # a dim of 0 or 1 entries reads the same reversed
-    return _ops.flip(t, dims) if dims else t
 
 
 def _integer_indices(t, advanced):
@@ -227,8 +221,7 @@ def _linear(t, advanced):
 
 def getitem(self, key):
     items = _normalise(self, key)
-    t, advanced, flips = _basic(self, items)
-    t = _flip(t, flips)
+    t, advanced = _basic(self, items)
     if not advanced:
         return t
     t, d0, k, lin, shape = _linear(t, advanced)
@@ -246,26 +239,17 @@ def _value_tensor(value, like):
 
 def setitem(self, key, value):
     items = _normalise(self, key)
-    view, advanced, flips = _basic(self, items)
+    view, advanced = _basic(self, items)
     if not advanced:
         if isinstance(value, (bool, int, float, complex)) and not isinstance(value, Tensor):
             view.fill_(value)
             return
-        v = _ops.expand(_value_tensor(value, view), list(view.shape))
-        view.copy_(_flip(v, flips))
+        view.copy_(_ops.expand(_value_tensor(value, view), list(view.shape)))
         return
-    view = _flip_view_dims(view, flips)
     t, d0, k, lin, shape = _linear(view, advanced)
     target_shape = list(t.shape[:d0]) + list(shape) + list(t.shape[d0 + k:])
     v = _ops.expand(_value_tensor(value, t), target_shape)
     _scatter_into(t, d0, k, lin, v)
-
-
-def _flip_view_dims(view, flips):
-    if flips:
-        raise IndexError("assigning through advanced indices and a negative-step slice at "
-                         "once is not supported; index with a positive step")
-    return view
 
 
 def _scatter_into(t, d0, k, lin, v):

@@ -109,7 +109,10 @@ typedef struct kf_arg_t {
  * layout as PyTorch's structured kernels), so a kernel only computes. Elementwise ops get inputs
  * already broadcast to the output's shape (zero strides) and converted to the computation dtype.
  * Non-contiguous views arrive as they are unless the kernel was registered with
- * KF_KERNEL_NEEDS_CONTIGUOUS.
+ * KF_KERNEL_NEEDS_CONTIGUOUS. A view may have negative strides (a slice with a negative step:
+ * data is its element [0,...,0] and those dims walk down from it) only when the kernel was
+ * registered with KF_KERNEL_NEGATIVE_STRIDES; every other kernel gets a copy of such an input
+ * and writes such an output through a temporary, so it never sees a negative stride.
  */
 typedef struct kf_kernel_call_t {
   size_t struct_size;
@@ -129,7 +132,10 @@ typedef struct kf_kernel_call_t {
 typedef kf_status_t (*kf_kernel_fn)(const kf_kernel_call_t* call);
 
 enum {
-  KF_KERNEL_NEEDS_CONTIGUOUS = 1u << 0 /* the host makes every input contiguous first */
+  KF_KERNEL_NEEDS_CONTIGUOUS = 1u << 0, /* the host makes every input contiguous first */
+  KF_KERNEL_NEGATIVE_STRIDES = 1u << 1  /* the kernel takes inputs and outputs with negative
+                                           strides as they are (a host older than this flag
+                                           makes no view of negative stride) */
 };
 
 /** One kernel registration. */
