@@ -7,11 +7,14 @@ run; writes JSON for write_report.py (--python).
   numpy's `np.add(x, y)` and `x + y`, torch's `a + b`. Each repetition times every candidate
   once (timeit, best of its loop), in a shuffled order, so a change of machine load hits them
   all; the figures are the medians over the repetitions, in ns per call.
+- Everyday paths (python_paths.py): views, basic indexing, scalar reads, item assignment,
+  iteration, small factories and lists on a 4x4 float32 array, in kernforge, numpy and torch,
+  timed the same way.
 - Large arrays (16M elements): `kf.sort` and `kf.argsort` of float32 against `np.sort` and
   `np.argsort(kind="stable")`, `kf.unique_values` of int32 against `np.unique`, and
-  `x[::-1]`, `kf.roll`, a bool-mask read `x[mask]` and `kf.take` of a random permutation of
-  float32 against a copy of the same bytes (`x.clone()`, numpy's `x.copy()`, `x[mask]` and
-  `np.take` beside them). Each
+  `kf.flip` (`x[::-1]` is a view, which copies nothing), `kf.roll`, a bool-mask read
+  `x[mask]` and `kf.take` of a random permutation of float32 against a copy of the same
+  bytes (`x.clone()`, numpy's `x.copy()`, `x[mask]` and `np.take` beside them). Each
   repetition times every candidate once, in a shuffled order; medians in ms.
 - Import: fresh interpreters `python -c "import kernforge"` (every plugin probed: `import`
   starts the runtime), `import numpy`, `import torch`, and `python -c pass`, started round-robin
@@ -54,8 +57,9 @@ def _candidates():
     return out, versions
 
 
-def time_tiny(repetitions: int) -> tuple[dict, dict]:
-    candidates, versions = _candidates()
+def _medians(candidates: dict, repetitions: int) -> dict:
+    """Each repetition times every candidate once (timeit, the best of three loops), in a
+    shuffled order; medians, minima and maxima over the repetitions, in ns per call."""
     samples = {name: [] for name in candidates}
     order = list(candidates)
     for _ in range(repetitions):
@@ -65,8 +69,38 @@ def time_tiny(repetitions: int) -> tuple[dict, dict]:
             number, _ = timer.autorange()
             best = min(timer.repeat(repeat=3, number=number)) / number
             samples[name].append(best * 1e9)
-    return ({name: {"median_ns": statistics.median(v), "min_ns": min(v), "max_ns": max(v)}
-             for name, v in samples.items()}, versions)
+    return {name: {"median_ns": statistics.median(v), "min_ns": min(v), "max_ns": max(v)}
+            for name, v in samples.items()}
+
+
+def time_tiny(repetitions: int) -> tuple[dict, dict]:
+    candidates, versions = _candidates()
+    return _medians(candidates, repetitions), versions
+
+
+def time_paths(repetitions: int) -> dict:
+    """The rows of python_paths.PATHS in kernforge, numpy and torch (where installed):
+    {row: {library: timing}}."""
+    import numpy as np
+
+    import kernforge as kf
+    import python_paths
+    lst = [float(i) for i in range(1 << 20)]
+    libs = {"kernforge": (kf, kf.ones((4, 4))), "numpy": (np, np.ones((4, 4), np.float32))}
+    try:
+        import torch
+        libs["torch"] = (torch, torch.ones(4, 4))
+    except ImportError:
+        pass
+    candidates = {}
+    for lib, (module, a) in libs.items():
+        for row, f in python_paths.statements(lib, a, lst, module).items():
+            candidates[(row, lib)] = f
+    timed = _medians(candidates, repetitions)
+    out = {row: {} for row, _ in python_paths.PATHS}
+    for (row, lib), v in timed.items():
+        out[row][lib] = v
+    return out
 
 
 LARGE = 1 << 24
@@ -91,7 +125,7 @@ def _large_candidates():
         "numpy np.unique int32": lambda: np.unique(i),
         "kernforge copy float32": lambda: kf_f.clone(),
         "numpy copy float32": lambda: f.copy(),
-        "kernforge x[::-1] float32": lambda: kf_f[::-1],
+        "kernforge flip float32": lambda: kf.flip(kf_f),
         "kernforge roll float32": lambda: kf.roll(kf_f, 1000),
         "kernforge x[mask] float32": lambda: kf_f[kf_mask],
         "numpy x[mask] float32": lambda: f[mask],
@@ -173,6 +207,7 @@ def main() -> None:
     args = parser.parse_args()
     tiny, versions = time_tiny(args.repetitions)
     result = {"python": platform.python_version(), "versions": versions, "tiny_add": tiny,
+              "paths": time_paths(args.repetitions),
               "large": time_large(args.large_repetitions),
               "imports": time_imports(args.import_runs),
               "listing": time_listing(args.import_runs // 3 or 1)}
@@ -180,6 +215,9 @@ def main() -> None:
         json.dump(result, f, indent=1)
     for name, v in tiny.items():
         print(f"{name:24s} {v['median_ns']:8.1f} ns")
+    for row, libs in result["paths"].items():
+        print(f"{row:28s} " + "  ".join(f"{lib} {v['median_ns']:8.0f} ns"
+                                        for lib, v in libs.items()))
     for name, v in result["large"].items():
         print(f"{name:32s} {v['median_ms']:8.1f} ms")
     for name, v in result["imports"].items():

@@ -5,10 +5,14 @@ them), from the JSON of bench_python.py:
   and at most 350 ns;
 - `import kernforge` with every plugin probed: at most 60 ms over a bare interpreter;
 - 16M elements: `kf.sort` (float32) and `kf.unique_values` (int32) at least as fast as numpy's
-  `np.sort` and `np.unique`; `x[::-1]`, `kf.roll`, `x[mask]` and `kf.take` of a random
-  permutation (float32) at least 0.90x the speed of a copy of the same bytes (`x.clone()`).
+  `np.sort` and `np.unique`; `kf.flip`, `kf.roll`, `x[mask]` and `kf.take` of a random
+  permutation (float32) at least 0.90x the speed of a copy of the same bytes (`x.clone()`);
+- the everyday paths of python_paths.py: each within its budget over numpy, and faster than
+  torch, in the same run.
 """
 from __future__ import annotations
+
+from python_paths import PATHS
 
 TINY_OVER_NUMPY = 1.25
 TINY_NS = 350.0
@@ -18,7 +22,7 @@ COPY_SPEED = 0.90
 LARGE_BUDGETS = [
     ("kernforge sort float32", "numpy np.sort float32", 1.0),
     ("kernforge unique_values int32", "numpy np.unique int32", 1.0),
-    ("kernforge x[::-1] float32", "kernforge copy float32", COPY_SPEED),
+    ("kernforge flip float32", "kernforge copy float32", COPY_SPEED),
     ("kernforge roll float32", "kernforge copy float32", COPY_SPEED),
     ("kernforge x[mask] float32", "kernforge copy float32", COPY_SPEED),
     ("kernforge take float32", "kernforge copy float32", COPY_SPEED),
@@ -59,6 +63,25 @@ def python_budget_rows(py: dict | None) -> list[str]:
             rows.append(_row(f"`{ours[len('kernforge '):]}` of 16M elements vs {ref}, same run",
                              f"{ms:.1f} ms vs {ref_ms:.1f} ms", f"≥ {speed:.2f}× its speed",
                              f"{ratio:.2f}×", ratio >= speed, "slower than the budget"))
+    rows += _path_rows(py.get("paths", {}))
+    return rows
+
+
+def _path_rows(paths: dict) -> list[str]:
+    rows = []
+    for row, budget in PATHS:
+        libs = paths.get(row, {})
+        ours, numpy, torch = libs.get("kernforge"), libs.get("numpy"), libs.get("torch")
+        if not ours or not numpy:
+            continue
+        ns, ratio = ours["median_ns"], ours["median_ns"] / numpy["median_ns"]
+        beats_torch = torch is None or ns < torch["median_ns"]
+        versus = f" and torch's {torch['median_ns']:.0f} ns" if torch else ""
+        rows.append(_row(f"Python `{row}` vs numpy{' and torch' if torch else ''}, same run",
+                         f"{ns:.0f} ns vs numpy's {numpy['median_ns']:.0f} ns{versus}",
+                         f"≤ {budget}× numpy, faster than torch", f"{ratio:.2f}×",
+                         ratio <= budget and beats_torch,
+                         "over budget" if ratio > budget else "slower than torch"))
     return rows
 
 
@@ -81,6 +104,18 @@ def python_section(py: dict | None) -> list[str]:
         what = "`python -c pass`" if name == "bare" else f"`import {name}`"
         out.append(f"| {what} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
                    f"{v['max_ms']:.1f} ms | {v['import_ms']:.1f} ms |")
+    paths = py.get("paths", {})
+    if paths:
+        libs = [lib for lib in ("kernforge", "numpy", "torch")
+                if any(lib in v for v in paths.values())]
+        out += ["", "Everyday paths on a 4x4 float32 array (`lst`: 1M floats), medians:", "",
+                "| path | " + " | ".join(libs) + " | kernforge / numpy |",
+                "|---|" + "---:|" * (len(libs) + 1)]
+        for row, v in paths.items():
+            cells = [f"{v[lib]['median_ns']:,.0f} ns" if lib in v else "—" for lib in libs]
+            ratio = (f"{v['kernforge']['median_ns'] / v['numpy']['median_ns']:.2f}×"
+                     if "kernforge" in v and "numpy" in v else "—")
+            out.append(f"| `{row}` | " + " | ".join(cells) + f" | {ratio} |")
     large = py.get("large", {})
     if large:
         out += ["", "Large arrays (16M elements), each candidate once a repetition in a shuffled "

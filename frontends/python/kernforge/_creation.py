@@ -143,7 +143,8 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if obj is None or isinstance(obj, (str, dict, set, frozenset)):
         raise _unsupported(obj)
     if type(obj) in (bool, int, float, complex, list, tuple):  # numpy scalars are buffers
-        return _from_python(obj, dtype, device)
+        t = _C.from_sequence(obj, dtype, device)  # None: the Python path decides
+        return t if t is not None else _from_python(obj, dtype, device)
     try:
         return _C.from_buffer(obj, dtype, device)
     except (BufferError, ValueError):  # not C-contiguous (numpy says ValueError)

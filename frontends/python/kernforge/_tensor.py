@@ -13,20 +13,13 @@ from ._dtypes import _dtype_named, _struct_format
 
 Tensor = _C.Tensor
 # ------------------------------------------------------------------ indexing
-
-def _getitem(self, key):
-    return _indexing.getitem(self, key)
-
-
-def _setitem(self, key, value):
-    _indexing.setitem(self, key, value)
-
+# __getitem__ and __setitem__ are _C's: basic keys (ints, slices, None, ...) in C++, every
+# other key through _indexing, which install() hands to _C.
 
 def _iter(self):
     if self.ndim == 0:
         raise TypeError("iteration over a 0-dim tensor")
-    for i in range(self.shape[0]):
-        yield self.select(0, i)
+    return map(self.__getitem__, range(self.shape[0]))  # each row a view, made in C++
 
 
 # ------------------------------------------------------------ conversions
@@ -155,7 +148,7 @@ def _array_namespace(self, api_version=None):
 
 
 _PYTHON_METHODS = {
-    "__getitem__": _getitem, "__setitem__": _setitem, "__iter__": _iter,
+    "__iter__": _iter,
     "__repr__": _repr, "__str__": _repr, "__array__": _array,
     "__array_namespace__": _array_namespace,
     "__dlpack__": _dlpack.__dlpack__, "__dlpack_device__": _dlpack.__dlpack_device__,
@@ -163,8 +156,6 @@ _PYTHON_METHODS = {
     "dim": lambda self: self.ndim,
     "cpu": lambda self: self.to("cpu"),
     "to_device": lambda self, device, /, *, stream=None: self.to(device),
-    "T": property(lambda self: self.permute(tuple(range(self.ndim - 1, -1, -1)))),
-    "mT": property(lambda self: self.transpose(-2, -1)),
     "astype": lambda self, dtype, copy=True: self.to(dtype=dtype, copy=copy),
 }
 
@@ -172,6 +163,7 @@ _PYTHON_METHODS = {
 def install(infos):
     """Adds the Python methods, then one method per op whose first argument is Tensor self (not
     over a method _C or this module defines)."""
+    _C._bind_indexing(_indexing.getitem, _indexing.setitem)
     for name, f in _PYTHON_METHODS.items():
         setattr(Tensor, name, f)
     for name, info in infos.items():

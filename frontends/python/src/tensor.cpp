@@ -303,6 +303,7 @@ void bind_tensor(nb::module_& m) {
       .def_prop_ro("_handle", [](const Tensor& t) { return reinterpret_cast<uintptr_t>(t.h); })
       .def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()); });
   bind_tensor_ops(m, cls);
+  bind_basic_index(m, cls);
 }
 
 }  // namespace kfpy

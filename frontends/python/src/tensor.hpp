@@ -72,7 +72,9 @@ kf_dtype_t inexact_context(kf_dtype_t a, kf_dtype_t b);
 
 void bind_tensor(nanobind::module_& m);
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
+void bind_basic_index(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_buffers(nanobind::module_& m);
+void bind_sequences(nanobind::module_& m);
 
 inline kf_tensor_t tensor_of(nanobind::handle o) {
   if (!nanobind::isinstance<Tensor>(o)) return nullptr;
