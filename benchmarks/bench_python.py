@@ -58,14 +58,16 @@ def _candidates():
 
 
 def _medians(candidates: dict, repetitions: int) -> dict:
-    """Each repetition times every candidate once (timeit, the best of three loops), in a
-    shuffled order; medians, minima and maxima over the repetitions, in ns per call."""
+    """Each repetition times every candidate (a callable or a timeit.Timer) once (the best of
+    three loops), in a shuffled order; medians, minima and maxima over the repetitions, in ns
+    per call."""
     samples = {name: [] for name in candidates}
     order = list(candidates)
     for _ in range(repetitions):
         random.shuffle(order)
         for name in order:
-            timer = timeit.Timer(candidates[name])
+            c = candidates[name]
+            timer = c if isinstance(c, timeit.Timer) else timeit.Timer(c)
             number, _ = timer.autorange()
             best = min(timer.repeat(repeat=3, number=number)) / number
             samples[name].append(best * 1e9)
@@ -94,8 +96,8 @@ def time_paths(repetitions: int) -> dict:
         pass
     candidates = {}
     for lib, (module, a) in libs.items():
-        for row, f in python_paths.statements(lib, a, lst, module).items():
-            candidates[(row, lib)] = f
+        for row, timer in python_paths.timers(lib, a, lst, module).items():
+            candidates[(row, lib)] = timer
     timed = _medians(candidates, repetitions)
     out = {row: {} for row, _ in python_paths.PATHS}
     for (row, lib), v in timed.items():

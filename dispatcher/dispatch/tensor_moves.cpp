@@ -187,19 +187,13 @@ kf_scalar_t tensor_item(TensorImpl& t) {
     fail(KF_INVALID_ARGUMENT, "kf_tensor_item: the tensor of shape {} has {} elements; item "
                               "needs exactly one", shape_string(t.shape, t.ndim), t.numel);
   }
-  // The widest dtype of the element's kind holds its value exactly; scalar_of_element reads it.
-  kf_dtype_t wide = KF_INT64;
-  switch (dtype_kind(t.dtype)) {
-    case 'f': wide = KF_FLOAT64; break;
-    case 'c': wide = KF_COMPLEX128; break;
-    case 'u': wide = KF_UINT64; break;
-    case 'b': wide = KF_BOOL; break;
-    default: break;
-  }
+  // The one element's bytes, wherever its strides put it, copied after the work queued before
+  // (copy_now); scalar_of_element reads them exactly, as the widest scalar of their kind.
   unsigned char bytes[16] = {};
-  TensorRef c = t.dtype == wide ? (retain(&t), TensorRef(&t)) : ops::to_dtype(t, wide);
-  copy_to_host(*c, bytes, itemsize(wide));
-  return scalar_of_element(bytes, wide);
+  static_assert(sizeof(bytes) >= sizeof(double) * 2, "the widest element: complex128");
+  copy_now(t.device, bytes, data_ptr(t), itemsize(t.dtype),
+           t.device.type == KF_DEVICE_CPU ? KF_COPY_DEVICE_TO_DEVICE : KF_COPY_DEVICE_TO_HOST);
+  return scalar_of_element(bytes, t.dtype);
 }
 
 }  // namespace kf

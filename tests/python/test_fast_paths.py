@@ -1,6 +1,6 @@
 """The extension's fast paths against the Python paths they stand in for: Tensor.__getitem__ and
 __setitem__ with basic keys (basic_index.cpp) against _indexing.getitem and _indexing.setitem,
-and asarray of Python numbers and nested lists (sequences.cpp, _C.from_sequence) against
+Tensor.reshape of ints against the op's generic method, and asarray of Python numbers and nested lists (sequences.cpp, _C.from_sequence) against
 _creation._from_python. Keys, values and data are drawn by Hypothesis; each pair must give the
 same tensor (shape, dtype, values, and for reads whether it is a view of the same memory) or
 raise the same exception with the same message.
@@ -76,6 +76,19 @@ def test_basic_keys_write_as_the_python_path_does(shape, key, value):
         _indexing.setitem(y, key, value)
     same_outcome(outcome(fast), outcome(slow))
     same_tensor(x, y)
+
+
+shapes = st.one_of(st.integers(-2, 13), st.lists(st.integers(-2, 6), max_size=4),
+                   st.lists(st.integers(-2, 6), max_size=4).map(tuple),
+                   st.sampled_from([(2**64,), [np.int64(3), 4], "12", 2.0, (True, 12)]))
+
+
+@given(shape=shapes)
+def test_reshape_as_the_generic_method_does(shape):
+    x = kf.asarray(np.arange(12, dtype=np.float32).reshape(3, 4))[:, ::-1]
+    generic = kf.ops.reshape
+    same_outcome(outcome(lambda: x.reshape(shape)), outcome(lambda: generic(x, shape)))
+    same_outcome(outcome(lambda: x.reshape(shape=shape)), outcome(lambda: generic(x, shape=shape)))
 
 
 leaf = st.one_of(st.booleans(), st.integers(-2**63, 2**63 - 1), st.integers(2**63, 2**64),

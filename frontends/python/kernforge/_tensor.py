@@ -13,8 +13,9 @@ from ._dtypes import _dtype_named, _struct_format
 
 Tensor = _C.Tensor
 # ------------------------------------------------------------------ indexing
-# __getitem__ and __setitem__ are _C's: basic keys (ints, slices, None, ...) in C++, every
-# other key through _indexing, which install() hands to _C.
+# __getitem__, __setitem__ and reshape are _C's: basic keys (ints, slices, None, ...) and
+# shapes of ints in C++, everything else through _indexing and the op's generic method, which
+# install() sets as Tensor._python_getitem, _python_setitem and _python_reshape.
 
 def _iter(self):
     if self.ndim == 0:
@@ -163,7 +164,9 @@ _PYTHON_METHODS = {
 def install(infos):
     """Adds the Python methods, then one method per op whose first argument is Tensor self (not
     over a method _C or this module defines)."""
-    _C._bind_indexing(_indexing.getitem, _indexing.setitem)
+    Tensor._python_getitem = staticmethod(_indexing.getitem)  # what _C's paths decline
+    Tensor._python_setitem = staticmethod(_indexing.setitem)
+    Tensor._python_reshape = staticmethod(infos["reshape"].function)
     for name, f in _PYTHON_METHODS.items():
         setattr(Tensor, name, f)
     for name, info in infos.items():

@@ -1,12 +1,13 @@
-// The views Python code makes most, in C++: Tensor.T and mT (kf_permute, kf_transpose), and
-// Tensor.__getitem__ and __setitem__ for basic keys: keys made only of Python ints,
+// The views Python code makes most, in C++: Tensor.T and mT (kf_permute, kf_transpose),
+// Tensor.reshape of Python ints (kf_reshape; any other argument goes to the op's generic
+// method), and Tensor.__getitem__ and __setitem__ for basic keys: keys made only of Python ints,
 // slices of Python ints (or None), None and one Ellipsis, for which numpy makes views. The key
 // is read first, with no side effect; the view is then a short fixed sequence of C ABI view
 // calls (kf_select, kf_slice with any nonzero step, kf_unsqueeze), one per item that changes
 // anything. __setitem__ fills that view from a Python number (kf_fill_) or copies a tensor
 // into it (kf_expand, kf_copy_). Every other key (advanced indices, numpy or tensor integers,
 // bools, ...) and every other value (lists, arrays) go to the Python implementation,
-// kernforge/_indexing.py, which _tensor.py hands over through _bind_indexing. The errors raised
+// kernforge/_indexing.py. The errors raised
 // here are the ones _indexing.py raises for the same keys, with the same text.
 #include <cstdint>
 #include <string>
@@ -21,18 +22,22 @@ namespace nb = nanobind;
 namespace kfpy {
 namespace {
 
-// _indexing.getitem and _indexing.setitem: strong references, kept for the process's life.
-PyObject* g_getitem = nullptr;
-PyObject* g_setitem = nullptr;
+// The Python paths, class attributes of Tensor that _tensor.py sets (_python_getitem,
+// _python_setitem, _python_reshape): looked up when taken, so the extension holds no
+// reference of its own (nothing of it outlives the interpreter: python.test_leaks).
+nb::object python_path(nb::handle self, const char* name) { return nb::getattr(self, name); }
 
 constexpr int32_t kMaxItems = 2 * KF_MAX_NDIM + 1;  // beyond that, a key is too long anyway
 
+// An item of a key: read_item sets kind and the fields of that kind, and nothing reads the
+// others (no initialisers: a Key is made on every call, and zeroing 33 items cost more than
+// the view).
 struct Item {
-  enum Kind { kInt, kSlice, kNewAxis, kEllipsis } kind = kInt;
-  int64_t index = 0;                            // kInt
-  bool full = false;                            // kSlice: start, stop and step all default
-  bool has_start = false, has_stop = false;     // kSlice
-  int64_t start = 0, stop = 0, step = 1;        // kSlice
+  enum Kind { kInt, kSlice, kNewAxis, kEllipsis } kind;
+  int64_t index;                 // kInt
+  bool full;                     // kSlice: start, stop and step all default
+  bool has_start, has_stop;      // kSlice
+  int64_t start, stop, step;     // kSlice
 };
 
 struct Key {
@@ -173,9 +178,7 @@ kf_tensor_t view_of(kf_tensor_t self, const Key& k, Owned& view) {
 
 nb::object getitem(nb::handle self, nb::handle key) {
   Key k;
-  if (!read_key(key.ptr(), k)) {
-    return nb::steal(PyObject_CallFunctionObjArgs(g_getitem, self.ptr(), key.ptr(), nullptr));
-  }
+  if (!read_key(key.ptr(), k)) return python_path(self, "_python_getitem")(self, key);
   Owned view;
   view_of(tensor_of(self), k, view);
   if (view.h == nullptr) return nb::borrow(self);  // the key changes nothing
@@ -211,21 +214,42 @@ void setitem(nb::handle self, nb::handle key, nb::handle value) {
     Owned view;
     if (write(view_of(tensor_of(self), k, view), value)) return;
   }
-  nb::object r = nb::steal(
-      PyObject_CallFunctionObjArgs(g_setitem, self.ptr(), key.ptr(), value.ptr(), nullptr));
-  if (!r.is_valid()) throw nb::python_error();
+  python_path(self, "_python_setitem")(self, key, value);
+}
+
+// reshape's shape when it is a Python int or a tuple or list of them; false otherwise.
+bool read_shape(nb::handle arg, int64_t* shape, int32_t& ndim) {
+  PyObject* o = arg.ptr();
+  if (exact_int(o, shape[0], false)) {
+    ndim = 1;
+    return true;
+  }
+  if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+  if (n > KF_MAX_NDIM) return false;
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    if (!exact_int(PySequence_Fast_GET_ITEM(o, i), shape[i], false)) return false;
+  }
+  ndim = static_cast<int32_t>(n);
+  return true;
+}
+
+nb::object reshape(nb::handle self, nb::args args, nb::kwargs kwargs) {
+  int64_t shape[KF_MAX_NDIM];
+  int32_t ndim = 0;
+  if (kwargs.size() == 0 && args.size() == 1 && read_shape(args[0], shape, ndim)) {
+    kf_tensor_t out = nullptr;
+    check(kf_reshape(tensor_of(self), shape, ndim, &out));
+    return wrap(out);
+  }
+  return python_path(self, "_python_reshape")(self, *args, **kwargs);
 }
 
 }  // namespace
 
 void bind_basic_index(nb::module_& m, nb::class_<Tensor>& cls) {
-  m.def("_bind_indexing", [](nb::handle getitem_fallback, nb::handle setitem_fallback) {
-    Py_XDECREF(g_getitem);
-    Py_XDECREF(g_setitem);
-    g_getitem = nb::borrow(getitem_fallback).release().ptr();
-    g_setitem = nb::borrow(setitem_fallback).release().ptr();
-  }, "Hands the Python implementation of __getitem__ and __setitem__ (every key and value the "
-     "C++ path does not take) to the extension.");
+  cls.def("reshape", &reshape, "self with a new shape (one entry may be -1); a view when the "
+          "strides allow, else a copy.");
   cls.def_prop_ro("T", [](const Tensor& t) {
     int32_t ndim = 0;
     check(kf_tensor_ndim(t.h, &ndim));
@@ -240,11 +264,7 @@ void bind_basic_index(nb::module_& m, nb::class_<Tensor>& cls) {
     check(kf_transpose(t.h, -2, -1, &out));
     return wrap(out);
   }, "The view with the last two dims swapped (a stack of transposed matrices).");
-  cls.def("__getitem__", [](nb::handle self, nb::handle key) {
-    nb::object r = getitem(self, key);
-    if (!r.is_valid()) throw nb::python_error();
-    return r;
-  }, nb::arg("key").none());
+  cls.def("__getitem__", &getitem, nb::arg("key").none());
   cls.def("__setitem__", &setitem, nb::arg("key").none(), nb::arg("value").none());
 }
 

@@ -11,6 +11,7 @@
 // _creation.py's Python path makes the tensor or raises its error: nothing changes but speed.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <type_traits>
 
@@ -100,9 +101,10 @@ struct Writer {
       *out++ = PyBool_Check(o) ? (o == Py_True ? 1 : 0) : PyLong_AsLongLong(o);
     } else if constexpr (std::is_same_v<T, float>) {
       const double x = as_double(o);
-      const float y = static_cast<float>(x);
-      ok = ok && !(std::isinf(y) && !std::isinf(x));  // struct's "f" raises OverflowError
-      *out++ = y;
+      // Beyond float32 (a cast would be undefined): declined, and struct's "f" decides.
+      const bool fits = !std::isfinite(x) || std::fabs(x) <= std::numeric_limits<float>::max();
+      ok = ok && fits;
+      *out++ = fits ? static_cast<float>(x) : 0.0f;
     } else {
       *out++ = as_double(o);
     }
