@@ -7,8 +7,8 @@
 // anything. __setitem__ fills that view from a Python number (kf_fill_) or copies a tensor
 // into it (kf_expand, kf_copy_). Every other key (advanced indices, numpy or tensor integers,
 // bools, ...) and every other value (lists, arrays) go to the Python implementation,
-// kernforge/_indexing.py. The errors raised
-// here are the ones _indexing.py raises for the same keys, with the same text.
+// kernforge/_indexing.py. The errors raised here are the ones _indexing.py raises for the same
+// keys, with the same text (tests/python/test_fast_paths.py).
 #include <cstdint>
 #include <string>
 
