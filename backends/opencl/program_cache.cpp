@@ -1,6 +1,7 @@
 // Note [Program cache] is in program_cache.hpp.
 #include "program_cache.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <new>
 #include <optional>
@@ -94,11 +95,18 @@ bool write_cached(const std::string& name, const std::string& key, cl_program pr
   return store_write(name, text.data(), text.size());
 }
 
+/// Zero bytes past a binary's end in the buffer the driver is given. PoCL 3.1 reads its
+/// binary header before it checks the length: a 20-byte binary made it read 48 bytes past the
+/// end (valgrind) and, under ASan's allocator, fault. The length passed is still the binary's.
+constexpr size_t kDriverSlack = 4096;
+
 BuildResult from_binary(cl_context context, const DeviceInfo& d,
-                        const std::vector<unsigned char>& binary) {
+                        const std::vector<unsigned char>& cached) {
   BuildResult r;
+  std::vector<unsigned char> binary(cached.size() + kDriverSlack, 0);
+  std::copy(cached.begin(), cached.end(), binary.begin());
   const unsigned char* bytes = binary.data();
-  const size_t size = binary.size();
+  const size_t size = cached.size();
   cl_int binary_status = CL_SUCCESS;
   r.program = clCreateProgramWithBinary(context, 1, &d.device, &size, &bytes, &binary_status,
                                         &r.error);

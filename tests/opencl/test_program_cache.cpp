@@ -89,7 +89,8 @@ TEST(ProgramCache, ABinaryThatDoesNotMatchItsDigestIsRebuilt) {
   EXPECT_TRUE(repaired->binary_matches()) << "the cache is valid again";
 }
 
-// A binary that matches its digest but that the driver cannot load: rebuilt and replaced.
+// A binary that matches its digest but that the driver cannot load: rebuilt and replaced. It is
+// shorter than PoCL's header, which PoCL 3.1 reads before it checks the length.
 TEST(ProgramCache, ABinaryTheDriverRefusesIsRebuiltAndReplaced) {
   const fs::path dir = fresh_folder();
   const Populated p = populate(dir);
