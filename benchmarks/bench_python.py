@@ -16,6 +16,8 @@ run; writes JSON for write_report.py (--python).
   `x[mask]` and `kf.take` of a random permutation of float32 against a copy of the same
   bytes (`x.clone()`, numpy's `x.copy()`, `x[mask]` and `np.take` beside them). Each
   repetition times every candidate once, in a shuffled order; medians in ms.
+- Profile (profile_paths.py, where `perf` can record): the share of a few paths' time that
+  falls in the interpreter, the extension, the core, the CPU plugin and the rest.
 - Import: fresh interpreters `python -c "import kernforge"` (every plugin probed: `import`
   starts the runtime), `import numpy`, `import torch`, and `python -c pass`, started round-robin
   after one warm-up round; the figures are medians of the wall-clock time in ms, and each
@@ -35,6 +37,8 @@ import subprocess
 import sys
 import time
 import timeit
+
+import profile_paths
 
 
 def _candidates():
@@ -212,7 +216,8 @@ def main() -> None:
               "paths": time_paths(args.repetitions),
               "large": time_large(args.large_repetitions),
               "imports": time_imports(args.import_runs),
-              "listing": time_listing(args.import_runs // 3 or 1)}
+              "listing": time_listing(args.import_runs // 3 or 1),
+              "profile": profile_paths.profile()}
     with open(args.json, "w") as f:
         json.dump(result, f, indent=1)
     for name, v in tiny.items():

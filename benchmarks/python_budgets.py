@@ -85,6 +85,23 @@ def _path_rows(paths: dict) -> list[str]:
     return rows
 
 
+def _profile_rows(profile: dict) -> list[str]:
+    """Where a few paths spend their time (profile_paths.py), or why that is not shown."""
+    if not profile:
+        return ["", "Where the paths spend their time: not measured (`perf` missing or not "
+                "allowed to record; see benchmarks/profile_paths.py)."]
+    parts = list(next(iter(profile.values()))["shares"])
+    out = ["", "Where the paths spend their time: `perf record` of each statement in a loop "
+           "(benchmarks/profile_paths.py), the share of the samples in each library; the "
+           "interpreter's share includes the loop itself, and the time per call is timeit's "
+           "best, apart from the medians above:", "",
+           "| path | per call | " + " | ".join(parts) + " |", "|---|---:|" + "---:|" * len(parts)]
+    for path, v in profile.items():
+        out.append(f"| `{path}` | {v['ns']:.0f} ns | "
+                   + " | ".join(f"{v['shares'][p]:.0f}%" for p in parts) + " |")
+    return out
+
+
 def python_section(py: dict | None) -> list[str]:
     if not py:
         return []
@@ -116,6 +133,7 @@ def python_section(py: dict | None) -> list[str]:
             ratio = (f"{v['kernforge']['median_ns'] / v['numpy']['median_ns']:.2f}×"
                      if "kernforge" in v and "numpy" in v else "—")
             out.append(f"| `{row}` | " + " | ".join(cells) + f" | {ratio} |")
+    out += _profile_rows(py.get("profile", {}))
     large = py.get("large", {})
     if large:
         out += ["", "Large arrays (16M elements), each candidate once a repetition in a shuffled "

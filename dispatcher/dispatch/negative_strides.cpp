@@ -56,9 +56,7 @@ bool writes_negative_strides(const CallArgs& a, CallMode mode, TensorImpl* const
 }
 
 void run_into_temporaries(const CallArgs& a, CallMode mode, TensorImpl* const* given,
-                          TensorImpl** results,
-                          void (*run)(const CallArgs&, CallMode, TensorImpl* const*,
-                                      TensorImpl**)) {
+                          TensorImpl** results, RunCall run) {
   const int32_t n = written_count(a, mode);
   TensorRef temps[kMaxOutputs];
   TensorImpl* written[kMaxOutputs] = {};

@@ -187,11 +187,15 @@ kf_scalar_t tensor_item(TensorImpl& t) {
     fail(KF_INVALID_ARGUMENT, "kf_tensor_item: the tensor of shape {} has {} elements; item "
                               "needs exactly one", shape_string(t.shape, t.ndim), t.numel);
   }
+  return element_item(t, data_ptr(t));
+}
+
+kf_scalar_t element_item(const TensorImpl& t, const void* element) {
   // The one element's bytes, wherever its strides put it, copied after the work queued before
   // (copy_now); scalar_of_element reads them exactly, as the widest scalar of their kind.
   unsigned char bytes[16] = {};
   static_assert(sizeof(bytes) >= sizeof(double) * 2, "the widest element: complex128");
-  copy_now(t.device, bytes, data_ptr(t), itemsize(t.dtype),
+  copy_now(t.device, bytes, element, itemsize(t.dtype),
            t.device.type == KF_DEVICE_CPU ? KF_COPY_DEVICE_TO_DEVICE : KF_COPY_DEVICE_TO_HOST);
   return scalar_of_element(bytes, t.dtype);
 }

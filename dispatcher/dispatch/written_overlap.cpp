@@ -245,9 +245,7 @@ bool check_written(const CallArgs& a, CallMode mode, TensorImpl* const* given) {
 }
 
 void run_with_copied_inputs(const CallArgs& a, CallMode mode, TensorImpl* const* given,
-                            TensorImpl** results,
-                            void (*run)(const CallArgs&, CallMode, TensorImpl* const*,
-                                        TensorImpl**)) {
+                            TensorImpl** results, RunCall run) {
   const int32_t n = written_count(a, mode);
   CallArgs c = a;
   own_args(c);

@@ -87,22 +87,9 @@ void squeeze(const CallArgs& a, TensorRef* outs) {
 
 void unsqueeze(const CallArgs& a, TensorRef* outs) {
   TensorImpl& t = a.tensor(0);
-  if (t.ndim >= KF_MAX_NDIM) {
-    fail(KF_INVALID_ARGUMENT, "unsqueeze: the result would have more than {} dims", KF_MAX_NDIM);
-  }
-  const int32_t d = wrap("unsqueeze", a.int_arg(1), t.ndim + 1);
-  int64_t shape[KF_MAX_NDIM], strides[KF_MAX_NDIM];
-  for (int32_t i = 0, j = 0; i <= t.ndim; ++i) {
-    if (i == d) {
-      shape[i] = 1;
-      // Any stride suits a size-1 dim; PyTorch's, unless it would not fit.
-      if (d >= t.ndim || !checked_mul(t.shape[d], t.strides[d], &strides[i])) strides[i] = 1;
-    } else {
-      shape[i] = t.shape[j];
-      strides[i] = t.strides[j++];
-    }
-  }
-  emit_view("unsqueeze", t, shape, strides, t.ndim + 1, t.offset, outs);
+  Layout l(t);
+  insert_dim("unsqueeze", l, wrap("unsqueeze", a.int_arg(1), t.ndim + 1));
+  emit_layout("unsqueeze", t, l, outs);
 }
 
 void expand(const CallArgs& a, TensorRef* outs) {

@@ -91,6 +91,13 @@ void expect_accessors_refuse(kf_tensor_t stale) {
   Tensor r;
   EXPECT_STALE(kf_tensor_to(stale, kf_device_cpu(), KF_FLOAT64, r.put()));
   EXPECT_STALE(kf_tensor_record_stream(stale, nullptr));
+  const int64_t at[1] = {0};
+  kf_index_item_t key[1] = {};
+  key[0].kind = KF_INDEX_INT;
+  EXPECT_STALE(kf_tensor_index(stale, key, 1, r.put()));
+  EXPECT_STALE(kf_tensor_item_at(stale, at, 1, &item));
+  EXPECT_STALE(kf_tensor_fill_at(stale, at, 1, kf_scalar_f64(1.0)));
+  EXPECT_EQ(r.get(), nullptr);
 }
 
 /// `stale` in every argument position of an op, out=, in place, an optional tensor and the

@@ -1,7 +1,7 @@
 // Fuzz target for shapes, strides, offsets and views: bytes become a kf_tensor_from_blob call
 // (dtype, shape, strides or none) and a sequence of view ops (slice, select, expand, reshape,
-// view, permute, transpose, squeeze, unsqueeze, flatten, and contiguous when the CPU plugin is
-// there), all through the C ABI of a core linked into this binary.
+// view, permute, transpose, squeeze, unsqueeze, flatten, a basic index, and contiguous when the
+// CPU plugin is there), all through the C ABI of a core linked into this binary.
 //
 // Note [The views oracle]
 // The target keeps its own model of the layout rules (Note [Layout rules] in
@@ -14,6 +14,8 @@
 //   element when there are few): the blob is allocated to its exact span, so AddressSanitizer
 //   reports any read outside it;
 // - with the CPU plugin, kf_tensor_copy_to_host of a small result returns those same bytes;
+// - a basic index (kf_tensor_index) succeeds exactly when its items, applied one by one with
+//   kf_select, kf_slice and kf_unsqueeze, all do, and then makes the same view;
 // - releasing every handle runs the blob's deleter exactly once.
 // Large blobs are not allocated (the core never touches a blob's memory by itself) and are not
 // read. Built like the other targets (CMakeLists.txt): a libFuzzer binary and a replay driver.
@@ -269,6 +271,78 @@ int32_t size_list(Bytes& in, const Layout& l, int64_t* out) {
   return n;
 }
 
+bool same_view(kf_tensor_t a, kf_tensor_t b) {
+  const Layout x = layout_of(a), y = layout_of(b);
+  void *p = nullptr, *q = nullptr;
+  CHECK(kf_tensor_data_ptr(a, &p) == KF_OK && kf_tensor_data_ptr(b, &q) == KF_OK);
+  if (p != q || x.ndim != y.ndim) return false;
+  for (int32_t i = 0; i < x.ndim; ++i) {
+    if (x.shape[i] != y.shape[i] || x.strides[i] != y.strides[i]) return false;
+  }
+  return true;
+}
+
+// The key applied one item at a time (Note [The basic index]): the view, or nullptr where an
+// item fails.
+kf_tensor_t index_by_ops(kf_tensor_t t, const kf_index_item_t* key, int32_t n) {
+  int32_t used = 0, ndim = layout_of(t).ndim, ellipses = 0;
+  for (int32_t i = 0; i < n; ++i) {
+    used += key[i].kind == KF_INDEX_INT || key[i].kind == KF_INDEX_SLICE;
+    ellipses += key[i].kind == KF_INDEX_ELLIPSIS;
+  }
+  if (used > ndim || ellipses > 1) return nullptr;
+  CHECK(kf_tensor_retain(t) == KF_OK);
+  kf_tensor_t cur = t;
+  int64_t d = 0;
+  for (int32_t i = 0; i < n && cur != nullptr; ++i) {
+    const kf_index_item_t& it = key[i];
+    kf_tensor_t next = nullptr;
+    kf_status_t st = KF_OK;
+    if (it.kind == KF_INDEX_ELLIPSIS) {
+      d += ndim - used;
+      continue;
+    }
+    if (it.kind == KF_INDEX_INT) {
+      st = kf_select(cur, d, it.index, &next);
+    } else if (it.kind == KF_INDEX_NEW_AXIS) {
+      st = kf_unsqueeze(cur, d++, &next);
+    } else {
+      st = kf_slice(cur, d++, it.has_start ? &it.start : nullptr,
+                    it.has_stop ? &it.stop : nullptr, it.step, &next);
+    }
+    CHECK(kf_tensor_release(cur) == KF_OK);
+    cur = st == KF_OK ? next : nullptr;
+  }
+  return cur;
+}
+
+// A basic key of up to 6 items from the input, applied in one call and checked against the
+// items applied one by one.
+kf_status_t basic_index(Bytes& in, kf_tensor_t t, kf_tensor_t* out) {
+  kf_index_item_t key[6];
+  const int32_t n = in.u8() % 7;
+  for (int32_t i = 0; i < n; ++i) {
+    kf_index_item_t& it = key[i];
+    it = kf_index_item_t{};
+    it.kind = in.u8() % 4;
+    it.index = in.signed_small();
+    const uint8_t bounds = in.u8();
+    it.has_start = (bounds & 1) != 0;
+    it.has_stop = (bounds & 2) != 0;
+    it.start = in.signed_small();
+    it.stop = in.signed_small();
+    it.step = (bounds & 4) ? in.integer() : in.signed_small();
+  }
+  const kf_status_t st = kf_tensor_index(t, key, n, out);
+  const kf_tensor_t ops = index_by_ops(t, key, n);
+  CHECK((st == KF_OK) == (ops != nullptr));
+  if (ops != nullptr) {
+    CHECK(same_view(*out, ops));
+    CHECK(kf_tensor_release(ops) == KF_OK);
+  }
+  return st;
+}
+
 // Whether the target may ask for a copy of t: the CPU plugin is there, t's memory was
 // allocated and the copy is small.
 bool can_copy(const State& s, kf_tensor_t t, const Layout& l) {
@@ -281,7 +355,7 @@ kf_status_t apply(Bytes& in, const State& s, kf_tensor_t* out, bool* copies) {
   const kf_tensor_t t = s.current;
   const Layout l = layout_of(t);
   int64_t list[KF_MAX_NDIM];
-  switch (in.u8() % 11) {
+  switch (in.u8() % 12) {
     case 0: {
       const int64_t start = in.signed_small(), end = in.signed_small();
       const uint8_t bounds = in.u8();
@@ -319,6 +393,7 @@ kf_status_t apply(Bytes& in, const State& s, kf_tensor_t* out, bool* copies) {
       *copies = true;
       return kf_flatten(t, start, end, out);
     }
+    case 10: return basic_index(in, t, out);
     default:
       if (!can_copy(s, t, l)) return KF_OK;
       *copies = true;

@@ -1,7 +1,8 @@
 """The extension's fast paths against the Python paths they stand in for: Tensor.__getitem__ and
 __setitem__ with basic keys (basic_index.cpp) against _indexing.getitem and _indexing.setitem,
-Tensor.reshape of ints against the op's generic method, and asarray of Python numbers and nested lists (sequences.cpp, _C.from_sequence) against
-_creation._from_python. Keys, values and data are drawn by Hypothesis; each pair must give the
+Tensor.reshape of ints against the op's generic method, asarray of Python numbers and nested
+lists (sequences.cpp, _C.from_sequence) against _creation._from_python, and the small factories
+(factories.cpp) against the ops' generic methods. Keys, values and data are drawn by Hypothesis; each pair must give the
 same tensor (shape, dtype, values, and for reads whether it is a view of the same memory) or
 raise the same exception with the same message.
 """
@@ -115,6 +116,28 @@ def test_sequences_convert_as_the_python_path_does(data, dtype):
         np.testing.assert_array_equal(kf.asarray(obj, dtype=dtype).numpy(), slow[1].numpy())
 
 
+factory_shapes = st.one_of(st.integers(-2, 5), st.lists(st.integers(-2, 4), max_size=3),
+                           st.lists(st.integers(0, 4), max_size=3).map(tuple),
+                           st.sampled_from([[np.int64(2), 3], "3", 2.0, (True, 2), [1] * 17]))
+factory_dtypes = st.sampled_from([None, kf.float64, kf.int8, kf.bool, "int32", "nonsense"])
+factory_devices = st.sampled_from([None, "cpu", kf.device("cpu"), "nowhere"])
+
+
+@given(name=st.sampled_from(["empty", "zeros", "ones", "full"]), shape=factory_shapes,
+       dtype=factory_dtypes, device=factory_devices,
+       value=st.sampled_from([0, -2.5, True, 300, 2**70, 1j, "x", np.float32(2)]))
+def test_factories_make_what_the_generic_methods_make(name, shape, dtype, device, value):
+    generic = getattr(_creation._array_api_ops, name)
+    fast = getattr(kf, name)
+    extra = (value,) if name == "full" else ()
+    f = outcome(lambda: fast(shape, *extra, dtype=dtype, device=device))
+    s = outcome(lambda: generic(shape, *extra, dtype=dtype, device=device))
+    if name == "empty" and f[0] == "ok":
+        assert f[1].dtype == s[1].dtype and f[1].shape == s[1].shape
+        return
+    same_outcome(f, s)
+
+
 def test_the_fast_paths_are_taken():
     # Declining is always correct, so check that the common cases do not decline.
     assert _C.from_sequence([[1.0, 2], [True, 4.5]], None, None).dtype == kf.float32
@@ -128,3 +151,7 @@ def test_the_fast_paths_are_taken():
     row[2] = 5  # writes x: a view
     assert float(x[1, 2]) == 5.0
     assert x[::-1].stride() == (-4, 1)
+    assert kf.zeros is _creation.zeros and kf.full is _creation.full
+    assert _C.zeros((2, 3), None, None).shape == (2, 3)
+    assert _C.full([2], 1.5, None, None).dtype == kf.float32
+    assert _C.ones([np.int64(2)], None, None) is None and _C.full(2, np.int8(1), None, None) is None

@@ -16,11 +16,13 @@ constexpr kf_device_t kCpuDevice{KF_DEVICE_CPU, 0};
 
 std::atomic<int> g_seen{0};
 std::string g_last_op;
+std::vector<std::string> g_ops;  // every op the layer saw, in order
 
 void counting_layer(int32_t layer, const kf::CallArgs& args, kf::CallMode mode,
                     kf::TensorImpl* const* given, kf::TensorImpl** results) {
   g_seen.fetch_add(1);
   g_last_op = args.name();
+  g_ops.emplace_back(args.name());
   kf::run_op_below(layer, args, mode, given, results);
 }
 
@@ -67,6 +69,43 @@ TEST(Layers, AnActiveLayerSeesPlannedCallsAndAnInactiveOneNone) {
   for (int i = 0; i < 3; ++i) EXPECT_EQ(add_once(a), 4.0f);
   EXPECT_EQ(g_seen.load(), 3) << "an inactive layer was called";
   kf_tensor_release(a);
+}
+
+std::vector<int64_t> strides_of(kf_tensor_t t) {
+  int32_t nd = 0;
+  const int64_t* strides = nullptr;
+  EXPECT_EQ(kf_tensor_ndim(t, &nd), KF_OK);
+  EXPECT_EQ(kf_tensor_strides(t, &strides), KF_OK);
+  return std::vector<int64_t>(strides, strides + nd);
+}
+
+// Note [The basic index]: under an active layer the key runs as one op per item, so the layer
+// sees the views those ops make; the view is the one the direct path makes.
+TEST(Layers, ABasicIndexRunsAsOneOpPerItemUnderAnActiveLayer) {
+  ASSERT_TRUE(cpu_loaded()) << kf_last_error_message();
+  const int32_t layer = layer_index();
+  const int64_t shape[] = {2, 3};
+  kf_tensor_t a = nullptr, direct = nullptr, layered = nullptr;
+  ASSERT_EQ(kf_full(shape, 2, kf_scalar_f64(1), KF_FLOAT32, kCpuDevice, &a), KF_OK);
+  kf_index_item_t key[3] = {};
+  key[0].kind = KF_INDEX_INT;
+  key[0].index = 1;
+  key[1].kind = KF_INDEX_SLICE;
+  key[1].step = -1;
+  key[2].kind = KF_INDEX_NEW_AXIS;
+  ASSERT_EQ(kf_tensor_index(a, key, 3, &direct), KF_OK) << kf_last_error_message();
+  g_ops.clear();
+  kf::set_dispatch_layer_active(layer, true);
+  const kf_status_t s = kf_tensor_index(a, key, 3, &layered);
+  kf::set_dispatch_layer_active(layer, false);
+  ASSERT_EQ(s, KF_OK) << kf_last_error_message();
+  EXPECT_EQ(g_ops, (std::vector<std::string>{"select", "slice", "unsqueeze"}));
+  EXPECT_EQ(strides_of(layered), strides_of(direct));
+  void *p = nullptr, *q = nullptr;
+  EXPECT_EQ(kf_tensor_data_ptr(layered, &p), KF_OK);
+  EXPECT_EQ(kf_tensor_data_ptr(direct, &q), KF_OK);
+  EXPECT_EQ(p, q);
+  for (kf_tensor_t t : {a, direct, layered}) kf_tensor_release(t);
 }
 
 }  // namespace

@@ -13,7 +13,8 @@ import builtins
 import math
 import operator
 
-from . import _array_api_ops, _dtype_functions, _indexing, _manipulation, _searching, _sets
+from . import _array_api_ops, _creation, _dtype_functions, _indexing, _manipulation
+from . import _searching, _sets
 
 e, pi, inf, nan, newaxis = math.e, math.pi, math.inf, math.nan, None
 
@@ -210,6 +211,7 @@ def namespace_functions():
     """{name: function} for the kernforge namespace."""
     out = dict(_array_api_ops.FUNCTIONS)
     out.update(_API)
+    out.update(_creation.FUNCTIONS)
     out.update(_manipulation.FUNCTIONS)
     out.update(_searching.FUNCTIONS)
     out.update(_sets.FUNCTIONS)

@@ -8,7 +8,7 @@ PyTorch's default dtypes: bool, int64, and float32 for floats.
 import struct
 import sys
 
-from . import _C
+from . import _C, _array_api_ops
 from ._dtypes import _dtype_named, _struct_format
 
 Tensor = _C.Tensor
@@ -166,3 +166,36 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
 def tensor(data, *, dtype=None, device=None):
     """A new tensor with a copy of data (PyTorch's kf.tensor)."""
     return asarray(data, dtype=dtype, device=device, copy=True)
+
+
+# The small factories: one C++ call (src/factories.cpp) for a shape of Python ints (and, for
+# full, a Python number); any other argument goes to the op's generic method, which reads
+# every form the op accepts and words its errors.
+def empty(shape, *, dtype=None, device=None):
+    """The array API's empty: an uninitialised tensor of `shape` (float32 unless `dtype`)."""
+    t = _C.empty(shape, dtype, device)
+    return _array_api_ops.empty(shape, dtype=dtype, device=device) if t is None else t
+
+
+def zeros(shape, *, dtype=None, device=None):
+    """The array API's zeros: a tensor of zeros of `shape` (float32 unless `dtype`)."""
+    t = _C.zeros(shape, dtype, device)
+    return _array_api_ops.zeros(shape, dtype=dtype, device=device) if t is None else t
+
+
+def ones(shape, *, dtype=None, device=None):
+    """The array API's ones: a tensor of ones of `shape` (float32 unless `dtype`)."""
+    t = _C.ones(shape, dtype, device)
+    return _array_api_ops.ones(shape, dtype=dtype, device=device) if t is None else t
+
+
+def full(shape, fill_value, *, dtype=None, device=None):
+    """The array API's full: a tensor of `shape` holding `fill_value` (of its dtype unless
+    `dtype`: bool, int64, float32 or complex64 for Python numbers)."""
+    t = _C.full(shape, fill_value, dtype, device)
+    if t is None:
+        return _array_api_ops.full(shape, fill_value, dtype=dtype, device=device)
+    return t
+
+
+FUNCTIONS = {f.__name__: f for f in (empty, zeros, ones, full)}  # for the kernforge namespace

@@ -2,19 +2,23 @@
 // Tensor.reshape of Python ints (kf_reshape; any other argument goes to the op's generic
 // method), and Tensor.__getitem__ and __setitem__ for basic keys: keys made only of Python ints,
 // slices of Python ints (or None), None and one Ellipsis, for which numpy makes views. The key
-// is read first, with no side effect; the view is then a short fixed sequence of C ABI view
-// calls (kf_select, kf_slice with any nonzero step, kf_unsqueeze), one per item that changes
-// anything. __setitem__ fills that view from a Python number (kf_fill_) or copies a tensor
-// into it (kf_expand, kf_copy_). Every other key (advanced indices, numpy or tensor integers,
-// bools, ...) and every other value (lists, arrays) go to the Python implementation,
-// kernforge/_indexing.py. The errors raised here are the ones _indexing.py raises for the same
-// keys, with the same text (tests/python/test_fast_paths.py).
+// is read into kf_index_item_t items first, with no side effect, and the view is then one C
+// ABI call, kf_tensor_index. __setitem__ of a Python number at one element (an int per dim) is
+// one call too, kf_tensor_fill_at; any other basic key fills its view from a number (kf_fill_)
+// or copies a tensor into it (kf_expand, kf_copy_). Every other key (advanced indices, numpy or
+// tensor integers, bools, ...) and every other value (lists, arrays) go to the Python
+// implementation, kernforge/_indexing.py. The errors raised here are the ones _indexing.py
+// raises for the same keys, with the same text (tests/python/test_fast_paths.py): the C ABI
+// words them alike, after the name of its function, which is left out here.
 #include <cstdint>
-#include <string>
+#include <cstring>
+#include <exception>
+#include <new>
 
 #include <nanobind/nanobind.h>
 
 #include "errors.hpp"
+#include "py_ints.hpp"
 #include "tensor.hpp"
 
 namespace nb = nanobind;
@@ -29,36 +33,17 @@ nb::object python_path(nb::handle self, const char* name) { return nb::getattr(s
 
 constexpr int32_t kMaxItems = 2 * KF_MAX_NDIM + 1;  // beyond that, a key is too long anyway
 
-// An item of a key: read_item sets kind and the fields of that kind, and nothing reads the
-// others (no initialisers: a Key is made on every call, and zeroing 33 items cost more than
-// the view).
-struct Item {
-  enum Kind { kInt, kSlice, kNewAxis, kEllipsis } kind;
-  int64_t index;                 // kInt
-  bool full;                     // kSlice: start, stop and step all default
-  bool has_start, has_stop;      // kSlice
-  int64_t start, stop, step;     // kSlice
-};
-
+// A key read into C ABI items. read_item sets each item's kind and the fields of that kind and
+// nothing else (a Key is made on every call, and zeroing 33 items cost more than the view).
 struct Key {
-  Item items[kMaxItems];
+  kf_index_item_t items[kMaxItems];
+  int64_t ints[kMaxItems];  // the indices, while every item is an int
   int32_t n = 0;
   int32_t used = 0;       // the dims the ints and slices take
   int32_t ellipses = 0;
+  bool changes = false;   // an item other than a full slice or the ellipsis
+  bool only_ints = true;
 };
-
-// A Python int (not a bool, not a subclass) as int64; with `clamp`, one beyond int64 is
-// clamped to it (slice bounds and steps clamp anyway), else refused.
-bool exact_int(PyObject* o, int64_t& out, bool clamp) {
-  if (!PyLong_CheckExact(o)) return false;
-  int overflow = 0;
-  out = PyLong_AsLongLongAndOverflow(o, &overflow);
-  if (overflow != 0) {
-    if (!clamp) return false;  // an index that large: the Python path says it is out of range
-    out = overflow > 0 ? INT64_MAX : INT64_MIN;
-  }
-  return true;
-}
 
 // A slice bound: None, or a Python int.
 bool bound(PyObject* o, bool& present, int64_t& value) {
@@ -66,36 +51,40 @@ bool bound(PyObject* o, bool& present, int64_t& value) {
   return !present || exact_int(o, value, true);
 }
 
-bool read_slice(PyObject* o, Item& it) {
+bool read_slice(PyObject* o, kf_index_item_t& it) {
   auto* s = reinterpret_cast<PySliceObject*>(o);
-  it.kind = Item::kSlice;
+  it.kind = KF_INDEX_SLICE;
   bool has_step = false;
   if (!bound(s->start, it.has_start, it.start) || !bound(s->stop, it.has_stop, it.stop) ||
       !bound(s->step, has_step, it.step)) {
     return false;
   }
   if (!has_step) it.step = 1;  // a step of 0 is refused where the slice applies, in key order
-  it.full = !it.has_start && !it.has_stop && it.step == 1;
   return true;
 }
 
 bool read_item(PyObject* o, Key& k) {
   if (k.n == kMaxItems) return false;
-  Item& it = k.items[k.n++];
+  kf_index_item_t& it = k.items[k.n];
   if (o == Py_None) {
-    it.kind = Item::kNewAxis;
+    it.kind = KF_INDEX_NEW_AXIS;
   } else if (o == Py_Ellipsis) {
-    it.kind = Item::kEllipsis;
+    it.kind = KF_INDEX_ELLIPSIS;
     ++k.ellipses;
   } else if (PySlice_Check(o)) {
     if (!read_slice(o, it)) return false;
     ++k.used;
+    k.changes = k.changes || it.has_start || it.has_stop || it.step != 1;
   } else if (exact_int(o, it.index, false)) {
-    it.kind = Item::kInt;
+    it.kind = KF_INDEX_INT;
+    k.ints[k.n] = it.index;
     ++k.used;
   } else {
     return false;
   }
+  k.only_ints = k.only_ints && it.kind == KF_INDEX_INT;
+  k.changes = k.changes || it.kind == KF_INDEX_INT || it.kind == KF_INDEX_NEW_AXIS;
+  ++k.n;
   return true;
 }
 
@@ -109,82 +98,43 @@ bool read_key(PyObject* key, Key& k) {
   return true;
 }
 
-// One reference to a view, released unless taken.
+// Raises a failed index call's error as the Python path words it: without "<fn>: ".
+void check_index(kf_status_t status, const char* fn) {
+  if (status == KF_OK) return;
+  const char* message = kf_last_error_message();
+  const size_t len = std::strlen(fn);
+  if (std::strncmp(message, fn, len) != 0 || std::strncmp(message + len, ": ", 2) != 0) {
+    raise_status(status);
+  }
+  raise(exception_for(status), message + len + 2);
+}
+
+int32_t ndim_of(kf_tensor_t t) {
+  int32_t ndim = 0;
+  check(kf_tensor_ndim(t, &ndim));
+  return ndim;
+}
+
+// The view of self that key `k` names (a new reference).
+kf_tensor_t view_of(kf_tensor_t self, const Key& k) {
+  kf_tensor_t view = nullptr;
+  check_index(kf_tensor_index(self, k.items, k.n, &view), "kf_tensor_index");
+  return view;
+}
+
+// One reference to a view, released when it goes.
 struct Owned {
   kf_tensor_t h = nullptr;
   ~Owned() { kf_tensor_release(h); }
-  void reset(kf_tensor_t next) {
-    kf_tensor_release(h);
-    h = next;
-  }
 };
-
-[[noreturn]] void index_error(const std::string& message) {
-  raise(PyExc_IndexError, message.c_str());
-}
-
-// Applies item `it` at dim `d` of `cur` (held in `view` unless it is self); returns the next dim.
-int32_t apply(const Item& it, int32_t d, kf_tensor_t& cur, Owned& view) {
-  kf_tensor_t next = nullptr;
-  switch (it.kind) {
-    case Item::kNewAxis:
-      check(kf_unsqueeze(cur, d, &next));
-      break;
-    case Item::kSlice:
-      if (it.full) return d + 1;
-      if (it.step == 0) raise(PyExc_ValueError, "slice step cannot be zero");
-      check(kf_slice(cur, d, it.has_start ? &it.start : nullptr,
-                     it.has_stop ? &it.stop : nullptr, it.step, &next));
-      break;
-    case Item::kInt: {
-      const int64_t* shape = nullptr;
-      check(kf_tensor_shape(cur, &shape));
-      const int64_t size = shape[d];
-      if (it.index < -size || it.index >= size) {
-        index_error("index " + std::to_string(it.index) + " is out of range for dim " +
-                    std::to_string(d) + " of size " + std::to_string(size));
-      }
-      check(kf_select(cur, d, it.index, &next));
-      view.reset(next);
-      cur = next;
-      return d;
-    }
-    case Item::kEllipsis:
-      return d;  // the caller skips the dims it stands for
-  }
-  view.reset(next);
-  cur = next;
-  return d + 1;
-}
-
-// The view of self that basic key `k` names: self itself (borrowed) when the key changes
-// nothing, else a new reference in `view`.
-kf_tensor_t view_of(kf_tensor_t self, const Key& k, Owned& view) {
-  if (k.ellipses > 1) index_error("an index can only have a single ellipsis ('...')");
-  int32_t ndim = 0;
-  check(kf_tensor_ndim(self, &ndim));
-  if (k.used > ndim) {
-    index_error("too many indices for a tensor of " + std::to_string(ndim) + " dims: " +
-                std::to_string(k.used) + " given");
-  }
-  kf_tensor_t cur = self;
-  int32_t d = 0;
-  for (int32_t i = 0; i < k.n; ++i) {
-    const Item& it = k.items[i];
-    d = it.kind == Item::kEllipsis ? d + (ndim - k.used) : apply(it, d, cur, view);
-  }
-  return cur;
-}
 
 nb::object getitem(nb::handle self, nb::handle key) {
   Key k;
   if (!read_key(key.ptr(), k)) return python_path(self, "_python_getitem")(self, key);
-  Owned view;
-  view_of(tensor_of(self), k, view);
-  if (view.h == nullptr) return nb::borrow(self);  // the key changes nothing
-  const kf_tensor_t h = view.h;
-  view.h = nullptr;
-  return wrap(h);
+  const kf_tensor_t t = tensor_of(self);
+  // A key that changes nothing gives self, once it is known to be a valid key.
+  if (!k.changes && k.ellipses <= 1 && k.used <= ndim_of(t)) return nb::borrow(self);
+  return wrap(view_of(t, k));
 }
 
 // value into the view: a Python number fills it, a tensor is broadcast and copied.
@@ -205,39 +155,38 @@ bool write(kf_tensor_t view, nb::handle value) {
   return true;
 }
 
+// self[ints] = a Python number, for one int per dim: one call, no view made.
+bool fill_element(kf_tensor_t self, const Key& k, nb::handle value) {
+  if (!k.only_ints || tensor_of(value) != nullptr || k.n != ndim_of(self)) return false;
+  kf_scalar_t s;
+  try {
+    if (!to_scalar(value, s)) return false;
+  } catch (const nb::python_error&) {
+    return false;  // a number no scalar holds: raised by write(), after the index is checked
+  }
+  check_index(kf_tensor_fill_at(self, k.ints, k.n, s), "kf_tensor_fill_at");
+  return true;
+}
+
 void setitem(nb::handle self, nb::handle key, nb::handle value) {
   Key k;
   const bool value_ok = tensor_of(value) != nullptr || PyBool_Check(value.ptr()) ||
                         PyLong_Check(value.ptr()) || PyFloat_Check(value.ptr()) ||
                         PyComplex_Check(value.ptr());
   if (value_ok && read_key(key.ptr(), k)) {
+    const kf_tensor_t t = tensor_of(self);
+    if (fill_element(t, k, value)) return;
     Owned view;
-    if (write(view_of(tensor_of(self), k, view), value)) return;
+    view.h = view_of(t, k);
+    if (write(view.h, value)) return;
   }
   python_path(self, "_python_setitem")(self, key, value);
-}
-
-// reshape's shape when it is a Python int or a tuple or list of them; false otherwise.
-bool read_shape(nb::handle arg, int64_t* shape, int32_t& ndim) {
-  PyObject* o = arg.ptr();
-  if (exact_int(o, shape[0], false)) {
-    ndim = 1;
-    return true;
-  }
-  if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
-  if (n > KF_MAX_NDIM) return false;
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    if (!exact_int(PySequence_Fast_GET_ITEM(o, i), shape[i], false)) return false;
-  }
-  ndim = static_cast<int32_t>(n);
-  return true;
 }
 
 nb::object reshape(nb::handle self, nb::args args, nb::kwargs kwargs) {
   int64_t shape[KF_MAX_NDIM];
   int32_t ndim = 0;
-  if (kwargs.size() == 0 && args.size() == 1 && read_shape(args[0], shape, ndim)) {
+  if (kwargs.size() == 0 && args.size() == 1 && read_shape(args[0].ptr(), shape, ndim)) {
     kf_tensor_t out = nullptr;
     check(kf_reshape(tensor_of(self), shape, ndim, &out));
     return wrap(out);
@@ -245,7 +194,43 @@ nb::object reshape(nb::handle self, nb::args args, nb::kwargs kwargs) {
   return python_path(self, "_python_reshape")(self, *args, **kwargs);
 }
 
+// The mapping slots of the Tensor type (tensor_index_slots): CPython calls them straight
+// from t[key] and t[key] = value, with no method lookup and no argument parsing. `run` turns
+// an error into the Python exception nanobind's own bindings would raise; false then.
+template <class F>
+bool run(F&& f) noexcept {
+  try {
+    f();
+    return true;
+  } catch (nb::python_error& e) {
+    e.restore();
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return false;
+}
+
+PyObject* subscript_slot(PyObject* self, PyObject* key) noexcept {
+  PyObject* out = nullptr;
+  return run([&] { out = getitem(self, key).release().ptr(); }) ? out : nullptr;
+}
+
+int ass_subscript_slot(PyObject* self, PyObject* key, PyObject* value) noexcept {
+  if (value == nullptr) {
+    PyErr_SetString(PyExc_TypeError, "a tensor's elements cannot be deleted");
+    return -1;
+  }
+  return run([&] { setitem(self, key, value); }) ? 0 : -1;
+}
+
 }  // namespace
+
+PyType_Slot tensor_index_slots[] = {
+    {Py_mp_subscript, reinterpret_cast<void*>(&subscript_slot)},
+    {Py_mp_ass_subscript, reinterpret_cast<void*>(&ass_subscript_slot)},
+    {0, nullptr}};
 
 void bind_basic_index(nb::module_& m, nb::class_<Tensor>& cls) {
   cls.def("reshape", &reshape, "self with a new shape (one entry may be -1); a view when the "
@@ -264,8 +249,6 @@ void bind_basic_index(nb::module_& m, nb::class_<Tensor>& cls) {
     check(kf_transpose(t.h, -2, -1, &out));
     return wrap(out);
   }, "The view with the last two dims swapped (a stack of transposed matrices).");
-  cls.def("__getitem__", &getitem, nb::arg("key").none());
-  cls.def("__setitem__", &setitem, nb::arg("key").none(), nb::arg("value").none());
 }
 
 }  // namespace kfpy

@@ -34,6 +34,7 @@ NB_MODULE(_C, m) {
   kfpy::bind_tensor(m);
   kfpy::bind_buffers(m);
   kfpy::bind_sequences(m);
+  kfpy::bind_factories(m);
   kfpy::bind_ops(m);
   kfpy::bind_runtime(m);
   kfpy::bind_dlpack(m);

@@ -257,7 +257,7 @@ void bind_tensor(nb::module_& m) {
   bind_device(m);
   auto cls = nb::class_<Tensor>(m, "Tensor",
                                 "An n-dimensional array on a kernforge device (a reference to a "
-                                "kf_tensor_t).");
+                                "kf_tensor_t).", nb::type_slots(tensor_index_slots));
   cls.def_prop_ro("shape", [](const Tensor& t) { return shape_of(t.h); })
       .def_prop_ro("ndim", [](const Tensor& t) {
         int32_t n = 0;

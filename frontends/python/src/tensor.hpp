@@ -70,11 +70,15 @@ kf_tensor_t number_tensor(nanobind::handle o, kf_dtype_t context);
 /// number_tensor), else the one that is, else KF_DTYPE_UNDEFINED.
 kf_dtype_t inexact_context(kf_dtype_t a, kf_dtype_t b);
 
+/// Tensor's mp_subscript and mp_ass_subscript (basic_index.cpp), given when the type is made.
+extern PyType_Slot tensor_index_slots[];
+
 void bind_tensor(nanobind::module_& m);
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_basic_index(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_buffers(nanobind::module_& m);
 void bind_sequences(nanobind::module_& m);
+void bind_factories(nanobind::module_& m);
 
 inline kf_tensor_t tensor_of(nanobind::handle o) {
   if (!nanobind::isinstance<Tensor>(o)) return nullptr;

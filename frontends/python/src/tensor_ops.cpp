@@ -129,17 +129,29 @@ int64_t numel(kf_tensor_t t) {
   return n;
 }
 
+// The one element's value: one C call, and the element count only to word a failure.
 kf_scalar_t only_value(nb::handle self, const char* what) {
   const kf_tensor_t t = tensor_of(self);
-  if (numel(t) != 1) {
-    PyErr_Format(PyExc_ValueError, "%s of a tensor with %lld elements is ambiguous; it needs "
-                 "exactly one element (use .any() or .all() for a truth value)", what,
-                 static_cast<long long>(numel(t)));
-    throw nb::python_error();
-  }
   kf_scalar_t s;
-  check(kf_tensor_item(t, &s));
-  return s;
+  const kf_status_t status = kf_tensor_item(t, &s);
+  if (status == KF_OK) return s;
+  const int64_t n = numel(t);
+  if (n == 1) raise_status(status);
+  PyErr_Format(PyExc_ValueError, "%s of a tensor with %lld elements is ambiguous; it needs "
+               "exactly one element (use .any() or .all() for a truth value)", what,
+               static_cast<long long>(n));
+  throw nb::python_error();
+}
+
+// A real scalar's truth and value without a Python number made first.
+bool truth_of(const kf_scalar_t& s) {
+  switch (s.tag) {
+    case KF_SCALAR_FLOAT64: return s.v.f64 != 0;  // NaN is true, as Python's bool(nan)
+    case KF_SCALAR_INT64: return s.v.i64 != 0;
+    case KF_SCALAR_UINT64: return s.v.u64 != 0;
+    case KF_SCALAR_BOOL: return s.v.b;
+    default: return PyObject_IsTrue(scalar_object(s).ptr()) == 1;
+  }
 }
 
 // int(t) as Python's int(float) and int(int): exact, of any size (a float64 1.5e19 is the int
@@ -182,14 +194,15 @@ void bind_alpha_methods(nb::class_<Tensor>& cls) {
 // bool(), float(), int(), operator.index(), complex() and len() of a tensor.
 void bind_conversions(nb::class_<Tensor>& cls) {
   cls.def("__bool__", [](nb::handle self) {
-        return PyObject_IsTrue(scalar_object(only_value(self, "the truth value")).ptr()) == 1;
+        return truth_of(only_value(self, "the truth value"));
       })
       .def("__float__", [](nb::handle self) {
         const kf_scalar_t s = only_value(self, "float()");
         if (s.tag == KF_SCALAR_COMPLEX128) {
           raise(PyExc_TypeError, "float() of a complex tensor: take .real or abs() first");
         }
-        const double v = PyFloat_AsDouble(scalar_object(s).ptr());
+        if (s.tag == KF_SCALAR_FLOAT64) return s.v.f64;
+        const double v = PyFloat_AsDouble(scalar_object(s).ptr());  // Python's int rounding
         if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
         return v;
       })

@@ -32,7 +32,8 @@
  * and kf_arg_kind_name). 2.0 broke the layout once: kf_scalar_t grew to 24 bytes to hold
  * uint64 and complex128 values (kf_value_t and kf_op_arg_info_t grew with it), and the dtypes
  * uint16, uint32, uint64, complex64 and complex128 joined KF_DTYPE_LIST; the functions of 1.4
- * are all in 2.0, and the library's soname follows the major (libkernforge.so.2). A kind of
+ * are all in 2.0, and the library's soname follows the major (libkernforge.so.2). 2.1: basic
+ * indexing in one call, kf_tensor_index, kf_tensor_item_at and kf_tensor_fill_at. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.
@@ -184,6 +185,49 @@ KF_API kf_status_t kf_tensor_is_contiguous(kf_tensor_t t, bool* out);
  * complex128 for the complex ones, int64 for the integers (uint64 above int64's maximum), bool
  * for bool. */
 KF_API kf_status_t kf_tensor_item(kf_tensor_t t, kf_scalar_t* out);
+
+/* ---- ABI 2.1: basic indexing in one call ---- */
+
+/** The kinds of item of a basic index: the keys numpy answers with a view. */
+typedef enum kf_index_kind_t {
+  KF_INDEX_INT = 0,       /* an index along the next dim, which it removes (< 0: from the end) */
+  KF_INDEX_SLICE = 1,     /* start:stop:step along the next dim, with Python's rules */
+  KF_INDEX_NEW_AXIS = 2,  /* None: a new dim of size 1 */
+  KF_INDEX_ELLIPSIS = 3,  /* ...: the dims no other item takes (at most one per key) */
+  KF_INDEX_KIND_MAX_ENUM = 0x7fffffff
+} kf_index_kind_t;
+
+/** One item of a basic index. An array element, so it never grows: a new kind of item is a new
+ * kf_index_kind_t value. Fields a kind does not name are not read. */
+typedef struct kf_index_item_t {
+  int32_t kind;        /* kf_index_kind_t */
+  bool has_start;      /* KF_INDEX_SLICE: false = Python's None (from the step's end) */
+  bool has_stop;       /* KF_INDEX_SLICE: false = Python's None */
+  int64_t index;       /* KF_INDEX_INT */
+  int64_t start;       /* KF_INDEX_SLICE, read when has_start */
+  int64_t stop;        /* KF_INDEX_SLICE, read when has_stop */
+  int64_t step;        /* KF_INDEX_SLICE: any nonzero value; negative walks backwards */
+} kf_index_item_t;
+
+/** The view of t that the basic index `items[0..count)` names, as numpy's t[key] (`count` may
+ * be 0: a view of the whole tensor). The key is checked whole and then in order, and nothing
+ * is made when it fails: KF_OUT_OF_RANGE for a second ellipsis, more ints and slices than t
+ * has dims, or an int outside its dim; KF_INVALID_ARGUMENT for a slice step of 0, an unknown
+ * kind, or a result of more than KF_MAX_NDIM dims. The view is the one that kf_select,
+ * kf_slice and kf_unsqueeze would make item by item, and is made by them, one op per item, while
+ * a functionality layer (profiler, autograd) is active. */
+KF_API kf_status_t kf_tensor_index(kf_tensor_t t, const kf_index_item_t* items, int32_t count,
+                                   kf_tensor_t* out);
+/** The element of t at `index` (`count` == t's ndim ints; negative ones count from the end), as
+ * kf_tensor_item reads it, without making a view; KF_OUT_OF_RANGE for an index outside its dim
+ * or a count that is not t's ndim. */
+KF_API kf_status_t kf_tensor_item_at(kf_tensor_t t, const int64_t* index, int32_t count,
+                                     kf_scalar_t* out);
+/** Sets the element of t at `index` (as kf_tensor_item_at) to `value`, as kf_fill_ of that
+ * element's view: the same conversion of the scalar and the same errors, through t's backend,
+ * on the calling thread's current stream. */
+KF_API kf_status_t kf_tensor_fill_at(kf_tensor_t t, const int64_t* index, int32_t count,
+                                     kf_scalar_t value);
 
 /* ------------------------------------------------------ DLPack (ABI 1.3) -- */
 

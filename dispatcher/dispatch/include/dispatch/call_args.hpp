@@ -67,6 +67,10 @@ struct CallArgs {
   }
 };
 
+/// A step of the call path that runs a call: its arguments, its mode, the written tensors
+/// given (Out: the outputs; Inplace: self) and where a Functional call's results go.
+using RunCall = void (*)(const CallArgs&, CallMode, TensorImpl* const*, TensorImpl**);
+
 /// Fills `out` from the caller's boxed arguments; throws KF_INVALID_ARGUMENT naming the op,
 /// the argument and what was expected.
 void normalize_args(const OpDef& def, const kf_value_t* args, int32_t nargs, CallArgs& out);

@@ -10,6 +10,11 @@ namespace kf {
 
 extern std::atomic<uint32_t> g_active_layers;
 
+/// Whether a layer is active (a profiler, autograd): then every op call goes through them.
+inline bool any_layer_active() noexcept {
+  return g_active_layers.load(std::memory_order_relaxed) != 0;
+}
+
 /// Runs the highest active layer below index `below` (8 = all), or the backend dispatch.
 void run_layers_from(int32_t below, const CallArgs& args, CallMode mode,
                      TensorImpl* const* given, TensorImpl** results);

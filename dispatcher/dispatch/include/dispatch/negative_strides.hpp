@@ -35,8 +35,6 @@ bool writes_negative_strides(const CallArgs& a, CallMode mode, TensorImpl* const
 /// Inplace, a copy of self, which the op also reads), then writes each temporary into its
 /// written tensor.
 void run_into_temporaries(const CallArgs& a, CallMode mode, TensorImpl* const* given,
-                          TensorImpl** results,
-                          void (*run)(const CallArgs&, CallMode, TensorImpl* const*,
-                                      TensorImpl**));
+                          TensorImpl** results, RunCall run);
 
 }  // namespace kf

@@ -28,4 +28,7 @@ TensorImpl* tensor_from_host(const void* host_data, const int64_t* shape, int32_
 /// The value of a 1-element tensor (float64, int64 or bool by dtype).
 kf_scalar_t tensor_item(TensorImpl& t);
 
+/// The value of the element of `t` at address `element` (in t's storage, on t's device).
+kf_scalar_t element_item(const TensorImpl& t, const void* element);
+
 }  // namespace kf

@@ -40,8 +40,6 @@ bool check_written(const CallArgs& a, CallMode mode, TensorImpl* const* given);
 /// Runs `run` on a copy of `a` in which every input that overlaps a written tensor (case 3 of
 /// the Note) is replaced by a clone of it, made before anything is written.
 void run_with_copied_inputs(const CallArgs& a, CallMode mode, TensorImpl* const* given,
-                            TensorImpl** results,
-                            void (*run)(const CallArgs&, CallMode, TensorImpl* const*,
-                                        TensorImpl**));
+                            TensorImpl** results, RunCall run);
 
 }  // namespace kf
