@@ -94,6 +94,7 @@ kf_device_t common_device(const CallArgs& a) {
 
 void compute_meta(const CallArgs& a, MetaResult& m) {
   m.device = common_device(a);
+  m.nout = a.def->nreturns;  // the schema's count: a meta function fills out[0..nout)
   if (a.def->plugin_meta != nullptr) {
     plugin_meta(a, m);
   } else {

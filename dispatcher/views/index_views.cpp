@@ -1,4 +1,5 @@
-// Views that reorder or index dims: transpose, permute, slice, select.
+// Views that reorder or index dims: transpose, permute, diagonal, slice, select.
+#include <algorithm>
 #include <utility>
 
 #include "core/error.hpp"
@@ -51,6 +52,42 @@ void permute(const CallArgs& a, TensorRef* outs) {
     strides[i] = t.strides[d];
   }
   emit_view("permute", t, shape, strides, n, t.offset, outs);
+}
+
+// The diagonal of dims d1 and d2: they go, and a last dim of stride s1 + s2 comes, with
+// element k at [k, k + offset] (offset >= 0) or [k - offset, k] of the two.
+void diagonal(const CallArgs& a, TensorRef* outs) {
+  TensorImpl& t = a.tensor(0);
+  if (t.ndim < 2) {
+    fail(KF_INVALID_ARGUMENT, "diagonal: the input needs at least 2 dims, got shape {}",
+         shape_string(t.shape, t.ndim));
+  }
+  const int32_t d1 = wrap("diagonal", a.int_arg(2), t.ndim);
+  const int32_t d2 = wrap("diagonal", a.int_arg(3), t.ndim);
+  if (d1 == d2) {
+    fail(KF_INVALID_ARGUMENT, "diagonal: dim1 and dim2 are both dim {}; give two different dims",
+         d1);
+  }
+  const int64_t offset = a.int_arg(1);
+  const int64_t rows = t.shape[d1], cols = t.shape[d2];
+  int64_t size = 0, start = t.offset;
+  if (offset >= 0 && offset < cols) {
+    size = std::min(rows, cols - offset);
+    start += offset * t.strides[d2];
+  } else if (offset < 0 && -offset < rows) {
+    size = std::min(rows + offset, cols);
+    start -= offset * t.strides[d1];
+  }
+  int64_t shape[KF_MAX_NDIM], strides[KF_MAX_NDIM];
+  int32_t n = 0;
+  for (int32_t i = 0; i < t.ndim; ++i) {
+    if (i == d1 || i == d2) continue;
+    shape[n] = t.shape[i];
+    strides[n++] = t.strides[i];
+  }
+  shape[n] = size;
+  strides[n++] = t.strides[d1] + t.strides[d2];
+  emit_view("diagonal", t, shape, strides, n, size > 0 ? start : t.offset, outs);
 }
 
 // A negative step makes a view of negative stride (Note [Views of negative stride]).

@@ -595,6 +595,43 @@ class ArrayApiSpellings(SchemaTestCase):
         self.assert_rejected(self.OP.format("sum(x, /, *args)"), line, "only plain parameters")
         self.assert_rejected(self.OP.format("'sum(x'"), line, "not a Python signature")
 
+    TWO = """\
+        - op: linalg_pair(Tensor self, bool full=True) -> (Tensor, Tensor)
+          meta: linalg_qr
+          array_api: {}
+          doc: Two results.
+        """
+
+    def test_an_extensions_function_returns_the_standards_named_tuple(self):
+        ops = self.load_text(self.TWO.format("linalg.pair(x, /, *, full=True) -> PairResult(a, b)"))
+        spelling = ops[-1].array_api
+        self.assertEqual((spelling.extension, spelling.name, spelling.qualified),
+                         ("linalg", "pair", "linalg.pair"))
+        self.assertEqual(spelling.result, ("PairResult", ["a", "b"]))
+        namespace: dict = {}
+        exec(compile(gen_python.module(ops), "_array_api_ops.py", "exec"), namespace)  # noqa: S102
+
+        class Ops:
+            def linalg_pair(self, x, full):
+                return (x, full)
+
+        namespace["bind"](Ops())
+        self.assertNotIn("pair", namespace["FUNCTIONS"])
+        pair = namespace["EXTENSIONS"]["linalg"]["pair"]
+        self.assertEqual(pair.__name__, "pair")
+        result = pair("t", full=False)
+        self.assertEqual((result.a, result.b), ("t", False))
+        self.assertEqual(type(result).__name__, "PairResult")
+
+    def test_bad_extensions_and_results_are_refused(self):
+        line = FIRST_LINE
+        self.assert_rejected(self.TWO.format("linalg.pair(x, /)"), line, "returns 2 tensors",
+                             "-> Name(field, ...)")
+        self.assert_rejected(self.TWO.format("linalg.pair(x, /) -> P(a)"), line,
+                             "one field per return (2)")
+        self.assert_rejected(self.TWO.format("sparse.pair(x, /) -> P(a, b)"), line,
+                             "'sparse' is not an extension")
+
     def test_the_core_schema_spells_the_standards_reductions(self):
         spelled = {op.array_api.name: op.name for op in schema.load(OPS_YAML) if op.array_api}
         self.assertEqual(spelled["max"], "amax")

@@ -2,6 +2,7 @@
 // frontend reaches them by name through the C ABI, with no generated code of their own.
 #include <complex>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "dispatch_util.hpp"
@@ -42,6 +43,22 @@ TEST(CppDtypes, ComplexAndUnsignedValuesRoundTrip) {
   EXPECT_EQ(u.amax().item<uint64_t>(), top);
   EXPECT_EQ(kf::Scalar(top).c().tag, KF_SCALAR_UINT64);
   EXPECT_EQ(kf::Scalar(uint64_t{5}).c().tag, KF_SCALAR_INT64);
+}
+
+TEST(CppIndex, ABasicKeyReadsAndWritesLikeNumpy) {
+  // [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]
+  kf::Tensor t = kf::tensor({0.f, 1.f, 2.f, 3.f, 4.f, 5.f, 6.f, 7.f, 8.f, 9.f, 10.f, 11.f}, {3, 4});
+  using kf::Index;
+  const kf::Tensor v = t.index({Index::at(1), Index::slice(std::nullopt, std::nullopt, -2)});
+  EXPECT_EQ(v.to_vector<float>(), (std::vector<float>{7.f, 5.f}));  // t[1, ::-2]
+  const kf::Tensor w = t.index({Index::ellipsis(), Index::at(-1), Index::new_axis()});
+  EXPECT_EQ(w.sizes(), (std::vector<int64_t>{3, 1}));  // t[..., -1, None]
+  EXPECT_EQ(w.to_vector<float>(), (std::vector<float>{3.f, 7.f, 11.f}));
+  EXPECT_EQ(t.item_at<float>({2, -1}), 11.f);
+  t.fill_at({0, 1}, kf::Scalar(2.5));
+  EXPECT_EQ(t.item_at<double>({0, 1}), 2.5);
+  EXPECT_THROW(t.item_at<float>({3, 0}), kf::Error);  // KF_OUT_OF_RANGE
+  EXPECT_THROW(t.index({Index::ellipsis(), Index::ellipsis()}), kf::Error);
 }
 
 TEST(CppDtypes, FloatingFollowsTheList) {

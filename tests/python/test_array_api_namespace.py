@@ -226,3 +226,34 @@ def test_can_cast_follows_the_promotion_rules():
     assert kf.can_cast(kf.ones(2, dtype=kf.int32), kf.int64)
     assert kf.isdtype(kf.uint8, ("bool", "unsigned integer"))
     assert not kf.isdtype(kf.float32, "complex floating")
+
+
+def _functions_of(path):
+    return {node.name for node in ast.parse(path.read_text()).body
+            if isinstance(node, ast.FunctionDef)}
+
+
+def test_kf_linalg_has_every_function_of_the_linalg_extension_with_its_parameters(stubs):
+    """kf.linalg against the extension's stub (linalg.py): every function, with the
+    standard's parameter names, kinds and defaults."""
+    folder = pathlib.Path(os.environ["KF_ARRAY_API_STUBS"])
+    names = _functions_of(folder / "linalg.py")
+    assert len(names) == 23
+    missing = sorted(n for n in names if not hasattr(kf.linalg, n))
+    assert not missing, f"kf.linalg lacks these functions of the extension: {missing}"
+    tree = {node.name: node for node in ast.parse((folder / "linalg.py").read_text()).body
+            if isinstance(node, ast.FunctionDef)}
+    wrong = {}
+    for name, node in tree.items():
+        a = node.args
+        positional = a.posonlyargs + a.args
+        defaults = [None] * (len(positional) - len(a.defaults)) + list(a.defaults)
+        want = [(p.arg, "positional-only" if i < len(a.posonlyargs) else "positional or keyword",
+                 _literal(d)) for i, (p, d) in enumerate(zip(positional, defaults))]
+        want += [(p.arg, "keyword-only", _literal(d)) for p, d in zip(a.kwonlyargs, a.kw_defaults)]
+        got = kernforge_parameters(getattr(kf.linalg, name))
+        if got != want:
+            wrong[name] = (got, want)
+    assert not wrong, "\n".join(f"{n}: kernforge {g}, the standard {w}"
+                                for n, (g, w) in wrong.items())
+    assert kf.linalg.matmul is kf.matmul and kf.linalg.tensordot is kf.tensordot

@@ -34,26 +34,68 @@ class ArrayApiError(ValueError):
     """A bad `array_api:` field; the text says why."""
 
 
+# The standard's extensions: a spelling `linalg.solve(x1, x2, /)` is kf.linalg.solve.
+EXTENSIONS = ("linalg", "fft")
+
+
 @dataclass
 class Spelling:
     name: str
-    text: str  # the signature as written, "sum(x, /, *, axis=None, ...)"
+    text: str  # the signature without extension and result, "sum(x, /, *, axis=None, ...)"
     params: dict[str, str]  # the standard's parameter name -> the op's argument name
+    extension: str | None = None  # "linalg" for kf.linalg.<name>; None for kf.<name>
+    result: tuple[str, list[str]] | None = None  # a namedtuple's name and fields, for tuples
+    spelled: str = ""  # the field as written, for the docs
+
+    @property
+    def qualified(self) -> str:
+        return f"{self.extension}.{self.name}" if self.extension else self.name
 
 
-def parse(text: str, op_name: str, arg_names: list[str], required: list[str]) -> Spelling:
+def _split_extension(text: str, op_name: str) -> tuple[str | None, str]:
+    head = text.split("(", 1)[0]
+    if "." not in head:
+        return None, text
+    ext = head.split(".", 1)[0]
+    if ext not in EXTENSIONS:
+        raise ArrayApiError(f"array_api of '{op_name}': '{ext}' is not an extension of the "
+                            f"standard (known: {', '.join(EXTENSIONS)})")
+    return ext, text[len(ext) + 1:]
+
+
+def _result(fn: ast.FunctionDef, op_name: str, nreturns: int) -> tuple[str, list[str]] | None:
+    """The namedtuple `-> Name(field, ...)` of an op with several returns (None for one)."""
+    r = fn.returns
+    if r is None:
+        if nreturns > 1:
+            raise ArrayApiError(f"array_api of '{op_name}': the op returns {nreturns} tensors; "
+                                "name them as the standard does: '-> Name(field, ...)'")
+        return None
+    ok = isinstance(r, ast.Call) and isinstance(r.func, ast.Name) and not r.keywords and \
+        all(isinstance(a, ast.Name) for a in r.args)
+    if not ok or len(r.args) != nreturns:
+        raise ArrayApiError(f"array_api of '{op_name}': the result must be '-> Name(field, ...)' "
+                            f"with one field per return ({nreturns})")
+    return r.func.id, [a.id for a in r.args]
+
+
+def parse(text: str, op_name: str, arg_names: list[str], required: list[str],
+          nreturns: int = 1) -> Spelling:
     """The spelling of `text` for an op with these arguments (`required`: those without a
-    default); ArrayApiError when it is not a Python signature, names an argument the op does
-    not have, or leaves a required one out."""
+    default) and `nreturns` returns; ArrayApiError when it is not a Python signature, names an
+    argument the op does not have, leaves a required one out, or names no result fields for an
+    op with several returns."""
+    extension, body = _split_extension(text.strip(), op_name)
     try:
-        tree = ast.parse(f"def {text.strip()}:\n    pass\n")
+        tree = ast.parse(f"def {body}:\n    pass\n")
     except SyntaxError as e:
         raise ArrayApiError(f"array_api of '{op_name}' is not a Python signature "
                             f"'name(params)': {e.msg}") from None
     fn = tree.body[0]
     assert isinstance(fn, ast.FunctionDef)
-    if fn.args.vararg or fn.args.kwarg or fn.decorator_list or fn.returns:
+    if fn.args.vararg or fn.args.kwarg or fn.decorator_list:
         raise ArrayApiError(f"array_api of '{op_name}': only plain parameters, '/' and '*'")
+    result = _result(fn, op_name, nreturns)
     params: dict[str, str] = {}
     for p in fn.args.posonlyargs + fn.args.args + fn.args.kwonlyargs:
         target = _target(p.arg, arg_names)
@@ -68,4 +110,5 @@ def parse(text: str, op_name: str, arg_names: list[str], required: list[str]) ->
     if missing:
         raise ArrayApiError(f"array_api of '{op_name}' leaves out '{missing[0]}', which the op "
                             "needs")
-    return Spelling(fn.name, text.strip(), params)
+    signature = body.split("->", 1)[0].strip() if result else body
+    return Spelling(fn.name, signature, params, extension, result, text.strip())

@@ -19,7 +19,7 @@ def ops_md(ops: list[Op]) -> str:
              "| op | kind | C entry points | array API | doc |", "|---|---|---|---|---|"]
     for op in ops:
         names = ", ".join(f"`{n}`" for n, _, _, _ in entry_points(op))
-        spelled = f"`{op.array_api.text}`" if op.array_api else ""
+        spelled = f"`{op.array_api.spelled}`" if op.array_api else ""
         doc = op.doc.replace("|", "\\|")
         lines.append(f"| `{op.name}` | {op.kind} | {names} | {spelled} | {doc} |")
     lines += ["", "## Meta rules", "",

@@ -78,18 +78,57 @@ def _reduces_over_axes(op: Op) -> bool:
         axis is not None and axis.base == "int" and axis.is_list
 
 
+def _results(ops: list[Op]) -> list[str]:
+    """The namedtuples of the tuple-returning spellings (EighResult, ...), each once."""
+    seen: dict[str, list[str]] = {}
+    for op in ops:
+        if op.array_api is None or op.array_api.result is None:
+            continue
+        name, fields = op.array_api.result
+        if seen.setdefault(name, fields) != fields:
+            raise ValueError(f"result {name} of '{op.name}' has fields {fields}, elsewhere "
+                             f"{seen[name]}")
+    return [f"{name} = _namedtuple({name!r}, {fields!r})" for name, fields in seen.items()]
+
+
+def _function(op: Op) -> list[str]:
+    """`def` of the spelling: an extension's function is defined as _<ext>_<name> and renamed,
+    so that kf.<name> and kf.<ext>.<name> never collide in this module."""
+    spelling = op.array_api
+    py_name = f"_{spelling.extension}_{spelling.name}" if spelling.extension else spelling.name
+    signature = py_name + spelling.text[len(spelling.name):]
+    lines = ["", "", f"def {signature}:",
+             f'    """The array API\'s {spelling.qualified}: kernforge.ops.{op.name},',
+             f'    {op.schema}."""']
+    if _reduces_over_axes(op):
+        lines.append("    x, axis, keepdims = _no_axes(x, axis, keepdims)")
+    call = _call(op)
+    if spelling.result is not None:
+        call = f"{spelling.result[0]}(*{call})"
+    lines.append(f"    return {call}")
+    if spelling.extension:
+        lines.append(f"{py_name}.__name__ = {py_name}.__qualname__ = {spelling.name!r}")
+    return lines
+
+
 def module(ops: list[Op]) -> str:
     out = [_HEADER.rstrip("\n")]
-    names = []
+    results = _results(ops)
+    if results:
+        out += ["", "from collections import namedtuple as _namedtuple", ""] + results
+    names: list[str] = []
+    extensions: dict[str, list[str]] = {}
     for op in ops:
         if op.array_api is None:
             continue
-        names.append(op.array_api.name)
-        out += ["", "", f"def {op.array_api.text}:",
-                f'    """The array API\'s {op.array_api.name}: kernforge.ops.{op.name},',
-                f'    {op.schema}."""']
-        if _reduces_over_axes(op):
-            out.append("    x, axis, keepdims = _no_axes(x, axis, keepdims)")
-        out.append(f"    return {_call(op)}")
-    out += ["", "", "FUNCTIONS = {" + ", ".join(f'"{n}": {n}' for n in names) + "}", ""]
+        if op.array_api.extension:
+            extensions.setdefault(op.array_api.extension, []).append(op.array_api.name)
+        else:
+            names.append(op.array_api.name)
+        out += _function(op)
+    out += ["", "", "FUNCTIONS = {" + ", ".join(f'"{n}": {n}' for n in names) + "}"]
+    out.append("EXTENSIONS = {" + ", ".join(
+        f'"{ext}": {{' + ", ".join(f'"{n}": _{ext}_{n}' for n in fns) + "}"
+        for ext, fns in extensions.items()) + "}")
+    out.append("")
     return "\n".join(out)

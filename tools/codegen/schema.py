@@ -311,7 +311,8 @@ def _array_api_of(entry, where: str, op: Op) -> array_api.Spelling | None:
         return None
     try:
         return array_api.parse(text, op.name, [a.name for a in op.args],
-                               [a.name for a in op.args if a.default is None])
+                               [a.name for a in op.args if a.default is None],
+                               len(op.returns))
     except array_api.ArrayApiError as e:
         raise SchemaError(f"{where}: {e}") from None
 

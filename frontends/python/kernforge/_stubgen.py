@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import keyword
 import sys
+import types
 
 _BASE = {"Tensor": "Tensor", "Tensor[]": "Sequence[Tensor]", "int": "int",
          "int[]": "Sequence[int]", "float": "float", "bool": "bool", "Scalar": "_Number",
@@ -144,6 +145,8 @@ def generate():
             out.append(f"{name}: float")
         elif name in ("Tensor", "dtype", "device"):
             continue
+        elif isinstance(value, types.ModuleType):  # kf.linalg: a module of the package
+            out.append(f"from . import {name} as {name}")
         elif callable(value) and not isinstance(value, type):
             out.append(_plain_def(name, value, False))
         else:

@@ -33,7 +33,9 @@
  * uint64 and complex128 values (kf_value_t and kf_op_arg_info_t grew with it), and the dtypes
  * uint16, uint32, uint64, complex64 and complex128 joined KF_DTYPE_LIST; the functions of 1.4
  * are all in 2.0, and the library's soname follows the major (libkernforge.so.2). 2.1: basic
- * indexing in one call, kf_tensor_index, kf_tensor_item_at and kf_tensor_fill_at. A kind of
+ * indexing in one call, kf_tensor_index, kf_tensor_item_at and kf_tensor_fill_at. 2.2: the
+ * matrix decompositions and solvers, the typed kf_linalg_* entry points of
+ * kernforge_ops.h, and the diagonal view, kf_diagonal. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.

@@ -189,6 +189,50 @@ T Scalar::to() const {
   }
 }
 
+// ------------------------------------------------------------------------- basic index --
+
+/// One item of a basic index (kf_index_item_t), numpy's keys that give a view:
+/// `t.index({Index::at(1), Index::slice(0, std::nullopt, 2), Index::new_axis()})` is
+/// numpy's `t[1, 0::2, None]`.
+class Index {
+ public:
+  /// An index along the next dim, which it removes (< 0 counts from the end).
+  static Index at(int64_t i) {
+    Index x;
+    x.item_.kind = KF_INDEX_INT;
+    x.item_.index = i;
+    return x;
+  }
+  /// start:stop:step along the next dim, with Python's rules (nullopt is Python's None).
+  static Index slice(std::optional<int64_t> start = std::nullopt,
+                     std::optional<int64_t> stop = std::nullopt, int64_t step = 1) {
+    Index x;
+    x.item_.kind = KF_INDEX_SLICE;
+    x.item_.has_start = start.has_value();
+    x.item_.has_stop = stop.has_value();
+    x.item_.start = start.value_or(0);
+    x.item_.stop = stop.value_or(0);
+    x.item_.step = step;
+    return x;
+  }
+  /// numpy's None: a new dim of size 1.
+  static Index new_axis() {
+    Index x;
+    x.item_.kind = KF_INDEX_NEW_AXIS;
+    return x;
+  }
+  /// numpy's ...: the dims no other item takes.
+  static Index ellipsis() {
+    Index x;
+    x.item_.kind = KF_INDEX_ELLIPSIS;
+    return x;
+  }
+  const kf_index_item_t& c() const { return item_; }
+
+ private:
+  kf_index_item_t item_{};
+};
+
 // ------------------------------------------------------------------------- int arrays --
 
 /// A non-owning view of int64 values (shapes, dims). The initializer_list form lives until the
@@ -327,6 +371,28 @@ class Tensor {
   }
   /// All elements in row-major order on the host, converted to T's dtype when needed.
   template <typename T> std::vector<T> to_vector() const;
+
+  /// The view a whole basic index names, in one call (kf_tensor_index).
+  Tensor index(std::initializer_list<Index> key) const {
+    std::vector<kf_index_item_t> items;
+    items.reserve(key.size());
+    for (const Index& i : key) items.push_back(i.c());
+    kf_tensor_t out = nullptr;
+    detail::check(kf_tensor_index(h_, items.data(), static_cast<int32_t>(items.size()), &out));
+    return adopt(out);
+  }
+  /// The element at `index` (one int per dim, < 0 from the end), converted to T, without a
+  /// view (kf_tensor_item_at).
+  template <typename T> T item_at(IntArrayRef index) const {
+    kf_scalar_t s{};
+    detail::check(kf_tensor_item_at(h_, index.data(), static_cast<int32_t>(index.size()), &s));
+    return Scalar(s).to<T>();
+  }
+  /// Sets the element at `index` to `value`, as fill_ of that element (kf_tensor_fill_at).
+  void fill_at(IntArrayRef index, Scalar value) {
+    detail::check(kf_tensor_fill_at(h_, index.data(), static_cast<int32_t>(index.size()),
+                                    value.c()));
+  }
 
   /// A copy on `device` with `dtype` (Dtype::Undefined keeps the dtype).
   Tensor to(Device device, Dtype dtype = Dtype::Undefined) const {
