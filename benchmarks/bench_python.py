@@ -140,8 +140,41 @@ def _large_candidates():
     }
 
 
-def time_large(repetitions: int) -> dict:
-    candidates = _large_candidates()
+LINALG_N, LINALG_BATCH, LINALG_SMALL = 1024, 256, 64
+
+
+def _linalg_candidates():
+    """The decompositions of issue 23's budgets, float64, kernforge against numpy: one
+    1024 x 1024 matrix, and a batch of 256 64 x 64 ones (numpy loops over a batch on one
+    thread; OpenBLAS threads one large call)."""
+    import numpy as np
+
+    import kernforge as kf
+    rng = np.random.default_rng(1)
+    out = {}
+    for label, shape in (("1024²", (LINALG_N, LINALG_N)),
+                         ("256×64²", (LINALG_BATCH, LINALG_SMALL, LINALG_SMALL))):
+        a = rng.standard_normal(shape)
+        n = shape[-1]
+        spd = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)  # symmetric positive-definite
+        b = rng.standard_normal(shape[:-1] + (1,))
+        x, xs, xb = kf.asarray(a), kf.asarray(spd), kf.asarray(b)
+        for name, ours, ref in (
+                ("solve", lambda x=x, xb=xb: kf.linalg.solve(x, xb),
+                 lambda a=a, b=b: np.linalg.solve(a, b)),
+                ("inv", lambda x=x: kf.linalg.inv(x), lambda a=a: np.linalg.inv(a)),
+                ("cholesky", lambda xs=xs: kf.linalg.cholesky(xs),
+                 lambda spd=spd: np.linalg.cholesky(spd)),
+                ("qr", lambda x=x: kf.linalg.qr(x), lambda a=a: np.linalg.qr(a)),
+                ("svd", lambda x=x: kf.linalg.svd(x), lambda a=a: np.linalg.svd(a)),
+                ("eigh", lambda xs=xs: kf.linalg.eigh(xs), lambda spd=spd: np.linalg.eigh(spd))):
+            out[f"kernforge linalg.{name} {label} float64"] = ours
+            out[f"numpy np.linalg.{name} {label} float64"] = ref
+    return out
+
+
+def time_large(repetitions: int, candidates=None) -> dict:
+    candidates = _large_candidates() if candidates is None else candidates
     samples = {name: [] for name in candidates}
     order = list(candidates)
     for _ in range(repetitions):
@@ -210,11 +243,13 @@ def main() -> None:
     parser.add_argument("--repetitions", type=int, default=15)
     parser.add_argument("--import-runs", type=int, default=30)
     parser.add_argument("--large-repetitions", type=int, default=7)
+    parser.add_argument("--linalg-repetitions", type=int, default=5)
     args = parser.parse_args()
     tiny, versions = time_tiny(args.repetitions)
     result = {"python": platform.python_version(), "versions": versions, "tiny_add": tiny,
               "paths": time_paths(args.repetitions),
               "large": time_large(args.large_repetitions),
+              "linalg": time_large(args.linalg_repetitions, _linalg_candidates()),
               "imports": time_imports(args.import_runs),
               "listing": time_listing(args.import_runs // 3 or 1),
               "profile": profile_paths.profile()}
@@ -225,7 +260,7 @@ def main() -> None:
     for row, libs in result["paths"].items():
         print(f"{row:28s} " + "  ".join(f"{lib} {v['median_ns']:8.0f} ns"
                                         for lib, v in libs.items()))
-    for name, v in result["large"].items():
+    for name, v in {**result["large"], **result["linalg"]}.items():
         print(f"{name:32s} {v['median_ms']:8.1f} ms")
     for name, v in result["imports"].items():
         print(f"import {name:12s} {v['median_ms']:8.1f} ms (import cost {v['import_ms']:.1f} ms)")

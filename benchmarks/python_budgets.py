@@ -7,6 +7,9 @@ them), from the JSON of bench_python.py:
 - 16M elements: `kf.sort` (float32) and `kf.unique_values` (int32) at least as fast as numpy's
   `np.sort` and `np.unique`; `kf.flip`, `kf.roll`, `x[mask]` and `kf.take` of a random
   permutation (float32) at least 0.90x the speed of a copy of the same bytes (`x.clone()`);
+- the decompositions (solve, inv, cholesky, qr, svd, eigh) of float64: one 1024 x 1024 matrix
+  at least 0.95x numpy's speed, and a batch of 256 64 x 64 matrices at least 1.5x (numpy loops
+  over a batch on one thread);
 - the everyday paths of python_paths.py: each within its budget over numpy, and faster than
   torch, in the same run.
 """
@@ -27,6 +30,11 @@ LARGE_BUDGETS = [
     ("kernforge x[mask] float32", "kernforge copy float32", COPY_SPEED),
     ("kernforge take float32", "kernforge copy float32", COPY_SPEED),
 ]
+
+
+LINALG_OPS = ("solve", "inv", "cholesky", "qr", "svd", "eigh")
+# (the problem's label, the speed kernforge must reach as a fraction of numpy's)
+LINALG_BUDGETS = [("1024²", 0.95), ("256×64²", 1.5)]
 
 
 def _row(what: str, measured: str, target: str, ratio: str, ok: bool, fail: str) -> str:
@@ -63,7 +71,24 @@ def python_budget_rows(py: dict | None) -> list[str]:
             rows.append(_row(f"`{ours[len('kernforge '):]}` of 16M elements vs {ref}, same run",
                              f"{ms:.1f} ms vs {ref_ms:.1f} ms", f"≥ {speed:.2f}× its speed",
                              f"{ratio:.2f}×", ratio >= speed, "slower than the budget"))
+    rows += _linalg_rows(py.get("linalg", {}))
     rows += _path_rows(py.get("paths", {}))
+    return rows
+
+
+def _linalg_rows(linalg: dict) -> list[str]:
+    rows = []
+    for label, speed in LINALG_BUDGETS:
+        for op in LINALG_OPS:
+            ours = linalg.get(f"kernforge linalg.{op} {label} float64")
+            ref = linalg.get(f"numpy np.linalg.{op} {label} float64")
+            if not ours or not ref:
+                continue
+            ms, ref_ms = ours["median_ms"], ref["median_ms"]
+            ratio = ref_ms / ms
+            rows.append(_row(f"`linalg.{op}` of {label} float64 vs numpy's, same run",
+                             f"{ms:.2f} ms vs {ref_ms:.2f} ms", f"≥ {speed:.2f}× its speed",
+                             f"{ratio:.2f}×", ratio >= speed, "slower than the budget"))
     return rows
 
 
@@ -141,6 +166,15 @@ def python_section(py: dict | None) -> list[str]:
         for name, v in large.items():
             out.append(f"| {name} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
                        f"{v['max_ms']:.1f} ms |")
+    linalg = py.get("linalg", {})
+    if linalg:
+        out += ["", "Decompositions of float64 (`benchmarks/bench_python.py`'s `_linalg_candidates`: "
+                "one 1024 x 1024 matrix, a batch of 256 64 x 64 ones; numpy with its own "
+                "OpenBLAS), each candidate once a repetition in a shuffled order:", "",
+                "| operation | median | min | max |", "|---|---:|---:|---:|"]
+        for name, v in linalg.items():
+            out.append(f"| {name} | {v['median_ms']:.2f} ms | {v['min_ms']:.2f} ms | "
+                       f"{v['max_ms']:.2f} ms |")
     listing = py.get("listing", {})
     if listing:
         out += ["", "`import kernforge`, `kf.backends()` and one CPU op, fresh interpreters "

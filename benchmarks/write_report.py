@@ -100,10 +100,23 @@ def spreads(report: dict) -> dict[str, float]:
     return cv
 
 
-def errors(report: dict) -> list[str]:
-    """'name: message' of every benchmark that stopped with an error."""
+SKIPPED = "skipped: "  # how a benchmark's error message says the machine lacks what it needs
+
+
+def _stopped(report: dict, skipped: bool) -> list[str]:
     return sorted({f"{b['name']}: {b.get('error_message', 'error')}"
-                   for b in report.get("benchmarks", []) if b.get("error_occurred")})
+                   for b in report.get("benchmarks", []) if b.get("error_occurred")
+                   and b.get("error_message", "").startswith(SKIPPED) == skipped})
+
+
+def errors(report: dict) -> list[str]:
+    """'name: message' of every benchmark that stopped with an error (not a skip)."""
+    return _stopped(report, skipped=False)
+
+
+def skips(report: dict) -> list[str]:
+    """'name: skipped: why' of every benchmark this machine cannot run (bench_cpu.cpp)."""
+    return _stopped(report, skipped=True)
 
 
 def real_ns(entry: dict) -> float:
@@ -421,6 +434,10 @@ def render(report: dict, info: dict | None, build_type: str,
     if note:
         out += ["", f"Note on this run: {note}"]
     out += busy_note(load_before)
+    skipped = skips(report)
+    if skipped:
+        out += ["", "Not measured on this machine: " + "; ".join(f"`{line}`" for line in skipped)
+                + "."]
     out += ["", "## Budgets", ""] + budget_rows(picked, report, startup, doctor, python)
     out += cuda_budgets.cuda_budget_rows(cuda)
     if startup:
