@@ -40,6 +40,7 @@ int64_t MatrixStack::offset(int64_t b) const {
   return off;
 }
 
+#if KF_CPU_HAVE_OPENBLAS
 namespace {
 
 struct BlasHold {
@@ -54,6 +55,7 @@ BlasHold& blas_hold() {
 }
 
 }  // namespace
+#endif
 
 SingleThreadedBlas::SingleThreadedBlas() {
 #if KF_CPU_HAVE_OPENBLAS
