@@ -173,6 +173,30 @@ def _linalg_candidates():
     return out
 
 
+FFT_POW2, FFT_PRIME, FFT_SIDE = 1 << 22, 999983, 4096
+
+
+def _fft_candidates():
+    """The transforms of issue 23's budgets, kernforge against numpy's np.fft (pocketfft):
+    fft of 2^22 complex64, of a prime length near 10^6 (999983) complex64, and rfft2 of
+    4096 x 4096 float32."""
+    import numpy as np
+
+    import kernforge as kf
+    rng = np.random.default_rng(2)
+    out = {}
+    for label, n in (("2^22", FFT_POW2), ("prime 999983", FFT_PRIME)):
+        a = (rng.standard_normal(n) + 1j * rng.standard_normal(n)).astype(np.complex64)
+        x = kf.asarray(a)
+        out[f"kernforge fft.fft {label} complex64"] = lambda x=x: kf.fft.fft(x)
+        out[f"numpy np.fft.fft {label} complex64"] = lambda a=a: np.fft.fft(a)
+    image = rng.standard_normal((FFT_SIDE, FFT_SIDE)).astype(np.float32)
+    x = kf.asarray(image)
+    out["kernforge fft.rfftn 4096² float32"] = lambda x=x: kf.fft.rfftn(x)
+    out["numpy np.fft.rfft2 4096² float32"] = lambda a=image: np.fft.rfft2(a)
+    return out
+
+
 def time_large(repetitions: int, candidates=None) -> dict:
     candidates = _large_candidates() if candidates is None else candidates
     samples = {name: [] for name in candidates}
@@ -244,12 +268,14 @@ def main() -> None:
     parser.add_argument("--import-runs", type=int, default=30)
     parser.add_argument("--large-repetitions", type=int, default=7)
     parser.add_argument("--linalg-repetitions", type=int, default=5)
+    parser.add_argument("--fft-repetitions", type=int, default=5)
     args = parser.parse_args()
     tiny, versions = time_tiny(args.repetitions)
     result = {"python": platform.python_version(), "versions": versions, "tiny_add": tiny,
               "paths": time_paths(args.repetitions),
               "large": time_large(args.large_repetitions),
               "linalg": time_large(args.linalg_repetitions, _linalg_candidates()),
+              "fft": time_large(args.fft_repetitions, _fft_candidates()),
               "imports": time_imports(args.import_runs),
               "listing": time_listing(args.import_runs // 3 or 1),
               "profile": profile_paths.profile()}
@@ -260,7 +286,7 @@ def main() -> None:
     for row, libs in result["paths"].items():
         print(f"{row:28s} " + "  ".join(f"{lib} {v['median_ns']:8.0f} ns"
                                         for lib, v in libs.items()))
-    for name, v in {**result["large"], **result["linalg"]}.items():
+    for name, v in {**result["large"], **result["linalg"], **result["fft"]}.items():
         print(f"{name:32s} {v['median_ms']:8.1f} ms")
     for name, v in result["imports"].items():
         print(f"import {name:12s} {v['median_ms']:8.1f} ms (import cost {v['import_ms']:.1f} ms)")

@@ -35,6 +35,11 @@ LARGE_BUDGETS = [
 LINALG_OPS = ("solve", "inv", "cholesky", "qr", "svd", "eigh")
 # (the problem's label, the speed kernforge must reach as a fraction of numpy's)
 LINALG_BUDGETS = [("1024²", 0.95), ("256×64²", 1.5)]
+# The transforms of issue 23 (bench_python.py's _fft_candidates): at least numpy's speed.
+FFT_BUDGETS = [("kernforge fft.fft 2^22 complex64", "numpy np.fft.fft 2^22 complex64"),
+               ("kernforge fft.fft prime 999983 complex64",
+                "numpy np.fft.fft prime 999983 complex64"),
+               ("kernforge fft.rfftn 4096² float32", "numpy np.fft.rfft2 4096² float32")]
 
 
 def _row(what: str, measured: str, target: str, ratio: str, ok: bool, fail: str) -> str:
@@ -72,6 +77,7 @@ def python_budget_rows(py: dict | None) -> list[str]:
                              f"{ms:.1f} ms vs {ref_ms:.1f} ms", f"≥ {speed:.2f}× its speed",
                              f"{ratio:.2f}×", ratio >= speed, "slower than the budget"))
     rows += _linalg_rows(py.get("linalg", {}))
+    rows += _fft_rows(py.get("fft", {}))
     rows += _path_rows(py.get("paths", {}))
     return rows
 
@@ -89,6 +95,19 @@ def _linalg_rows(linalg: dict) -> list[str]:
             rows.append(_row(f"`linalg.{op}` of {label} float64 vs numpy's, same run",
                              f"{ms:.2f} ms vs {ref_ms:.2f} ms", f"≥ {speed:.2f}× its speed",
                              f"{ratio:.2f}×", ratio >= speed, "slower than the budget"))
+    return rows
+
+
+def _fft_rows(fft: dict) -> list[str]:
+    rows = []
+    for ours, ref in FFT_BUDGETS:
+        if ours not in fft or ref not in fft:
+            continue
+        ms, ref_ms = fft[ours]["median_ms"], fft[ref]["median_ms"]
+        ratio = ref_ms / ms
+        rows.append(_row(f"`{ours[len('kernforge '):]}` vs `{ref[len('numpy '):]}`, same run",
+                         f"{ms:.1f} ms vs {ref_ms:.1f} ms", "≥ 1.00× its speed", f"{ratio:.2f}×",
+                         ratio >= 1.0, "slower than the budget"))
     return rows
 
 
@@ -175,6 +194,14 @@ def python_section(py: dict | None) -> list[str]:
         for name, v in linalg.items():
             out.append(f"| {name} | {v['median_ms']:.2f} ms | {v['min_ms']:.2f} ms | "
                        f"{v['max_ms']:.2f} ms |")
+    fft = py.get("fft", {})
+    if fft:
+        out += ["", "Fourier transforms (`benchmarks/bench_python.py`'s `_fft_candidates`; numpy's "
+                "np.fft is pocketfft), each candidate once a repetition in a shuffled order:", "",
+                "| operation | median | min | max |", "|---|---:|---:|---:|"]
+        for name, v in fft.items():
+            out.append(f"| {name} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
+                       f"{v['max_ms']:.1f} ms |")
     listing = py.get("listing", {})
     if listing:
         out += ["", "`import kernforge`, `kf.backends()` and one CPU op, fresh interpreters "

@@ -233,15 +233,18 @@ def _functions_of(path):
             if isinstance(node, ast.FunctionDef)}
 
 
-def test_kf_linalg_has_every_function_of_the_linalg_extension_with_its_parameters(stubs):
-    """kf.linalg against the extension's stub (linalg.py): every function, with the
-    standard's parameter names, kinds and defaults."""
+@pytest.mark.parametrize("extension, count", [("linalg", 23), ("fft", 14)])
+def test_each_extension_has_every_function_of_its_stub_with_its_parameters(stubs, extension,
+                                                                           count):
+    """kf.linalg and kf.fft against the extensions' stubs (linalg.py, fft.py): every function,
+    with the standard's parameter names, kinds and defaults."""
     folder = pathlib.Path(os.environ["KF_ARRAY_API_STUBS"])
-    names = _functions_of(folder / "linalg.py")
-    assert len(names) == 23
-    missing = sorted(n for n in names if not hasattr(kf.linalg, n))
-    assert not missing, f"kf.linalg lacks these functions of the extension: {missing}"
-    tree = {node.name: node for node in ast.parse((folder / "linalg.py").read_text()).body
+    module = getattr(kf, extension)
+    names = _functions_of(folder / f"{extension}.py")
+    assert len(names) == count
+    missing = sorted(n for n in names if not hasattr(module, n))
+    assert not missing, f"kf.{extension} lacks these functions of the extension: {missing}"
+    tree = {node.name: node for node in ast.parse((folder / f"{extension}.py").read_text()).body
             if isinstance(node, ast.FunctionDef)}
     wrong = {}
     for name, node in tree.items():
@@ -251,9 +254,12 @@ def test_kf_linalg_has_every_function_of_the_linalg_extension_with_its_parameter
         want = [(p.arg, "positional-only" if i < len(a.posonlyargs) else "positional or keyword",
                  _literal(d)) for i, (p, d) in enumerate(zip(positional, defaults))]
         want += [(p.arg, "keyword-only", _literal(d)) for p, d in zip(a.kwonlyargs, a.kw_defaults)]
-        got = kernforge_parameters(getattr(kf.linalg, name))
+        got = kernforge_parameters(getattr(module, name))
         if got != want:
             wrong[name] = (got, want)
     assert not wrong, "\n".join(f"{n}: kernforge {g}, the standard {w}"
                                 for n, (g, w) in wrong.items())
+
+
+def test_kf_linalg_shares_the_main_namespaces_matrix_functions():
     assert kf.linalg.matmul is kf.matmul and kf.linalg.tensordot is kf.tensordot

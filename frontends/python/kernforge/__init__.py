@@ -6,7 +6,8 @@ third-party backends of the entry-point group ``kernforge.backends`` last (_plug
 assembles the op surface from the registry (_ops.py): every op is ``kf.ops.<name>`` (a plugin's
 ``ns::name`` is ``kf.ops.<ns>.<name>``), a function ``kf.<name>`` and, when its first argument
 is ``Tensor self``, a Tensor method. The array API's spellings are in the namespace too
-(_array_api.py), and ``kf.linalg`` holds the standard's linear algebra extension (linalg.py).
+(_array_api.py); ``kf.linalg`` holds the standard's linear algebra extension (linalg.py) and
+``kf.fft`` its Fourier transform extension (fft.py).
 """
 
 from . import _loader
@@ -23,7 +24,7 @@ from . import _plugins  # noqa: E402
 _entry_points = _plugins.load(_C)
 
 from . import _array_api, _creation, _dlpack, _doctor, _ops, _tensor  # noqa: E402
-from . import linalg  # noqa: E402
+from . import fft, linalg  # noqa: E402
 
 Tensor = _C.Tensor
 dtype = _C.dtype
@@ -39,6 +40,7 @@ def _assemble():
     _tensor.install(infos)
     _array_api.bind(ops)
     linalg._bind(ops)
+    fft._bind(ops)
     names = globals()
     for name, info in infos.items():
         if "::" not in name and name not in _KEEP:

@@ -35,7 +35,8 @@
  * are all in 2.0, and the library's soname follows the major (libkernforge.so.2). 2.1: basic
  * indexing in one call, kf_tensor_index, kf_tensor_item_at and kf_tensor_fill_at. 2.2: the
  * matrix decompositions and solvers, the typed kf_linalg_* entry points of
- * kernforge_ops.h, and the diagonal view, kf_diagonal. A kind of
+ * kernforge_ops.h, and the diagonal view, kf_diagonal. 2.3: the discrete Fourier transforms,
+ * kf_fft_c2c, kf_fft_r2c and kf_fft_c2r. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.
