@@ -146,6 +146,18 @@ def _profile_rows(profile: dict) -> list[str]:
     return out
 
 
+def _timing_table(timings: dict, digits: int, what: str) -> list[str]:
+    """A table of millisecond timings, each candidate once a repetition in a shuffled order."""
+    if not timings:
+        return []
+    out = ["", f"{what}, each candidate once a repetition in a shuffled order:", "",
+           "| operation | median | min | max |", "|---|---:|---:|---:|"]
+    for name, v in timings.items():
+        out.append(f"| {name} | {v['median_ms']:.{digits}f} ms | {v['min_ms']:.{digits}f} ms | "
+                   f"{v['max_ms']:.{digits}f} ms |")
+    return out
+
+
 def python_section(py: dict | None) -> list[str]:
     if not py:
         return []
@@ -178,30 +190,14 @@ def python_section(py: dict | None) -> list[str]:
                      if "kernforge" in v and "numpy" in v else "—")
             out.append(f"| `{row}` | " + " | ".join(cells) + f" | {ratio} |")
     out += _profile_rows(py.get("profile", {}))
-    large = py.get("large", {})
-    if large:
-        out += ["", "Large arrays (16M elements), each candidate once a repetition in a shuffled "
-                "order:", "", "| operation | median | min | max |", "|---|---:|---:|---:|"]
-        for name, v in large.items():
-            out.append(f"| {name} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
-                       f"{v['max_ms']:.1f} ms |")
-    linalg = py.get("linalg", {})
-    if linalg:
-        out += ["", "Decompositions of float64 (`benchmarks/bench_python.py`'s `_linalg_candidates`: "
-                "one 1024 x 1024 matrix, a batch of 256 64 x 64 ones; numpy with its own "
-                "OpenBLAS), each candidate once a repetition in a shuffled order:", "",
-                "| operation | median | min | max |", "|---|---:|---:|---:|"]
-        for name, v in linalg.items():
-            out.append(f"| {name} | {v['median_ms']:.2f} ms | {v['min_ms']:.2f} ms | "
-                       f"{v['max_ms']:.2f} ms |")
-    fft = py.get("fft", {})
-    if fft:
-        out += ["", "Fourier transforms (`benchmarks/bench_python.py`'s `_fft_candidates`; numpy's "
-                "np.fft is pocketfft), each candidate once a repetition in a shuffled order:", "",
-                "| operation | median | min | max |", "|---|---:|---:|---:|"]
-        for name, v in fft.items():
-            out.append(f"| {name} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
-                       f"{v['max_ms']:.1f} ms |")
+    out += _timing_table(py.get("large", {}), 1, "Large arrays (16M elements)")
+    out += _timing_table(py.get("linalg", {}), 2,
+                         "Decompositions of float64 (`benchmarks/bench_python.py`'s "
+                         "`_linalg_candidates`: one 1024 x 1024 matrix, a batch of 256 64 x 64 "
+                         "ones; numpy with its own OpenBLAS)")
+    out += _timing_table(py.get("fft", {}), 1,
+                         "Fourier transforms (`benchmarks/bench_python.py`'s `_fft_candidates`; "
+                         "numpy's np.fft is pocketfft)")
     listing = py.get("listing", {})
     if listing:
         out += ["", "`import kernforge`, `kf.backends()` and one CPU op, fresh interpreters "

@@ -1,14 +1,16 @@
 // fft_kernels.cpp — fft_c2c, fft_r2c and fft_c2r: one pass per transformed dim over a
 // contiguous buffer, each line transformed by the plans of Note [FFT plans] (fft_plan.hpp).
 //
-// Note [FFT passes]: a pass sees its buffer as [outer, n, inner] (n along the dim). Lines that
-// are not contiguous (inner > 1) are gathered kLines at a time, side by side, into a buffer of
-// the calling thread, transformed there and scattered back, so that every read and write moves
-// whole cache lines; the line blocks are spread across threads, unless the plan spreads one
-// transform across them itself (a four-step length). c2c copies self into the output and runs
-// its passes in place; r2c halves its last dim from self (read in place when contiguous) into
-// the output and runs the other dims there; c2r runs the other dims in a complex copy of self
-// and its last dim from that into the output. The last pass applies the scale.
+// Note [FFT passes]: a pass sees its buffer as [outer, n, inner] (n along the dim). Contiguous
+// lines (inner == 1) go from the source straight into the destination. Other lines are
+// gathered kLines at a time, side by side, into a buffer of the calling thread, transformed
+// there and scattered back, so that every read and write moves whole cache lines. The lines
+// are spread across threads, unless the plan spreads one transform across them itself (a
+// four-step length). c2c's first pass reads self (or, when self is strided, its copy in the
+// output) and the others run in place in the output; r2c halves its last dim from self (read
+// in place when contiguous) into the output and runs the other dims there; c2r runs the other
+// dims in a complex copy of self and its last dim from that into the output. The last pass
+// applies the scale.
 #include "kernels.hpp"
 
 #if KF_CPU_HAVE_FFT
@@ -85,6 +87,30 @@ struct Pass {
   }
 };
 
+/// Lines that are contiguous (inner == 1): each is transformed from src straight into dst,
+/// through a buffer only when they are the same memory, and scaled there.
+template <class R, class In, class Out, class MakeLine>
+void run_contiguous_lines(int64_t lines, const In* src, int64_t in_len, Out* dst,
+                          int64_t out_len, R scale, int threads, int64_t scratch,
+                          MakeLine make_line) {
+  const bool in_place = static_cast<const void*>(src) == static_cast<const void*>(dst);
+#pragma omp parallel num_threads(threads)
+  {
+    auto line = make_line();
+    std::vector<Out> done(static_cast<size_t>(in_place ? out_len : 0));
+    std::vector<cpx<R>> work(static_cast<size_t>(std::max<int64_t>(scratch, 1)));
+#pragma omp for schedule(static)
+    for (int64_t o = 0; o < lines; ++o) {
+      Out* to = dst + o * out_len;
+      Out* result = in_place ? done.data() : to;
+      line(src + o * in_len, result, work.data());
+      if (in_place || scale != R(1)) {
+        for (int64_t k = 0; k < out_len; ++k) to[k] = result[k] * scale;
+      }
+    }
+  }
+}
+
 /// Runs one pass: line (o, i) of src, in_len elements at src[(o * in_len + j) * inner + i],
 /// becomes line (o, i) of dst, out_len elements, through line(in, out, scratch) and times
 /// scale. make_line() gives each thread its own line transform; threads_inside says whether
@@ -97,6 +123,10 @@ void run_pass(const Pass& p, const In* src, int64_t in_len, Out* dst, int64_t ou
   const int64_t width = std::min(p.inner, kLines);
   const int64_t per_outer = (p.inner + width - 1) / width, jobs = p.outer * per_outer;
   const int threads = threads_inside ? 1 : threads_for(jobs * width * std::max(in_len, out_len) * 4);
+  if (p.inner == 1) {
+    return run_contiguous_lines(p.outer, src, in_len, dst, out_len, scale, threads, scratch,
+                                make_line);
+  }
 #pragma omp parallel num_threads(threads)
   {
     auto line = make_line();
@@ -124,17 +154,17 @@ void run_pass(const Pass& p, const In* src, int64_t in_len, Out* dst, int64_t ou
   }
 }
 
-/// The complex passes over `dims` (in order) of the contiguous buffer data of `shape`, in
-/// place; the last one scales.
+/// The complex passes over `dims` (in order): the first from src (contiguous, of `shape`) into
+/// data, the others in place in data; the last one scales.
 template <class R>
-void complex_passes(cpx<R>* data, const std::vector<int64_t>& shape,
+void complex_passes(const cpx<R>* src, cpx<R>* data, const std::vector<int64_t>& shape,
                     const std::vector<int32_t>& dims, bool forward, R scale) {
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t n = shape[static_cast<size_t>(dims[i])];
     if (n == 0) return;
     const auto plan = plan_for<R>(n, forward);
     const R s = i + 1 == dims.size() ? scale : R(1);
-    run_pass(Pass(shape, dims[i]), data, n, data, n, s, plan->threads_inside(),
+    run_pass(Pass(shape, dims[i]), i == 0 ? src : data, n, data, n, s, plan->threads_inside(),
              plan->scratch_size(), [&] {
                return [mine = plan->for_thread()](const cpx<R>* in, cpx<R>* out, cpx<R>* w) {
                  mine->execute(in, out, w);
@@ -155,9 +185,13 @@ void c2c_kernel(const ops::fft_c2c::Args& a) {
     } else {
       buffer.allocate();
     }
-    copy_elements(buffer.view, a.self, "fft_c2c");
-    complex_passes<R>(buffer.data, buffer.shape, wrapped_dims(a.dim, a.self.ndim), a.forward,
-                      static_cast<R>(a.scale));
+    const cpx<R>* src = static_cast<const cpx<R>*>(a.self.data);
+    if (!contiguous(a.self)) {  // its copy in the output is the first pass's input
+      copy_elements(buffer.view, a.self, "fft_c2c");
+      src = buffer.data;
+    }
+    complex_passes<R>(src, buffer.data, buffer.shape, wrapped_dims(a.dim, a.self.ndim),
+                      a.forward, static_cast<R>(a.scale));
     if (buffer.data != a.out.data) copy_elements(a.out, buffer.view, "fft_c2c");
   });
 }
@@ -193,7 +227,7 @@ void r2c_kernel(const ops::fft_r2c::Args& a) {
                  };
                });
       const std::vector<int32_t> rest(dims.begin(), dims.end() - 1);
-      complex_passes<R>(output.data, output.shape, rest, true, scale);
+      complex_passes<R>(output.data, output.data, output.shape, rest, true, scale);
     }
     if (output.data != a.out.data) copy_elements(a.out, output.view, "fft_r2c");
   });
@@ -209,7 +243,7 @@ void c2r_kernel(const ops::fft_c2r::Args& a) {
     spectrum.allocate();
     copy_elements(spectrum.view, a.self, "fft_c2r");
     const std::vector<int32_t> rest(dims.begin(), dims.end() - 1);
-    complex_passes<R>(spectrum.data, spectrum.shape, rest, false, R(1));
+    complex_passes<R>(spectrum.data, spectrum.data, spectrum.shape, rest, false, R(1));
     Dense<R> output(a.out.shape, a.out.ndim, a.out.dtype);
     if (contiguous(a.out)) {
       output.data = static_cast<R*>(a.out.data);
