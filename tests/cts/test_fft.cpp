@@ -11,6 +11,7 @@ namespace cts {
 namespace {
 
 using Complex = std::complex<double>;
+constexpr double kPi = 3.14159265358979323846;  // M_PI is not standard C++ (MinGW lacks it)
 
 class Fft : public CtsTest {
  protected:
@@ -37,7 +38,7 @@ std::vector<Complex> ref_dft(const std::vector<Complex>& x, int64_t outer, int64
       for (int64_t k = 0; k < n; ++k) {
         Complex s = 0;
         for (int64_t j = 0; j < n; ++j) {
-          const double a = sign * 2 * M_PI * double((j * k) % n) / double(n);
+          const double a = sign * 2 * kPi * double((j * k) % n) / double(n);
           s += x[static_cast<size_t>((o * n + j) * inner + i)] * std::polar(1.0, a);
         }
         y[static_cast<size_t>((o * n + k) * inner + i)] = s;
