@@ -56,6 +56,8 @@ struct Dense {
     data = storage.data();
     view.data = data;
   }
+  /// The memory of t (of this shape and element type) when it is contiguous, else its own.
+  void use_or_allocate(const kf_tensor_view_t& t);
 };
 
 /// Whether v is row-major contiguous (its size-1 dims' strides do not matter).
@@ -66,6 +68,13 @@ bool contiguous(const kf_tensor_view_t& v) {
     expected *= v.shape[d];
   }
   return true;
+}
+
+template <class E>
+void Dense<E>::use_or_allocate(const kf_tensor_view_t& t) {
+  if (!contiguous(t)) return allocate();
+  data = static_cast<E*>(t.data);
+  view.data = t.data;
 }
 
 /// The dims of an int[] argument wrapped into [0, ndim), in the order given.
@@ -179,12 +188,7 @@ void c2c_kernel(const ops::fft_c2c::Args& a) {
     using C = typename decltype(tag)::type;
     using R = typename C::value_type;
     Dense<cpx<R>> buffer(a.out.shape, a.out.ndim, a.out.dtype);
-    if (contiguous(a.out)) {
-      buffer.data = static_cast<cpx<R>*>(a.out.data);
-      buffer.view.data = a.out.data;
-    } else {
-      buffer.allocate();
-    }
+    buffer.use_or_allocate(a.out);
     const cpx<R>* src = static_cast<const cpx<R>*>(a.self.data);
     if (!contiguous(a.self)) {  // its copy in the output is the first pass's input
       copy_elements(buffer.view, a.self, "fft_c2c");
@@ -202,19 +206,10 @@ void r2c_kernel(const ops::fft_r2c::Args& a) {
     using R = typename decltype(tag)::type;
     const std::vector<int32_t> dims = wrapped_dims(a.dim, a.self.ndim);
     Dense<R> input(a.self.shape, a.self.ndim, a.self.dtype);
-    if (contiguous(a.self)) {
-      input.data = static_cast<R*>(a.self.data);
-    } else {
-      input.allocate();
-      copy_elements(input.view, a.self, "fft_r2c");
-    }
+    input.use_or_allocate(a.self);
+    if (input.data != a.self.data) copy_elements(input.view, a.self, "fft_r2c");
     Dense<cpx<R>> output(a.out.shape, a.out.ndim, a.out.dtype);
-    if (contiguous(a.out)) {
-      output.data = static_cast<cpx<R>*>(a.out.data);
-      output.view.data = a.out.data;
-    } else {
-      output.allocate();
-    }
+    output.use_or_allocate(a.out);
     const int32_t last = dims.back();
     const int64_t n = input.shape[static_cast<size_t>(last)];
     const R scale = static_cast<R>(a.scale);
@@ -245,12 +240,7 @@ void c2r_kernel(const ops::fft_c2r::Args& a) {
     const std::vector<int32_t> rest(dims.begin(), dims.end() - 1);
     complex_passes<R>(spectrum.data, spectrum.data, spectrum.shape, rest, false, R(1));
     Dense<R> output(a.out.shape, a.out.ndim, a.out.dtype);
-    if (contiguous(a.out)) {
-      output.data = static_cast<R*>(a.out.data);
-      output.view.data = a.out.data;
-    } else {
-      output.allocate();
-    }
+    output.use_or_allocate(a.out);
     const int32_t last = dims.back();
     const RealFftPlan<R> plan(a.last_dim_size, false);
     run_pass(Pass(spectrum.shape, last), spectrum.data, plan.bins(), output.data, plan.size(),

@@ -60,11 +60,7 @@ def _scale(fn, norm, n, inverse):
 
 
 def _axis(fn, axis, ndim):
-    a = operator.index(axis)
-    if not -ndim <= a < ndim:
-        raise IndexError(f"fft.{fn}: axis {a} is out of range for an array of {ndim} "
-                         f"dimension(s); give an axis in [{-ndim}, {ndim})")
-    return a % ndim
+    return _manipulation._axis(f"fft.{fn}", axis, ndim)
 
 
 def _points(fn, n):
