@@ -216,3 +216,12 @@ def test_the_kernels_refuse_what_they_do_not_transform():
         kf.ops.fft_c2r(kf.asarray(random((4,), "complex64")), [0], 4, 1.0)
     with pytest.raises(Exception, match="dim"):
         kf.ops.fft_c2c(kf.asarray(random((4,), "complex64")), [], True, 1.0)
+
+
+def test_an_empty_batch_of_very_long_lines_plans_nothing():
+    """A zero-size batch with a huge transformed dim returns at once (no plan of that length)."""
+    x = kf.zeros((0, 1 << 40), dtype=kf.float32)
+    assert kf.ops.fft_r2c(x, [1], 1.0).shape == (0, (1 << 39) + 1)
+    spectrum = kf.zeros((0, (1 << 39) + 1), dtype=kf.complex64)
+    assert kf.ops.fft_c2r(spectrum, [1], 1 << 40, 1.0).shape == (0, 1 << 40)
+    assert kf.ops.fft_c2c(kf.zeros((0, 1 << 40), dtype=kf.complex64), [1], True, 1.0).shape[0] == 0
