@@ -30,7 +30,13 @@ KF_API kf_status_t kf_promote_types(kf_dtype_t a, kf_dtype_t b, kf_dtype_t* out)
       kf::fail(KF_INVALID_ARGUMENT, "kf_promote_types: invalid dtype values {} and {}",
                static_cast<int>(a), static_cast<int>(b));
     }
-    *out = kf::promote(a, b);
+    const kf_dtype_t r = kf::promote(a, b);
+    if (r == KF_DTYPE_UNDEFINED) {
+      kf::fail(KF_INVALID_ARGUMENT, "kf_promote_types: no dtype holds both {} and {} (uint64 "
+               "values reach 2^64 - 1, signed ones go below 0); cast one of them first",
+               kf::dtype_name(a), kf::dtype_name(b));
+    }
+    *out = r;
   });
 }
 

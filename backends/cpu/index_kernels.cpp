@@ -1,4 +1,4 @@
-// index_kernels.cpp — index_select, gather and fill_.
+// index_kernels.cpp — index_select, gather, index_copy_ and fill_.
 //
 // Contract: every index is checked against the size of self along dim before self is read at
 // it (index_select checks them all first, gather each one as it goes); an index outside
@@ -6,7 +6,13 @@
 // takes no negative indices in these ops). Self, index and out may be any strided views (0-dim
 // ones count as one element of one dim). The meta rules (dispatcher/meta/index_meta.cpp)
 // checked dtypes and shapes; the kernel is picked for self's dtype, and the index keeps its own
-// (int64, or int32 for index_select).
+// (int64, or int32 for index_select and index_copy_).
+//
+// index_copy_ writes source's entries along dim into self at the index's positions (into a
+// copy of self when the output is not self: the CPU fallback runs in-place ops on new outputs).
+// Where the index names one position twice, the later entry is written, as in a serial loop:
+// threads split the rows outside dim, or the positions along dim (each thread then reads the
+// whole index and writes only its own positions), never the index's entries.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -248,6 +254,77 @@ void gather_kernel(const ops::gather::Args& a) {
   });
 }
 
+/// index_copy_ of a dense self and source: self outer x size x inner, source outer x k x inner.
+template <class T>
+void copy_dense(const ops::index_copy_::Args& a, int32_t dim, const Indices& idx) {
+  int64_t outer = 1, inner = 1;
+  for (int32_t d = 0; d < dim; ++d) outer *= a.out.shape[d];
+  for (int32_t d = dim + 1; d < a.out.ndim; ++d) inner *= a.out.shape[d];
+  const int64_t k = idx.size(), size = a.out.shape[dim];
+  T* dst = static_cast<T*>(a.out.data);
+  const T* src = static_cast<const T*>(a.source.data);
+  const int64_t* ix = idx.data();
+  const size_t row = static_cast<size_t>(inner) * sizeof(T);
+  const int nt = threads_for(outer * k * inner);
+  auto put = [&](int64_t o, int64_t j) {
+    T* d = dst + (o * size + ix[j]) * inner;
+    const T* s = src + (o * k + j) * inner;
+    if (inner == 1) {
+      *d = *s;
+    } else {
+      std::memcpy(d, s, row);
+    }
+  };
+  if (outer >= 4 * nt) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t j = 0; j < k; ++j) put(o, j);
+    }
+    return;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+  for (int t = 0; t < nt; ++t) {  // thread t writes the positions [lo, hi) along dim
+    const int64_t lo = size * t / nt, hi = size * (t + 1) / nt;
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t j = 0; j < k; ++j) {
+        if (ix[j] >= lo && ix[j] < hi) put(o, j);
+      }
+    }
+  }
+}
+
+template <class T>
+void copy_into(const ops::index_copy_::Args& a, int32_t dim, const Indices& idx) {
+  if (a.out.ndim == 0) {
+    *static_cast<T*>(a.out.data) = elem(static_cast<const T*>(a.source.data));
+    return;
+  }
+  // Bool rows are not copied as bytes: they are read as != 0 (Note [Bool bytes]).
+  if (!std::is_same_v<T, bool> && is_dense(a.out) && is_dense(a.source)) {
+    return copy_dense<T>(a, dim, idx);
+  }
+  int64_t s_shape[KF_MAX_NDIM], s_strides[KF_MAX_NDIM], o_shape[KF_MAX_NDIM],
+      o_strides[KF_MAX_NDIM];
+  for (int64_t j = 0; j < idx.size(); ++j) {
+    const kf_tensor_view_t src = drop_dim(a.source, dim, j, sizeof(T), s_shape, s_strides);
+    const kf_tensor_view_t dst = drop_dim(a.out, dim, idx[j], sizeof(T), o_shape, o_strides);
+    map1<T, T>(dst, src, [](T v) { return v; });
+  }
+}
+
+// Called in place, out is self. Called for a new out (the CPU fallback of a device without the
+// kernel runs the op functionally on copies), out starts as a copy of self.
+void index_copy__kernel(const ops::index_copy_::Args& a) {
+  const int32_t nd = a.out.ndim;
+  const int32_t dim = static_cast<int32_t>(a.dim < 0 ? a.dim + (nd > 0 ? nd : 1) : a.dim);
+  const Indices idx(a.index, dim, nd > 0 ? a.out.shape[dim] : 1);
+  dispatch<kIndexMask>(a.out.dtype, "index_copy_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (a.out.data != a.self.data) map1<T, T>(a.out, a.self, [](T v) { return v; });
+    if (a.source.numel > 0) copy_into<T>(a, dim, idx);
+  });
+}
+
 void fill__kernel(const ops::fill_::Args& a) {
   dispatch<kIndexMask>(a.out.dtype, "fill_", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -261,6 +338,7 @@ void fill__kernel(const ops::fill_::Args& a) {
 kf_status_t register_index_kernels(const kf_registrar_t* reg) {
   KF_CPU_KERNEL(reg, index_select, index_select_kernel, kIndexMask);
   KF_CPU_KERNEL(reg, gather, gather_kernel, kIndexMask);
+  KF_CPU_KERNEL(reg, index_copy_, index_copy__kernel, kIndexMask);
   KF_CPU_KERNEL(reg, fill_, fill__kernel, kIndexMask);
   return KF_OK;
 }

@@ -28,6 +28,7 @@ inline M expm1_of(M z) {
     using R = typename M::value_type;
     const R x = z.real(), y = z.imag();
     if (!std::isfinite(x) || !std::isfinite(y)) return std::exp(z) - R(1);
+    if (x == R(0) && y == R(0)) return M(R(0), y);  // +0 whichever zero x is (the standard's)
     const R half_sin = std::sin(y / R(2));
     return M(std::expm1(x) * std::cos(y) - R(2) * half_sin * half_sin, std::exp(x) * std::sin(y));
   } else {

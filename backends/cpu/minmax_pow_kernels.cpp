@@ -5,6 +5,7 @@
 // maximum/minimum propagate NaN (either input NaN gives NaN); on bool they are or/and.
 // pow: see Note [Integer pow].
 #include <cmath>
+#include <complex>
 #include <type_traits>
 
 #include "dtype_dispatch.hpp"
@@ -18,7 +19,7 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kMinMaxMask = kOrderedMask;
-constexpr uint32_t kPowMask = kNumericMask;
+constexpr uint32_t kPowMask = kNumericMask | kComplexMask;
 
 void check_inputs(const kf_tensor_view_t& a, const kf_tensor_view_t& b,
                   const kf_tensor_view_t& out, const char* op) {
@@ -90,6 +91,21 @@ bool uniform(const kf_tensor_view_t& v) {
   return v.numel > 0;
 }
 
+// x ** y of floats: std::pow (IEEE: x^0 = 1, NaN^0 too, 1^y = 1, negative^fraction = NaN); of
+// complex numbers exp(y log x) (the array API standard's definition), with x^0 = 1 for every
+// x and 0^y = 0 when y's real part is positive (std::pow gives 0 for 0^0).
+template <class M>
+inline M pow_of(M x, M y) {
+  if constexpr (is_complex_v<M>) {
+    using R = typename M::value_type;
+    if (y == M(0)) return M(1);
+    if (x == M(0) && y.real() > R(0)) return M(0);
+    return std::exp(y * std::log(x));
+  } else {
+    return static_cast<M>(std::pow(x, y));
+  }
+}
+
 // x ** y for one exponent y (read before anything is written): x * x for y = 2, the common
 // square, which is what pow rounds to anyway; otherwise pow with the exponent hoisted.
 template <class T>
@@ -106,8 +122,7 @@ void pow_uniform(const kf_tensor_view_t& out, const kf_tensor_view_t& self, T ex
     if (y == M(2)) {
       unary_same<T>(out, self, [](M x) { return x * x; });
     } else {
-      // std::pow's IEEE rules: x^0 = 1 (NaN^0 too), 1^y = 1, negative^fraction = NaN.
-      unary_same<T>(out, self, [y](M x) { return static_cast<M>(std::pow(x, y)); });
+      unary_same<T>(out, self, [y](M x) { return pow_of(x, y); });
     }
   }
 }
@@ -122,8 +137,7 @@ void pow_kernel(const ops::pow::Args& a) {
       map2<T, T, T>(a.out, a.self, a.exponent, [](T x, T y) { return int_pow(x, y); });
     } else {
       using M = OpMath<T>;
-      binary_same<T>(a.out, a.self, a.exponent,
-                     [](M x, M y) { return static_cast<M>(std::pow(x, y)); });
+      binary_same<T>(a.out, a.self, a.exponent, [](M x, M y) { return pow_of(x, y); });
     }
   });
 }

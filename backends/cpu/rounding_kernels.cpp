@@ -6,9 +6,12 @@
 // floor/ceil/trunc/round are the identity on integers (bool is refused by the meta); round is
 // half to even (std::nearbyint in the default rounding mode), with decimals as PyTorch computes it:
 // nearbyint(x * 10^d) / 10^d, or nearbyint(x / 10^-d) * 10^-d for negative d.
-// sign is (0 < x) - (x < 0) like PyTorch's CPU kernel: sign(NaN) = 0 and sign(-0.0) = 0; a
-// bool stays itself. clamp: see Note [clamp].
+// Complex round rounds the real and the imaginary part each (the array API standard's). sign is
+// (0 < x) - (x < 0), so sign(-0.0) = 0, but sign(NaN) is NaN (the array API standard's and
+// numpy's; PyTorch gives 0); a bool stays itself; a complex z is z / |z|, 0 for 0 and NaN + NaN j
+// when either part is NaN. clamp: see Note [clamp].
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <optional>
 #include <type_traits>
@@ -22,7 +25,8 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kRoundingMask = kNumericMask;
-constexpr uint32_t kSignMask = kOrderedMask;
+constexpr uint32_t kRoundMask = kNumericMask | kComplexMask;
+constexpr uint32_t kSignMask = kOrderedMask | kComplexMask;
 constexpr uint32_t kClampMask = kNumericMask;
 
 template <class M>
@@ -42,8 +46,21 @@ inline M trunc_of(M x) {
 }
 template <class M>
 inline M sign_of(M x) {
-  if constexpr (std::is_same_v<M, bool>) return x;
-  return static_cast<M>(static_cast<int>(M(0) < x) - static_cast<int>(x < M(0)));
+  if constexpr (std::is_same_v<M, bool>) {
+    return x;
+  } else if constexpr (is_complex_v<M>) {
+    using R = typename M::value_type;
+    if (std::isnan(x.real()) || std::isnan(x.imag())) {
+      return M(std::numeric_limits<R>::quiet_NaN(), std::numeric_limits<R>::quiet_NaN());
+    }
+    if (x.real() == R(0) && x.imag() == R(0)) return M(R(0), R(0));
+    return x / std::abs(x);
+  } else {
+    if constexpr (std::is_floating_point_v<M>) {
+      if (std::isnan(x)) return x;
+    }
+    return static_cast<M>(static_cast<int>(M(0) < x) - static_cast<int>(x < M(0)));
+  }
 }
 
 void floor_kernel(const ops::floor::Args& a) {
@@ -59,26 +76,31 @@ void sign_kernel(const ops::sign::Args& a) {
   unary_map<kSignMask>(a.self, a.out, "sign", [](auto x) { return sign_of(x); });
 }
 
+/// One real value rounded half to even at `decimals` places (scale = 10^|decimals|).
+template <class R>
+inline R round_at(R x, int64_t decimals, R scale) {
+  if (decimals == 0) return std::nearbyint(x);
+  return decimals < 0 ? std::nearbyint(x / scale) * scale : std::nearbyint(x * scale) / scale;
+}
+
 template <class T>
 void round_typed(const kf_tensor_view_t& self, const kf_tensor_view_t& out, int64_t decimals) {
   using M = OpMath<T>;
-  if (decimals == 0) {
-    unary_same<T>(out, self, [](M x) { return static_cast<M>(std::nearbyint(x)); });
-    return;
-  }
-  const bool negative = decimals < 0;
-  const M scale = static_cast<M>(std::pow(10.0, static_cast<double>(negative ? -decimals
-                                                                              : decimals)));
-  if (negative) {
-    unary_same<T>(out, self, [scale](M x) { return std::nearbyint(x / scale) * scale; });
-  } else {
-    unary_same<T>(out, self, [scale](M x) { return std::nearbyint(x * scale) / scale; });
-  }
+  using R = typename std::conditional_t<is_complex_v<M>, M, std::complex<M>>::value_type;
+  const R scale = static_cast<R>(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals
+                                                                                : decimals)));
+  unary_same<T>(out, self, [decimals, scale](M x) {
+    if constexpr (is_complex_v<M>) {
+      return M(round_at(x.real(), decimals, scale), round_at(x.imag(), decimals, scale));
+    } else {
+      return static_cast<M>(round_at(x, decimals, scale));
+    }
+  });
 }
 
 void round_kernel(const ops::round::Args& a) {
   require_dtype(a.self, a.out.dtype, "self", "round");
-  dispatch<kRoundingMask>(a.out.dtype, "round", [&](auto tag) {
+  dispatch<kRoundMask>(a.out.dtype, "round", [&](auto tag) {
     using T = typename decltype(tag)::type;
     if constexpr (std::is_integral_v<T>) {
       if (a.decimals != 0) {
@@ -130,7 +152,7 @@ kf_status_t register_rounding_kernels(const kf_registrar_t* reg) {
   KF_CPU_KERNEL(reg, floor, floor_kernel, kRoundingMask);
   KF_CPU_KERNEL(reg, ceil, ceil_kernel, kRoundingMask);
   KF_CPU_KERNEL(reg, trunc, trunc_kernel, kRoundingMask);
-  KF_CPU_KERNEL(reg, round, round_kernel, kRoundingMask);
+  KF_CPU_KERNEL(reg, round, round_kernel, kRoundMask);
   KF_CPU_KERNEL(reg, sign, sign_kernel, kSignMask);
   KF_CPU_KERNEL(reg, clamp, clamp_kernel, kClampMask);
   return KF_OK;

@@ -3,10 +3,12 @@
 // unary_float). The input has the output's dtype; the output may be any strided view and may
 // alias the input exactly. 16-bit floats compute in float. Real values come from the C
 // library (asin(2) = NaN, atanh(1) = inf, acosh(0.5) = NaN); complex values from
-// std::complex, the principal values with C99's branch cuts (the array API standard's).
+// std::complex, the principal values with C99's branch cuts (the array API standard's); tan
+// is -i·tanh(iz) with tanh's infinite cases as the standard gives them (complex_tanh.hpp).
 #include <cmath>
 #include <complex>
 
+#include "complex_tanh.hpp"
 #include "kernels.hpp"
 #include "unary_map.hpp"
 
@@ -22,7 +24,6 @@ constexpr uint32_t kTrigMask = kAllFloatMask | kComplexMask;
   void name##_kernel(const ops::name::Args& a) {                                      \
     unary_map<kTrigMask>(a.self, a.out, #name, [](auto x) { return std::name(x); }); \
   }
-KF_CPU_TRIG_KERNEL(tan)
 KF_CPU_TRIG_KERNEL(asin)
 KF_CPU_TRIG_KERNEL(acos)
 KF_CPU_TRIG_KERNEL(atan)
@@ -32,6 +33,10 @@ KF_CPU_TRIG_KERNEL(asinh)
 KF_CPU_TRIG_KERNEL(acosh)
 KF_CPU_TRIG_KERNEL(atanh)
 #undef KF_CPU_TRIG_KERNEL
+
+void tan_kernel(const ops::tan::Args& a) {
+  unary_map<kTrigMask>(a.self, a.out, "tan", [](auto x) { return tan_of(x); });
+}
 
 }  // namespace
 

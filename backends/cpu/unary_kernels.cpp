@@ -9,6 +9,7 @@
 
 #include "dtype_dispatch.hpp"
 #include "elementwise.hpp"
+#include "complex_tanh.hpp"
 #include "kernels.hpp"
 #include "unary_map.hpp"
 #include "strided.hpp"
@@ -115,7 +116,7 @@ void sigmoid_kernel(const ops::sigmoid::Args& a) {
 }
 void tanh_kernel(const ops::tanh::Args& a) {
   unary_map_simd<kFloatOpMask>(a.self, a.out, "tanh", simd::UnaryFn::kTanh,
-                           [](auto x) { return std::tanh(x); });
+                           [](auto x) { return tanh_of(x); });
 }
 
 }  // namespace

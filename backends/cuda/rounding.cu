@@ -51,9 +51,12 @@ Round round_of(int64_t decimals) {
   return r;
 }
 
-struct Sign {  // numeric dtypes; bool takes the identity
+struct Sign {  // numeric dtypes; bool takes the identity; NaN stays NaN (the array API's)
   template <class C>
   __device__ C operator()(C x) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (x != x) return x;
+    }
     if constexpr (std::is_unsigned_v<C>) {
       return static_cast<C>(C(0) < x);
     } else {

@@ -1,12 +1,16 @@
-// Composite searching ops: nonzero, whose output shape depends on the values. It counts the
-// nonzero elements first (to_dtype bool, then sum: NaN and either part of a complex number count
-// as nonzero, as bool conversion says), reads the count on the host, then asks the kernel
-// nonzero_static for exactly that many coordinates. Two passes over self, as PyTorch's CPU
-// nonzero makes.
+// Composite searching ops whose output shape depends on the values: nonzero and masked_select.
+// Each counts first (nonzero: to_dtype bool, then sum, so NaN and either part of a complex number
+// count as nonzero, as bool conversion says; masked_select: the sum of the bool mask), reads the
+// count on the host, then asks a kernel (nonzero_static, masked_select_static) for exactly that
+// many results. Two passes, as PyTorch's CPU nonzero makes.
+#include <vector>
+
+#include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core_ops.hpp"
 #include "dispatch/call_args.hpp"
 #include "dispatch/tensor_moves.hpp"
+#include "meta/meta_util.hpp"
 #include "tensor/tensor_impl.hpp"
 
 namespace kf::composite {
@@ -21,6 +25,24 @@ void nonzero(const CallArgs& a, TensorRef* outs) {
   TensorRef count = ops::sum(*mask);
   const int64_t n = tensor_item(*count).v.i64;
   outs[0] = ops::nonzero_static(self, n, -1);
+}
+
+void masked_select(const CallArgs& a, TensorRef* outs) {
+  TensorImpl& self = a.tensor(0);
+  TensorImpl& mask = a.tensor(1);
+  if (mask.dtype != KF_BOOL) {
+    fail(KF_INVALID_ARGUMENT, "{}: mask must be bool, got {}; compare it with 0 first (ne)",
+         a.name(), dtype_name(mask.dtype));
+  }
+  OutputMeta shape{};
+  meta::broadcast_into(a.name(), shape, self);
+  meta::broadcast_into(a.name(), shape, mask);
+  const std::vector<int64_t> both(shape.shape, shape.shape + shape.ndim);
+  TensorRef s = ops::expand(self, both);
+  TensorRef m = ops::expand(mask, both);
+  TensorRef count = ops::sum(*m);
+  const int64_t n = tensor_item(*count).v.i64;
+  outs[0] = ops::masked_select_static(*s, *m, n);
 }
 
 }  // namespace kf::composite

@@ -1,6 +1,6 @@
-// Meta functions of the indexing ops: index_select and gather (index dtypes and shapes; the
-// index values are checked by the kernels, which read them) and fill_ (the value must be one of
-// the tensor's dtype, Note [Scalars to dtypes]).
+// Meta functions of the indexing ops: index_select, gather and index_copy_ (index dtypes and
+// shapes; the index values are checked by the kernels, which read them), masked_select_static
+// and fill_ (the value must be one of the tensor's dtype, Note [Scalars to dtypes]).
 #include <cstdint>
 
 #include "core/dtype.hpp"
@@ -14,24 +14,27 @@ namespace {
 // A dim of a tensor of `ndim` dims read as PyTorch does, a 0-dim tensor as one of size 1.
 int64_t size_at(const TensorImpl& t, int32_t d) { return t.ndim == 0 ? 1 : t.shape[d]; }
 
+// An index_select/index_copy_ index: int64 or int32, 0-dim or 1-D; its number of values.
+int64_t index_count(const char* op, const TensorImpl& index) {
+  if (index.dtype != KF_INT64 && index.dtype != KF_INT32) {
+    fail(KF_INVALID_ARGUMENT, "{}: index must be int64 or int32, got {}", op,
+         dtype_name(index.dtype));
+  }
+  if (index.ndim > 1) {
+    fail(KF_INVALID_ARGUMENT, "{}: index must be 0-dim or 1-D, got {} dims (shape {})", op,
+         index.ndim, shape_string(index.shape, index.ndim));
+  }
+  return index.ndim == 0 ? 1 : index.shape[0];
+}
+
 }  // namespace
 
 // index_select(self, dim, index): index int64 or int32, 0-dim or 1-D; the output is self with
 // size index.numel() along dim (a 0-dim self takes an index of one element).
 void index_select(const CallArgs& a, MetaResult& m) {
   const TensorImpl& self = a.tensor(0);
-  const TensorImpl& index = a.tensor(2);
-  if (index.dtype != KF_INT64 && index.dtype != KF_INT32) {
-    fail(KF_INVALID_ARGUMENT, "index_select: index must be int64 or int32, got {}",
-         dtype_name(index.dtype));
-  }
-  if (index.ndim > 1) {
-    fail(KF_INVALID_ARGUMENT, "index_select: index must be 0-dim or 1-D, got {} dims (shape {})",
-         index.ndim, shape_string(index.shape, index.ndim));
-  }
+  const int64_t count = index_count("index_select", a.tensor(2));
   const int32_t dim = wrap_dim("index_select", a.int_arg(1), self.ndim);
-  int64_t count = 1;
-  for (int32_t i = 0; i < index.ndim; ++i) count *= index.shape[i];
   if (self.ndim == 0 && count != 1) {
     fail(KF_INVALID_ARGUMENT, "index_select: a 0-dim self takes an index of exactly one value, "
          "got {}", count);
@@ -66,6 +69,56 @@ void gather(const CallArgs& a, MetaResult& m) {
     }
   }
   same_shape(index, m.out[0]);
+  m.out[0].dtype = self.dtype;
+  m.compute_dtype = self.dtype;
+}
+
+// index_copy_(self, dim, index, source): index as index_select's; source has self's dtype and
+// self's shape with index's length along dim (a 0-dim self takes one index and a 0-dim source).
+void index_copy(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  const TensorImpl& source = a.tensor(3);
+  const int64_t count = index_count("index_copy_", a.tensor(2));
+  const int32_t dim = wrap_dim("index_copy_", a.int_arg(1), self.ndim);
+  if (source.dtype != self.dtype) {
+    fail(KF_INVALID_ARGUMENT, "index_copy_: source is {} but self is {}; convert source to "
+         "self's dtype first (to_dtype)", dtype_name(source.dtype), dtype_name(self.dtype));
+  }
+  bool fits = source.ndim == self.ndim && (self.ndim > 0 || count == 1);
+  for (int32_t d = 0; fits && d < self.ndim; ++d) {
+    fits = source.shape[d] == (d == dim ? count : self.shape[d]);
+  }
+  if (!fits) {
+    fail(KF_INVALID_ARGUMENT, "index_copy_: source has shape {} but self {} with an index of {} "
+         "values along dim {} takes a source of self's shape with {} at that dim",
+         shape_string(source.shape, source.ndim), shape_string(self.shape, self.ndim), count,
+         dim, count);
+  }
+  same_shape(self, m.out[0]);
+  m.out[0].dtype = self.dtype;
+  m.compute_dtype = self.dtype;
+}
+
+// masked_select_static(self, mask, size): mask bool of self's shape; a 1-D output of size
+// elements of self's dtype.
+void masked_select_static(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  const TensorImpl& mask = a.tensor(1);
+  const int64_t size = a.int_arg(2);
+  if (mask.dtype != KF_BOOL) {
+    fail(KF_INVALID_ARGUMENT, "{}: mask must be bool, got {}; compare it with 0 first (ne)",
+         a.name(), dtype_name(mask.dtype));
+  }
+  bool same = mask.ndim == self.ndim;
+  for (int32_t d = 0; same && d < self.ndim; ++d) same = mask.shape[d] == self.shape[d];
+  if (!same) {
+    fail(KF_INVALID_ARGUMENT, "{}: mask has shape {} but self {}; they must have one shape "
+         "(masked_select broadcasts them)", a.name(), shape_string(mask.shape, mask.ndim),
+         shape_string(self.shape, self.ndim));
+  }
+  if (size < 0) fail(KF_INVALID_ARGUMENT, "{}: size must be >= 0, got {}", a.name(), size);
+  m.out[0].ndim = 1;
+  m.out[0].shape[0] = size;
   m.out[0].dtype = self.dtype;
   m.compute_dtype = self.dtype;
 }

@@ -112,6 +112,8 @@ TEST(AbiParse, DtypeParse) {
 TEST(AbiParse, PromoteTypes) {
   kf_dtype_t d = KF_DTYPE_UNDEFINED;
   EXPECT_TRUE(fails_with(kf_promote_types(KF_DTYPE_UNDEFINED, KF_FLOAT32, &d), IA, {{}, {}}));
+  EXPECT_TRUE(fails_with(kf_promote_types(KF_INT64, KF_UINT64, &d), IA,
+                         {{"no dtype holds both int64 and uint64"}, {}}));
   const struct { kf_dtype_t a, b, want; } cases[] = {
       {KF_INT32, KF_FLOAT32, KF_FLOAT32}, {KF_INT32, KF_INT64, KF_INT64},
       {KF_BOOL, KF_BOOL, KF_BOOL},        {KF_UINT8, KF_INT8, KF_INT16},

@@ -33,6 +33,9 @@ struct Case {
 
 const WideC kOne(1, 0);
 const Case kCases[] = {
+    {"sin", kf_sin, [](const WideC& z) { return std::sin(z); }},
+    {"cos", kf_cos, [](const WideC& z) { return std::cos(z); }},
+    {"tanh", kf_tanh, [](const WideC& z) { return std::tanh(z); }},
     {"tan", kf_tan, [](const WideC& z) { return std::tan(z); }},
     {"asin", kf_asin, [](const WideC& z) { return std::asin(z); }},
     {"acos", kf_acos, [](const WideC& z) { return std::acos(z); }},
@@ -47,6 +50,7 @@ const Case kCases[] = {
     {"log2", kf_log2, [](const WideC& z) { return std::log(z) / std::log(Wide(2)); }},
     {"log10", kf_log10, [](const WideC& z) { return std::log10(z); }},
     {"square", kf_square, [](const WideC& z) { return z * z; }},
+    {"sign", kf_sign, [](const WideC& z) { return z == WideC(0) ? z : z / std::abs(z); }},
 };
 
 TEST_P(ComplexFunctions, AgainstLongDouble) {
@@ -130,6 +134,50 @@ TEST_P(ComplexFunctions, PredicatesOfEitherPart) {
       << "1e-50j is zero in complex64 only";
   // No sign bit, no order.
   EXPECT_TRUE(is_invalid(kf_signbit(x.get(), r.put()), "signbit"));
+}
+
+TEST_P(ComplexFunctions, SignedZerosAndInfinitiesOfTheStandard) {
+  CTS_REQUIRE(dt(), "tanh", "tan", "expm1", "sign", "round");
+  const Wide inf = INFINITY, nan = NAN;
+  // tanh(±inf + iy) = ±1 + i·copysign(0, y); tan(z) = -i·tanh(iz) carries it to x + i·inf.
+  Tensor t = make_c({WideC(inf, 2), WideC(-inf, -2)}, {2}), r;
+  CTS_ASSERT_OK(kf_tanh(t.get(), r.put()));
+  ComplexValues g = wide::host_complex(r);
+  EXPECT_TRUE(g[0].real() == 1 && g[0].imag() == 0 && !std::signbit(g[0].imag()));
+  EXPECT_TRUE(g[1].real() == -1 && g[1].imag() == 0 && std::signbit(g[1].imag()));
+  Tensor u = make_c({WideC(2, inf)}, {1});
+  CTS_ASSERT_OK(kf_tan(u.get(), r.put()));  // tan(2 + i·inf) = +0 + 1j
+  g = wide::host_complex(r);
+  EXPECT_TRUE(g[0].real() == 0 && !std::signbit(g[0].real()) && g[0].imag() == 1);
+  Tensor z = make_c({WideC(-0.0L, 0)}, {1});
+  CTS_ASSERT_OK(kf_expm1(z.get(), r.put()));  // expm1(-0 + 0j) = +0 + 0j
+  g = wide::host_complex(r);
+  EXPECT_TRUE(g[0].real() == 0 && !std::signbit(g[0].real()) && g[0].imag() == 0);
+  Tensor s = make_c({WideC(0, -0.0L), WideC(nan, 1), WideC(3, -4)}, {3});
+  CTS_ASSERT_OK(kf_sign(s.get(), r.put()));
+  EXPECT_TRUE(close_complex(r, {WideC(0, 0), WideC(nan, nan), WideC(0.6L, -0.8L)}, dt()));
+  Tensor h = make_c({WideC(2.5L, -1.5L), WideC(0.4L, 3.5L)}, {2});
+  CTS_ASSERT_OK(kf_round(h.get(), 0, r.put()));  // each part half to even
+  EXPECT_TRUE(close_complex(r, {WideC(2, -2), WideC(0, 4)}, dt()));
+}
+
+TEST_P(ComplexFunctions, PowIsExpOfYLogX) {
+  CTS_REQUIRE(dt(), "pow");
+  const ComplexValues x{WideC(1, 1), WideC(0, 0), WideC(0, 0), WideC(-2, 0.5L), WideC(3, -1)};
+  const ComplexValues y{WideC(2, 0), WideC(0, 0), WideC(1.5L, 2), WideC(0.5L, -1),
+                        WideC(-1, 0.25L)};
+  ComplexValues want(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    want[i] = y[i] == WideC(0) ? WideC(1) : x[i] == WideC(0) ? WideC(0)
+                                                               : std::exp(y[i] * std::log(x[i]));
+  }
+  Tensor a = make_c(wide::stored(x, dt()), {5}), b = make_c(wide::stored(y, dt()), {5}), r;
+  CTS_ASSERT_OK(kf_pow(a.get(), b.get(), r.put()));
+  EXPECT_TRUE(close_complex(r, want, dt(), 16));
+  Tensor two = make_c({WideC(2, 0)}, {}), sq;  // one exponent: x * x
+  CTS_ASSERT_OK(kf_pow(a.get(), two.get(), sq.put()));
+  EXPECT_TRUE(close_complex(sq, {WideC(0, 2), WideC(0), WideC(0), WideC(3.75L, -2),
+                                 WideC(8, -6)}, dt(), 16));
 }
 
 TEST_P(ComplexPartsOfReals, CopyAndZeros) {

@@ -1,6 +1,7 @@
-// CTS: index_select and gather: values against a reference computed here, every dtype, int32
-// and int64 indices, 0-dim and empty indices, negative dims, strided self and index, out= and
-// the refused arguments (an out-of-range index names its value and the valid range).
+// CTS: index_select, gather, index_copy_ and masked_select: values against a reference computed
+// here, every dtype, int32 and int64 indices, 0-dim and empty indices, negative dims, strided
+// self and index, repeated positions (the later entry is written), broadcast masks, out= and the
+// refused arguments (an out-of-range index names its value and the valid range).
 #include "cts_util.hpp"
 
 namespace cts {
@@ -121,6 +122,89 @@ TEST_P(Index, GatherStridedZeroDimEmptyAndOut) {
   EXPECT_EQ(re.dtype(), dt());
 }
 
+/// index_copy_ of a row-major [rows, cols] matrix along dim 0 or 1, in order.
+Values ref_copy2(Values m, int64_t cols, int dim, const std::vector<int64_t>& idx,
+                 const Values& src) {
+  const int64_t rows = static_cast<int64_t>(m.size()) / cols;
+  const int64_t k = static_cast<int64_t>(idx.size());
+  auto at = [](int64_t i) { return static_cast<size_t>(i); };
+  for (int64_t j = 0; j < k; ++j) {
+    const int64_t p = idx[at(j)];
+    if (dim == 0) {
+      for (int64_t c = 0; c < cols; ++c) m[at(p * cols + c)] = src[at(j * cols + c)];
+    } else {
+      for (int64_t r = 0; r < rows; ++r) m[at(r * cols + p)] = src[at(r * k + j)];
+    }
+  }
+  return m;
+}
+
+TEST_P(Index, IndexCopyBothDimsAndRepeats) {
+  const Values m = counting(12, dt()), zero(12, 0.0);
+  const std::vector<int64_t> i0{2, 0, 2}, i1{3, 1};
+  const Values s0 = representable(dt(), iota(12, 20)), s1 = representable(dt(), iota(6, 40));
+  Tensor a = make(m, {3, 4}), b = make(m, {3, 4}), c = make(m, {3, 4});
+  Tensor idx0 = make(as_values(i0), {3}, KF_INT64), idx1 = make(as_values(i1), {2}, KF_INT32);
+  Tensor src0 = make(s0, {3, 4}), src1 = make(s1, {3, 2});
+  CTS_ASSERT_OK(kf_index_copy_(a.get(), 0, idx0.get(), src0.get()));  // row 2 twice: the later
+  EXPECT_TRUE(matches(a, ref_copy2(m, 4, 0, i0, s0), {3, 4}, dt()));
+  CTS_ASSERT_OK(kf_index_copy_(b.get(), -1, idx1.get(), src1.get()));
+  EXPECT_TRUE(matches(b, ref_copy2(m, 4, 1, i1, s1), {3, 4}, dt()));
+  Tensor empty_idx = make(Values{}, {0}, KF_INT64), empty_src = make(Values{}, {0, 4});
+  CTS_ASSERT_OK(kf_index_copy_(c.get(), 0, empty_idx.get(), empty_src.get()));
+  EXPECT_TRUE(matches(c, m, {3, 4}, dt()));
+}
+
+TEST_P(Index, IndexCopyStridedAndZeroDim) {
+  const Values m = counting(12, dt());
+  Tensor base = make(m, {3, 4}), t;
+  CTS_ASSERT_OK(kf_transpose(base.get(), 0, 1, t.put()));  // [4, 3]: t[i][j] = m[j * 4 + i]
+  const Values src = representable(dt(), iota(6, 30));
+  Tensor s = make(src, {2, 3}), idx = make(Values{3, 1}, {2}, KF_INT64);
+  CTS_ASSERT_OK(kf_index_copy_(t.get(), 0, idx.get(), s.get()));  // writes base's columns 3, 1
+  Values want = m;
+  for (size_t j = 0; j < 2; ++j) {
+    for (size_t r = 0; r < 3; ++r) want[r * 4 + (j == 0 ? 3 : 1)] = src[j * 3 + r];
+  }
+  EXPECT_TRUE(matches(base, want, {3, 4}, dt()));
+  Tensor z = make(Values{m[0]}, {}), zs = make(Values{src[1]}, {});
+  Tensor zi = make(Values{0}, {1}, KF_INT64);
+  CTS_ASSERT_OK(kf_index_copy_(z.get(), 0, zi.get(), zs.get()));
+  EXPECT_TRUE(matches(z, Values{src[1]}, {}, dt()));
+}
+
+TEST_P(Index, MaskedSelectDenseStridedAndBroadcast) {
+  const Values m = counting(12, dt());
+  const Values bits{1, 0, 0, 1, 1, 1, 0, 0, 0, 1, 0, 1};
+  Tensor self = make(m, {3, 4}), mask = make(bits, {3, 4}, KF_BOOL), r;
+  CTS_ASSERT_OK(kf_masked_select(self.get(), mask.get(), r.put()));
+  Values want;
+  for (size_t i = 0; i < 12; ++i) if (bits[i] != 0) want.push_back(m[i]);
+  EXPECT_TRUE(matches(r, want, {static_cast<int64_t>(want.size())}, dt()));
+  Tensor t, tm, rt;  // the transposes: row-major order of the [4, 3] views
+  CTS_ASSERT_OK(kf_transpose(self.get(), 0, 1, t.put()));
+  CTS_ASSERT_OK(kf_transpose(mask.get(), 0, 1, tm.put()));
+  CTS_ASSERT_OK(kf_masked_select(t.get(), tm.get(), rt.put()));
+  Values want_t;
+  for (size_t c = 0; c < 4; ++c)
+    for (size_t row = 0; row < 3; ++row)
+      if (bits[row * 4 + c] != 0) want_t.push_back(m[row * 4 + c]);
+  EXPECT_TRUE(matches(rt, want_t, {static_cast<int64_t>(want_t.size())}, dt()));
+  Tensor cols = make(Values{0, 1, 1, 0}, {4}, KF_BOOL), rb;  // broadcast over the rows
+  CTS_ASSERT_OK(kf_masked_select(self.get(), cols.get(), rb.put()));
+  EXPECT_TRUE(matches(rb, Values{m[1], m[2], m[5], m[6], m[9], m[10]}, {6}, dt()));
+  Tensor none = make(Values(12, 0.0), {3, 4}, KF_BOOL), rn, st;
+  CTS_ASSERT_OK(kf_masked_select(self.get(), none.get(), rn.put()));
+  EXPECT_EQ(rn.shape(), (Shape{0}));
+  CTS_ASSERT_OK(kf_masked_select_static(self.get(), mask.get(), 8, st.put()));  // 6 true: 2 zeros
+  Values padded = want;
+  padded.resize(8, 0.0);
+  EXPECT_TRUE(matches(st, padded, {8}, dt()));
+  Tensor empty = make(Values{}, {0, 3}), empty_mask = make(Values{}, {0, 3}, KF_BOOL), ez;
+  CTS_ASSERT_OK(kf_masked_select_static(empty.get(), empty_mask.get(), 2, ez.put()));
+  EXPECT_TRUE(matches(ez, Values{0, 0}, {2}, dt()));  // nothing selected: zeros only
+}
+
 TEST_P(IndexAny, IndexSelectRefused) {
   Tensor self = make(iota(12), {3, 4}, KF_FLOAT32), r;
   Tensor big = make(Values{0, 4}, {2}, KF_INT64), neg = make(Values{-1}, {1}, KF_INT32);
@@ -159,6 +243,29 @@ TEST_P(IndexAny, GatherRefused) {
                           {"gather", "size 5", "dim 1"});
   Tensor ok = make(Values{0}, {1, 1}, KF_INT64);
   expect_invalid_argument(kf_gather(self.get(), -3, ok.get(), r.put()), {"gather", "dim -3"});
+}
+
+TEST_P(IndexAny, IndexCopyAndMaskedSelectRefused) {
+  Tensor self = make(iota(12), {3, 4}, KF_FLOAT32), r;
+  Tensor src = make(iota(8), {2, 4}, KF_FLOAT32), big = make(Values{0, 3}, {2}, KF_INT64);
+  expect_invalid_argument(kf_index_copy_(self.get(), 0, big.get(), src.get()),
+                          {"index_copy_", "index 3", "0..2"});
+  Tensor ok = make(Values{0, 1}, {2}, KF_INT64), wrong = make(iota(6), {2, 3}, KF_FLOAT32);
+  expect_invalid_argument(kf_index_copy_(self.get(), 0, ok.get(), wrong.get()),
+                          {"index_copy_", "source has shape [2, 3]"});
+  Tensor f64 = make(iota(8), {2, 4}, KF_FLOAT64);
+  expect_invalid_argument(kf_index_copy_(self.get(), 0, ok.get(), f64.get()),
+                          {"index_copy_", "float64", "float32"});
+  Tensor fl = make(Values{0, 1}, {2}, KF_FLOAT32);
+  expect_invalid_argument(kf_index_copy_(self.get(), 0, fl.get(), src.get()),
+                          {"index_copy_", "int64 or int32"});
+  Tensor fmask = make(Values(12, 1.0), {3, 4}, KF_FLOAT32);
+  Tensor bmask = make(Values(3, 1.0), {3}, KF_BOOL);
+  expect_invalid_argument(kf_masked_select(self.get(), fmask.get(), r.put()),
+                          {"masked_select", "bool", "float32"});
+  expect_invalid_argument(kf_masked_select(self.get(), bmask.get(), r.put()), {"masked_select"});
+  expect_invalid_argument(kf_masked_select_static(self.get(), bmask.get(), 1, r.put()),
+                          {"masked_select_static", "shape"});
 }
 
 CTS_INSTANTIATE(Index, params_all());

@@ -20,9 +20,9 @@ NOT_YET = frozenset()
 # the dtype object (their methods), and the linalg and fft extensions (kf.linalg, kf.fft).
 NOT_NAMESPACE = {"_types.py", "array_object.py", "data_types.py", "linalg.py", "fft.py",
                  "__init__.py"}
-# Functions whose parameters still differ from the standard's (the *_like functions take no
-# device yet: their ops' schemas lack one). May only shrink, like NOT_YET.
-SIGNATURE_NOT_YET = frozenset({"empty_like", "full_like", "ones_like", "zeros_like"})
+# Functions whose parameters still differ from the standard's (none now). May only shrink, like
+# NOT_YET.
+SIGNATURE_NOT_YET = frozenset()
 STANDARD_DTYPES = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
                    "uint64", "float32", "float64", "complex64", "complex128"}
 

@@ -199,6 +199,7 @@ def test_fftshift_and_ifftshift(axes, shape):
     (lambda x: kf.fft.fft(x, axis=2), IndexError),
     (lambda x: kf.fft.fft(x, norm="both"), ValueError),
     (lambda x: kf.fft.fftn(x, s=(4, 4), axes=(0,)), ValueError),
+    (lambda x: kf.fft.fftn(x, s=(2, 4, 4)), ValueError),
     (lambda x: kf.fft.rfft(x), TypeError),
     (lambda x: kf.fft.irfft(x[:, :1]), ValueError),
 ])

@@ -14,6 +14,9 @@ from hypothesis.extra import numpy as hnp
 import kernforge as kf
 
 settings.register_profile("kernforge-indexing", max_examples=60, deadline=None)
+
+# The ops under indexing, compared with numpy here (test_ops_numpy_rest.py's coverage check).
+COMPARED = {"index_copy_", "masked_select", "masked_select_static"}
 settings.load_profile("kernforge-indexing")
 
 
@@ -210,3 +213,64 @@ def test_functions_of_reversed_views(name, numpy_name):
     for g, w in zip(got if isinstance(got, tuple) else [got],
                     want if isinstance(want, tuple) else [want]):
         np.testing.assert_array_equal(np.asarray(g.numpy()), w)
+
+
+@given(data=st.data())
+def test_writes_of_arrays_through_any_layout(data):
+    """Integer-array and mask writes of array values, into the tensor or into a transposed or
+    reversed view of it (whose indexed dims cannot be merged into one view), with repeated
+    positions: the later value is the one written, as numpy's."""
+    shape = data.draw(hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=5))
+    a = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape)
+    layout = data.draw(st.sampled_from(["plain", "transposed", "reversed"]))
+    np_view = {"plain": lambda t: t, "transposed": lambda t: t.swapaxes(0, -1),
+               "reversed": lambda t: t[::-1]}[layout]
+    kf_view = {"plain": lambda t: t, "transposed": lambda t: t.transpose(0, -1),
+               "reversed": lambda t: t[::-1]}[layout]
+    target = np_view(a)
+    size = target.shape[0]
+    idx = data.draw(hnp.arrays(np.int64, data.draw(st.integers(1, 6)),
+                               elements=st.integers(-size, size - 1)))
+    values = np.arange(idx.size * int(np.prod(target.shape[1:])), dtype=np.float64) + 100
+    values = values.reshape((idx.size,) + target.shape[1:])
+    b = a.copy()
+    np_view(b)[idx] = values
+    x = kf.asarray(a)
+    kf_view(x)[kf.asarray(idx)] = kf.asarray(values)
+    same(x, b)
+    mask = data.draw(hnp.arrays(np.bool_, target.shape))
+    fill = np.arange(int(mask.sum()), dtype=np.float64) - 50
+    c = a.copy()
+    np_view(c)[mask] = fill
+    y = kf.asarray(a)
+    kf_view(y)[kf.asarray(mask)] = kf.asarray(fill)
+    same(y, c)
+    same(kf_view(y)[kf.asarray(mask)], np_view(c)[mask])
+
+
+@given(data=st.data())
+def test_the_ops_under_the_indexing(data):
+    """masked_select (a mask broadcast over the leading dims too), masked_select_static (its
+    padding) and index_copy_ along any dim with repeated positions, against numpy."""
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, min_side=0, max_side=5))
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape) - 7
+    mask = data.draw(hnp.arrays(np.bool_, shape))
+    x, m = kf.asarray(a), kf.asarray(mask)
+    same(kf.masked_select(x, m), a[mask])
+    if len(shape) > 1 and shape[0] > 0:  # the last row of the mask, broadcast over the first dim
+        same(x.masked_select(m[-1]), a[np.broadcast_to(mask[-1], shape)])
+    extra = data.draw(st.integers(0, 3))
+    padded = np.concatenate([a[mask], np.zeros(extra, dtype=np.float32)])
+    same(kf.ops.masked_select_static(x, m, size=int(mask.sum()) + extra), padded)
+    d = data.draw(st.integers(0, len(shape) - 1))
+    idx = data.draw(hnp.arrays(np.int64, data.draw(st.integers(0, 6)),
+                               elements=st.integers(0, max(shape[d] - 1, 0))))
+    assume(shape[d] > 0 or idx.size == 0)
+    src = np.arange(int(np.prod(shape[:d] + (idx.size,) + shape[d + 1:])), dtype=np.float32)
+    src = src.reshape(shape[:d] + (idx.size,) + shape[d + 1:]) + 100
+    b = a.copy()
+    for j, i in enumerate(idx):
+        b[(slice(None),) * d + (i,)] = src[(slice(None),) * d + (j,)]
+    y = kf.asarray(a)
+    y.index_copy_(d, kf.asarray(idx), kf.asarray(src))
+    same(y, b)

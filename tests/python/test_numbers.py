@@ -114,8 +114,9 @@ def test_comparisons_with_numbers_out_of_range_are_exact():
 def test_where_and_clamp_with_scalars():
     c = kf.tensor([True, False])
     x = kf.tensor([1, 2], dtype=kf.int8)
-    with pytest.raises(ValueError, match="where.*-129"):
-        kf.where(c, x, kf.tensor(-129))
+    with pytest.raises(ValueError, match="where.*-129"):  # PyTorch's rule: the 0-dim int64
+        kf.ops.where(c, x, kf.tensor(-129))               # tensor is a scalar to int8's x
+    assert kf.where(c, x, kf.tensor(-129)).tolist() == [1, -129]  # the array API's: an array
     with pytest.raises(ValueError, match="clamp: min -1000"):
         x.clamp(min=-1000)
     with pytest.raises(ValueError, match="arange: the last value 299"):

@@ -2,8 +2,12 @@
 
 The expected result dtype comes from promote() below, an independent statement of PyTorch's
 rules (numpy's differ: int32 + float32 is float64 there); the values from numpy computing in
-that dtype.
+that dtype. Binary ops are checked twice: through kernforge.ops, whose 0-dim tensors rank below
+dimensioned ones (PyTorch's result_type), and through the operators and the namespace's
+functions, where a 0-dim array promotes like any other (the array API's rule).
 """
+
+import operator
 
 import numpy as np
 import pytest
@@ -92,43 +96,53 @@ def check(t, expected, dtype, rtol=1e-6, atol=1e-6):
         np.testing.assert_array_equal(got, expected.astype(dtype))
 
 
-@pytest.mark.parametrize("op,ref", [("__add__", np.add), ("__sub__", np.subtract),
-                                    ("__mul__", np.multiply), ("maximum", np.maximum),
-                                    ("minimum", np.minimum)])
-@given(case=binary_case())
-def test_binary_ops_broadcast_and_promote(op, ref, case):
-    a, b = case
-    r = result_type(a, b)
+def check_both_rules(name, standard, ref, a, b, out_dtype=None, **tol):
+    """kernforge.ops.<name> against PyTorch's result_type, and `standard` (an operator or a
+    namespace function) against the promotion of the two dtypes; out_dtype: the result's dtype
+    when it is not the promoted one (bool for comparisons)."""
     ta, tb = kf.asarray(a), kf.asarray(b)
-    if not scalar_fits(a, b, r):
-        with pytest.raises(ValueError, match=f"out of range for {r}"):
-            getattr(ta, op)(tb)
-        return
-    got = getattr(ta, op)(tb)
-    with np.errstate(over="ignore"):
-        expected = ref(a.astype(r), b.astype(r))
-    check(got, expected, r, rtol=1e-3 if r == "float16" else 1e-6, atol=1e-2 if r == "float16" else 1e-6)
-
-
-@pytest.mark.parametrize("op,ref", [("__eq__", np.equal), ("__ne__", np.not_equal),
-                                    ("__lt__", np.less), ("__le__", np.less_equal),
-                                    ("__gt__", np.greater), ("__ge__", np.greater_equal)])
-@given(case=binary_case(DTYPES))
-def test_comparisons(op, ref, case):
-    a, b = case
     r = result_type(a, b)
-    if not scalar_fits(a, b, r):  # exact: in the wide dtype of r's kind
-        r = "float64" if np.dtype(r).kind == "f" else "int64"
-    got = getattr(kf.asarray(a), op)(kf.asarray(b))
-    check(got, ref(a.astype(r), b.astype(r)), "bool")
+    if not scalar_fits(a, b, r) and out_dtype is None:
+        with pytest.raises(ValueError, match=f"out of range for {r}"):
+            getattr(kf.ops, name)(ta, tb)
+    else:
+        if not scalar_fits(a, b, r):  # comparisons: exact, in the wide dtype of r's kind
+            r = "float64" if np.dtype(r).kind == "f" else "int64"
+        with np.errstate(over="ignore"):
+            expected = ref(a.astype(r), b.astype(r))
+        check(getattr(kf.ops, name)(ta, tb), expected, out_dtype or r, **tol)
+    s = promote(a.dtype.name, b.dtype.name)
+    with np.errstate(over="ignore"):
+        expected = ref(a.astype(s), b.astype(s))
+    check(standard(ta, tb), expected, out_dtype or s, **tol)
+
+
+@pytest.mark.parametrize("name,standard,ref", [
+    ("add", operator.add, np.add), ("sub", operator.sub, np.subtract),
+    ("mul", operator.mul, np.multiply), ("maximum", kf.maximum, np.maximum),
+    ("minimum", kf.minimum, np.minimum)])
+@given(case=binary_case())
+def test_binary_ops_broadcast_and_promote(name, standard, ref, case):
+    a, b = case
+    half = promote(a.dtype.name, b.dtype.name) == "float16" or result_type(a, b) == "float16"
+    check_both_rules(name, standard, ref, a, b, rtol=1e-3 if half else 1e-6,
+                     atol=1e-2 if half else 1e-6)
+
+
+@pytest.mark.parametrize("name,standard,ref", [
+    ("eq", operator.eq, np.equal), ("ne", operator.ne, np.not_equal),
+    ("lt", operator.lt, np.less), ("le", operator.le, np.less_equal),
+    ("gt", operator.gt, np.greater), ("ge", operator.ge, np.greater_equal)])
+@given(case=binary_case(DTYPES))
+def test_comparisons(name, standard, ref, case):
+    check_both_rules(name, standard, ref, *case, out_dtype="bool")
 
 
 @given(case=binary_case(FLOATS))
 def test_true_division(case):
     a, b = case
     b = np.where(b == 0, 1, b).astype(b.dtype)
-    r = result_type(a, b)
-    check(kf.asarray(a) / kf.asarray(b), a.astype(r) / b.astype(r), r, rtol=1e-5)
+    check_both_rules("div", operator.truediv, np.divide, a, b, rtol=1e-5)
 
 
 @pytest.mark.parametrize("name,ref,positive", [

@@ -119,23 +119,7 @@ NUMPY_DEVIATIONS = {
 # fails the test, as does a failure not listed. A dtype an op raises for fails all its cases
 # (the message has the exception); the key "*" stands for every case of the function for that
 # dtype, and each of them must fail (list the failing ones instead when one passes).
-_CLIP_NAN = ["If ``x_i`` is ``NaN``, the result is ``NaN``.",   # clip(x) without bounds raises
-             "If ``min_i`` is ``NaN``, the result is ``NaN``.",  # bounds must be numbers,
-             "If ``max_i`` is ``NaN``, the result is ``NaN``."]  # not arrays
-_TANH_INF = ("If ``a`` is ``+infinity`` and ``b`` is a positive (i.e., greater than ``0``) "
-             "finite number, the result is ``1 + 0j``.")  # C99's sign of sin(2b) on the zero
-KF_KNOWN_FAILURES = {
-    # No complex kernel on the CPU backend yet (NotImplementedError).
-    *((f, d, "*") for f in ("cos", "sin", "sign") for d in ("complex64", "complex128")),
-    *(("clip", d, key) for d in ("float32", "float64") for key in _CLIP_NAN),
-    # sign(NaN) is 0.
-    ("sign", "float32", "If ``x_i`` is ``NaN``, the result is ``NaN``."),
-    ("sign", "float64", "If ``x_i`` is ``NaN``, the result is ``NaN``."),
-    ("tanh", "complex64", _TANH_INF),
-    ("tanh", "complex128", _TANH_INF),
-    ("tan", "complex64", "via -1j * tanh(x*1j): " + _TANH_INF),  # tanh's zero, turned
-    ("tan", "complex128", "via -1j * tanh(x*1j): " + _TANH_INF),
-}
+KF_KNOWN_FAILURES = set()
 
 
 @pytest.fixture(scope="module")

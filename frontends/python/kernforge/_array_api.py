@@ -30,7 +30,7 @@ def api(f):
 def bind(ops):
     global _ops
     _ops = ops
-    _array_api_ops.bind(ops)
+    _array_api_ops.bind(ops, _creation.Tensor)
     _manipulation.bind(ops)
     _indexing.bind(ops)
     _searching.bind(ops)
@@ -75,6 +75,29 @@ def _default_float():
 @api
 def positive(x, /):
     return x.clone()
+
+
+def _clip_bound(bound, x):
+    if isinstance(bound, _creation.Tensor):
+        return bound if bound.dtype == x.dtype else bound.to(dtype=x.dtype)
+    return _creation.asarray(bound, dtype=x.dtype, device=x.device)
+
+
+@api
+def clip(x, /, min=None, max=None):
+    """The array API's clip: x's elements bounded below by min and above by max, numbers or
+    arrays that broadcast with x, in x's dtype (the clamp op for number bounds, maximum and
+    minimum for arrays); no bound is a copy of x; a NaN element or bound gives NaN."""
+    if min is None and max is None:
+        return x.clone()
+    if not isinstance(min, _creation.Tensor) and not isinstance(max, _creation.Tensor):
+        return _array_api_ops.clip(x, min, max)
+    r = x
+    if min is not None:
+        r = _ops.maximum(r, _clip_bound(min, x))
+    if max is not None:
+        r = _ops.minimum(r, _clip_bound(max, x))
+    return r
 
 
 @api

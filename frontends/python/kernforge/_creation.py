@@ -198,4 +198,39 @@ def full(shape, fill_value, *, dtype=None, device=None):
     return t
 
 
-FUNCTIONS = {f.__name__: f for f in (empty, zeros, ones, full)}  # for the kernforge namespace
+# The *_like factories: the op (x's device) unless another device is asked for, which the op
+# cannot say; then the plain factory with x's shape and (unless dtype) x's dtype.
+def _like_dtype(x, dtype):
+    return x.dtype if dtype is None else dtype
+
+
+def empty_like(x, /, *, dtype=None, device=None):
+    """The array API's empty_like: an uninitialised tensor of x's shape, dtype and device."""
+    if device is None:
+        return x.empty_like(dtype=dtype)
+    return empty(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device)
+
+
+def zeros_like(x, /, *, dtype=None, device=None):
+    """The array API's zeros_like: zeros of x's shape, dtype and device."""
+    if device is None:
+        return x.zeros_like(dtype=dtype)
+    return zeros(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device)
+
+
+def ones_like(x, /, *, dtype=None, device=None):
+    """The array API's ones_like: ones of x's shape, dtype and device."""
+    if device is None:
+        return x.ones_like(dtype=dtype)
+    return ones(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device)
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None):
+    """The array API's full_like: fill_value in x's shape, dtype and device."""
+    if device is None:
+        return x.full_like(fill_value, dtype=dtype)
+    return full(tuple(x.shape), fill_value, dtype=_like_dtype(x, dtype), device=device)
+
+
+FUNCTIONS = {f.__name__: f for f in (empty, zeros, ones, full, empty_like, zeros_like, ones_like,
+                                     full_like)}  # for the kernforge namespace

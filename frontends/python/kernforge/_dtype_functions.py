@@ -84,7 +84,7 @@ class finfo_object:
         self.max = (2.0 - 2.0 ** -mantissa) * 2.0 ** bias
         self.min = -self.max
         self.smallest_normal = 2.0 ** (1 - bias)
-        self.dtype = dtype
+        self.dtype = _dtype(f"float{part * 8}") if dtype.kind == "c" else dtype  # the part's
 
     def __repr__(self):
         return (f"finfo(bits={self.bits}, eps={self.eps}, max={self.max}, min={self.min}, "

@@ -5,9 +5,10 @@ Basic indices (ints, slices, ``None``, ``...``) make views: ``select``, ``slice`
 ints or bools next to them) follow numpy: a bool mask of k dims is its ``nonzero`` coordinates,
 the integer indices broadcast together, their dims replace the indexed ones where those are
 adjacent and come first otherwise, negative indices count from the end, and an index out of
-range is an IndexError. Reads linearise the indexed dims and gather with ``index_select``;
-writes compute the new values of the indexed view with ``searchsorted`` and ``where`` (the last
-write wins where an index repeats) and copy them back.
+range is an IndexError. A bool mask over the last dims reads with ``masked_select`` (one pass,
+no coordinates) and writes a scalar with ``where``; other reads linearise the indexed dims and
+gather with ``index_select``, and writes scatter with ``index_copy_`` into the view of the
+linearised dims (the last write wins where an index repeats).
 """
 
 import builtins
@@ -167,13 +168,20 @@ def _integer_indices(t, advanced):
             out.append((d, idx.to(dtype=_int64()), False))
             continue
         covered = t.shape[d:d + idx.ndim]
-        if tuple(idx.shape) != tuple(covered):
+        if not _mask_fits(idx, covered):
             raise IndexError(f"a bool index of shape {tuple(idx.shape)} does not match the "
                              f"indexed dims of shape {tuple(covered)} (at dim {d})")
         coords = _ops.nonzero(idx) if idx.ndim > 0 else idx.reshape([1])
         for j in range(idx.ndim):
             out.append((d + j, coords[:, j], True))
     return out
+
+
+def _mask_fits(mask, covered):
+    """Whether a bool mask fits the dims it covers: each of its sizes is theirs, or 0 (an empty
+    mask selects nothing from any size, as numpy takes it)."""
+    return len(mask.shape) == len(covered) and \
+        builtins.all(m in (c, 0) for m, c in zip(mask.shape, covered))
 
 
 def _checked(idx, size, dim):
@@ -219,11 +227,32 @@ def _linear(t, advanced):
     return t, d0, k, lin, shape
 
 
+def _trailing_mask(t, advanced):
+    """The bool mask when the only advanced index is one covering t's last dims, else None."""
+    if len(advanced) != 1:
+        return None
+    d, idx = advanced[0]
+    if idx.dtype.kind != "b" or idx.ndim == 0 or d + idx.ndim != t.ndim:
+        return None
+    if tuple(idx.shape) != tuple(t.shape[d:]):
+        if _mask_fits(idx, t.shape[d:]):
+            return None  # an empty mask of other sizes: the general path selects nothing
+        raise IndexError(f"a bool index of shape {tuple(idx.shape)} does not match the "
+                         f"indexed dims of shape {tuple(t.shape[d:])} (at dim {d})")
+    return idx
+
+
 def getitem(self, key):
     items = _normalise(self, key)
     t, advanced = _basic(self, items)
     if not advanced:
         return t
+    mask = _trailing_mask(t, advanced)
+    if mask is not None:
+        outer = list(t.shape[:advanced[0][0]])
+        r, rows = _ops.masked_select(t, mask), math.prod(outer)
+        n = r.shape[0] // rows if rows else int(_ops.sum(mask).item())
+        return r.reshape(outer + [n])
     t, d0, k, lin, shape = _linear(t, advanced)
     merged = t.reshape(list(t.shape[:d0]) + [math.prod(t.shape[d0:d0 + k])] +
                        list(t.shape[d0 + k:]))
@@ -237,14 +266,22 @@ def _value_tensor(value, like):
     return asarray(value, dtype=like.dtype, device=like.device)
 
 
+def _is_scalar(value):
+    return isinstance(value, (bool, int, float, complex)) and not isinstance(value, Tensor)
+
+
 def setitem(self, key, value):
     items = _normalise(self, key)
     view, advanced = _basic(self, items)
     if not advanced:
-        if isinstance(value, (bool, int, float, complex)) and not isinstance(value, Tensor):
+        if _is_scalar(value):
             view.fill_(value)
             return
         view.copy_(_ops.expand(_value_tensor(value, view), list(view.shape)))
+        return
+    mask = _trailing_mask(view, advanced)
+    if mask is not None and _is_scalar(value):
+        view.copy_(_ops.where(mask, _value_tensor(value, view), view))
         return
     t, d0, k, lin, shape = _linear(view, advanced)
     target_shape = list(t.shape[:d0]) + list(shape) + list(t.shape[d0 + k:])
@@ -253,23 +290,20 @@ def setitem(self, key, value):
 
 
 def _scatter_into(t, d0, k, lin, v):
-    """t[..., lin, ...] = v over the merged indexed dims of t (a view of the destination):
-    every position of the merged dim takes the value of the last index that names it."""
+    """t[..., lin, ...] = v over the merged indexed dims of t (a view of the destination), with
+    index_copy_ into a view of t with those dims merged (or into a copy, copied back, when t's
+    strides cannot merge them)."""
     outer, inner = list(t.shape[:d0]), list(t.shape[d0 + k:])
-    n = math.prod(t.shape[d0:d0 + k])
+    merged_shape = outer + [math.prod(t.shape[d0:d0 + k])] + inner
     flat = lin.reshape([-1])
-    m = flat.shape[0]
-    merged = t.reshape(outer + [n] + inner)
-    values = v.reshape(outer + [m] + inner)
-    order = _ops.argsort(flat)
-    keys = _ops.index_select(flat, 0, order)
-    where = _ops.arange(0, n, 1, dtype=_int64(), device=t.device)
-    last = _ops.searchsorted(keys, where, right=True) - 1
-    hit = last >= 0
-    pick = _ops.where(hit, last, _ops.zeros_like(last))
-    hit = hit & (_ops.index_select(keys, 0, pick) == where) if m else hit
-    src = _ops.index_select(order, 0, pick) if m else pick
-    gathered = _ops.index_select(values, d0, src) if m else merged
-    hit = hit.reshape([1] * len(outer) + [n] + [1] * len(inner))
-    new = _ops.where(hit, gathered.to(dtype=t.dtype), merged)
-    t.copy_(new.reshape(list(t.shape)))
+    values = v.to(dtype=t.dtype).reshape(outer + [flat.shape[0]] + inner).contiguous()
+    try:
+        merged = t.view(merged_shape)
+    except ValueError:
+        merged = None
+    if merged is not None:
+        merged.index_copy_(d0, flat, values)
+        return
+    merged = t.reshape(merged_shape).clone()
+    merged.index_copy_(d0, flat, values)
+    t.copy_(merged.reshape(list(t.shape)))

@@ -94,6 +94,9 @@ def _one_axis(fn, x, n, axis, default_n=None):
 def _axes_and_sizes(fn, x, s, axes):
     """The transformed axes (wrapped) and their sizes, numpy's way: no axes means every axis,
     or the last len(s) when s is given; -1 in s keeps that axis's size."""
+    if axes is None and s is not None and len(s) > x.ndim:
+        raise ValueError(f"fft.{fn}: s has {len(s)} entries but x has only {x.ndim} axes; give "
+                         "at most one size per axis")
     if axes is None:
         axes = range(x.ndim) if s is None else range(x.ndim - len(s), x.ndim)
     elif isinstance(axes, int):

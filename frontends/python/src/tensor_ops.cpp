@@ -1,7 +1,8 @@
 // The Tensor's operators, bound straight to the typed C entry points (kf_add, kf_mul, ...): the
 // path of `a + b` is one nanobind call, one C call and one new Python object, with no Python
 // code in between. A Python number on either side becomes a 0-dim tensor (number_tensor), which
-// the core's type promotion ranks below dimensioned tensors, as PyTorch does.
+// the core's type promotion ranks below dimensioned tensors, as PyTorch does; a 0-dim tensor
+// operand is passed as Note [0-dim operands] says.
 #include <cstdint>
 #include <vector>
 
@@ -51,25 +52,86 @@ kf_tensor_t operand(nb::handle other, kf_tensor_t self, Temporary& tmp) {
   return tmp.h;
 }
 
-template <BinaryFn Fn, bool Reflected = false, bool Numbers = true>
-nb::object binary(nb::handle self, nb::handle other) {
-  const kf_tensor_t a = tensor_of(self);
-  Temporary tmp;
-  const kf_tensor_t b = Numbers ? operand(other, a, tmp) : tensor_of(other);
-  if (a == nullptr || b == nullptr) return nb::borrow(Py_NotImplemented);
-  kf_tensor_t out = nullptr;
-  const kf_status_t s = Reflected ? Fn(b, a, &out) : Fn(a, b, &out);
-  if (s != KF_OK) raise_status(s);
-  return wrap(out);
+// Note [0-dim operands]
+// The array API ranks a 0-dim array like any other in type promotion (int8 array + 0-dim int16
+// array is int16) and gives a Python number the dtype of the array beside it, 0-dim or not
+// (0-dim uint64 + 1 is uint64). The core follows PyTorch: a 0-dim tensor ranks below tensors
+// with dims of its kind, and a number, a 0-dim tensor here, ranks alike with a 0-dim tensor. So
+// the operators pass a 0-dim tensor operand as a view of shape [1] where the two rules differ:
+// beside a tensor with dims of another dtype (the result has that tensor's shape either way),
+// and beside a number, whose result is then viewed back as 0-dim. Two tensors of one dtype, or
+// both with dims, or both 0-dim, agree under both rules and go in as they are.
+
+int32_t ndim_of(kf_tensor_t t) {
+  int32_t n = 0;
+  check(kf_tensor_ndim(t, &n));
+  return n;
 }
 
+/// `t` viewed as shape [1], held by `tmp`.
+kf_tensor_t as_one_element(kf_tensor_t t, Temporary& tmp) {
+  const int64_t one = 1;
+  check(kf_reshape(t, &one, 1, &tmp.h));
+  return tmp.h;
+}
+
+/// The operands of `self op other` by Note [0-dim operands]; b is nullptr when other is neither
+/// a tensor nor a number.
+struct Operands {
+  Temporary number, view;
+  kf_tensor_t a = nullptr, b = nullptr;
+  bool zero_dim_result = false;
+
+  Operands(kf_tensor_t self, nb::handle other) : a(self) {
+    if (self == nullptr) return;
+    b = tensor_of(other);
+    if (b == nullptr) {
+      b = number.h = number_tensor(other, inexact_dtype(self));
+      if (b != nullptr && ndim_of(self) == 0) {
+        a = as_one_element(self, view);
+        zero_dim_result = true;
+      }
+      return;
+    }
+    const bool a0 = ndim_of(self) == 0, b0 = ndim_of(b) == 0;
+    if (a0 == b0 || dtype_of(self) == dtype_of(b)) return;
+    if (a0) {
+      a = as_one_element(self, view);
+    } else {
+      b = as_one_element(b, view);
+    }
+  }
+};
+
+template <BinaryFn Fn, bool Reflected = false, bool Numbers = true>
+nb::object binary(nb::handle self, nb::handle other) {
+  if constexpr (Numbers) {
+    const Operands o(tensor_of(self), other);
+    if (o.a == nullptr || o.b == nullptr) return nb::borrow(Py_NotImplemented);
+    kf_tensor_t out = nullptr;
+    const kf_status_t s = Reflected ? Fn(o.b, o.a, &out) : Fn(o.a, o.b, &out);
+    if (s != KF_OK) raise_status(s);
+    if (o.zero_dim_result) {
+      Temporary one{out};
+      check(kf_reshape(one.h, nullptr, 0, &out));
+    }
+    return wrap(out);
+  } else {
+    const kf_tensor_t a = tensor_of(self), b = tensor_of(other);
+    if (a == nullptr || b == nullptr) return nb::borrow(Py_NotImplemented);
+    kf_tensor_t out = nullptr;
+    const kf_status_t s = Reflected ? Fn(b, a, &out) : Fn(a, b, &out);
+    if (s != KF_OK) raise_status(s);
+    return wrap(out);
+  }
+}
+
+/// `x op= y`: into x itself, or into its [1] view when x is 0-dim (Note [0-dim operands]).
 template <InplaceFn Fn>
 nb::object inplace(nb::handle self, nb::handle other) {
-  const kf_tensor_t a = tensor_of(self);
-  Temporary tmp;
-  const kf_tensor_t b = operand(other, a, tmp);
-  if (a == nullptr || b == nullptr) return nb::borrow(Py_NotImplemented);
-  check(Fn(a, b));
+  const Operands o(tensor_of(self), other);
+  if (o.a == nullptr || o.b == nullptr) return nb::borrow(Py_NotImplemented);
+  check(Fn(o.a, o.b));
   return nb::borrow(self);
 }
 

@@ -114,7 +114,8 @@ KF_API const char* kf_dtype_name(kf_dtype_t dtype);
 KF_API size_t kf_dtype_size(kf_dtype_t dtype);
 /** Parses "float32", "f32", "int64", "bool", ... */
 KF_API kf_status_t kf_dtype_parse(const char* name, kf_dtype_t* out);
-/** PyTorch's type promotion of two dtypes. */
+/** PyTorch's type promotion of two dtypes; KF_INVALID_ARGUMENT when no dtype holds both
+ *  (uint64 with a signed integer). */
 KF_API kf_status_t kf_promote_types(kf_dtype_t a, kf_dtype_t b, kf_dtype_t* out);
 
 /* ------------------------------------------------------------- devices -- */

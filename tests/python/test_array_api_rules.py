@@ -1,0 +1,120 @@
+"""Rules of the array API (2023.12) where it and PyTorch's rules differ, through the operators
+and the namespace functions:
+
+- type promotion ranks a 0-dim array like any other array (PyTorch ranks it below arrays with
+  dims of its kind), and a Python number takes the dtype of the array beside it, 0-dim or not;
+  Tensor methods keep PyTorch's rule;
+- clip takes arrays as bounds, and no bound at all;
+- the *_like factories take device=;
+- finfo of a complex dtype describes its real part, as a real dtype;
+- a bool mask whose sizes are 0 selects nothing from dims of any size.
+
+Every dtype pair is checked against the standard's promotion table (kf.result_type over dtypes),
+with shapes () and (3,) on either side.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import kernforge as kf
+
+PROMOTABLE = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+              "float32", "float64", "complex64", "complex128"]
+
+
+def _pairs():
+    for a, b in itertools.product(PROMOTABLE, repeat=2):
+        try:
+            kf.result_type(getattr(kf, a), getattr(kf, b))
+        except (TypeError, ValueError):
+            continue
+        if "bool" in (a, b) and a != b:
+            continue  # no arithmetic between bool and numbers in the standard
+        yield a, b
+
+
+def _array(dtype, shape):
+    return kf.asarray(np.ones(shape, dtype=dtype))
+
+
+@pytest.mark.parametrize("a, b", list(_pairs()))
+@pytest.mark.parametrize("shapes", [((), (3,)), ((3,), ()), ((), ())])
+def test_zero_dim_arrays_promote_like_any_array(a, b, shapes):
+    x1, x2 = _array(a, shapes[0]), _array(b, shapes[1])
+    want = kf.result_type(x1.dtype, x2.dtype)
+    shape = np.broadcast_shapes(*shapes)
+    for name, result in [("==", x1 == x2), ("equal", kf.equal(x1, x2))]:
+        assert result.dtype == kf.bool and tuple(result.shape) == shape, name
+    if a == "bool":
+        results = [("&", x1 & x2), ("logical_and", kf.logical_and(x1, x2))]
+        want = kf.bool
+    else:
+        results = [("+", x1 + x2), ("*", x1 * x2), ("add", kf.add(x1, x2)),
+                   ("multiply", kf.multiply(x1, x2)), ("where", kf.where(x1 == x2, x1, x2))]
+    for name, result in results:
+        assert result.dtype == want, (name, a, b, shapes, result.dtype)
+        assert tuple(result.shape) == shape, (name, result.shape)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "uint16", "uint32", "uint64", "int64",
+                                   "float32", "complex64"])
+def test_a_number_takes_the_dtype_of_a_zero_dim_array(dtype):
+    x = _array(dtype, ())
+    for result in (x + 1, 1 + x, x * 2, kf.add(x, 1), x == 1, x - 1):
+        assert tuple(result.shape) == ()
+    assert (x + 1).dtype == x.dtype and (1 + x).dtype == x.dtype and kf.add(x, 1).dtype == x.dtype
+    assert bool(x == 1)
+    y = _array(dtype, ())
+    y += 1
+    assert y.dtype == x.dtype and tuple(y.shape) == () and complex(y) == 2
+    if dtype.startswith("float"):
+        assert (x + 1.5).dtype == x.dtype and float(x + 1.5) == 2.5
+
+
+def test_tensor_methods_keep_pytorchs_rule():
+    x, s = _array("int8", (3,)), _array("int16", ())
+    assert (x + s).dtype == kf.int16          # the standard's, through the operator
+    assert x.add(s).dtype == kf.int8          # PyTorch's, through the method
+
+
+def test_clip_takes_arrays_and_no_bound():
+    x = kf.asarray([1.0, float("nan"), 5.0, -3.0])
+    lo = kf.asarray([0.0, 0.0, float("nan"), -1.0])
+    got = kf.clip(x, min=lo, max=4.0).numpy()
+    np.testing.assert_array_equal(got, [1.0, np.nan, np.nan, -1.0])
+    np.testing.assert_array_equal(kf.clip(x).numpy(), x.numpy())
+    assert kf.clip(x) is not x
+    i = kf.asarray([1, 7, -4], dtype=kf.int16)
+    r = kf.clip(i, max=kf.asarray(5, dtype=kf.int16))
+    assert r.dtype == kf.int16 and r.tolist() == [1, 5, -4]
+    assert kf.clip(i, 0, 5).tolist() == [1, 5, 0]
+
+
+@pytest.mark.parametrize("name, args", [("empty_like", ()), ("zeros_like", ()),
+                                        ("ones_like", ()), ("full_like", (7,))])
+def test_like_factories_take_device(name, args):
+    x = kf.asarray([[1, 2]], dtype=kf.int16)
+    f = getattr(kf, name)
+    for kwargs in ({}, {"device": x.device}, {"device": x.device, "dtype": kf.float64}):
+        r = f(x, *args, **kwargs)
+        assert tuple(r.shape) == (1, 2) and r.device == x.device
+        assert r.dtype == kwargs.get("dtype", kf.int16)
+    if name == "full_like":
+        assert f(x, 7, device="cpu").tolist() == [[7, 7]]
+
+
+def test_finfo_of_complex_is_of_its_part():
+    assert kf.finfo(kf.complex64).dtype == kf.float32
+    assert kf.finfo(kf.complex128).dtype == kf.float64
+    assert kf.finfo(kf.complex64).bits == 32 and kf.finfo(kf.float32).dtype == kf.float32
+
+
+def test_empty_masks_select_nothing():
+    x = kf.zeros((1,))
+    assert tuple(x[kf.zeros((0,), dtype=kf.bool)].shape) == (0,)
+    y = kf.zeros((2, 3))
+    assert tuple(y[kf.zeros((2, 0), dtype=kf.bool)].shape) == (0,)
+    with pytest.raises(IndexError):
+        y[kf.zeros((2, 2), dtype=kf.bool)]
