@@ -7,7 +7,11 @@ and the namespace functions:
 - clip takes arrays as bounds, and no bound at all;
 - the *_like factories take device=;
 - finfo of a complex dtype describes its real part, as a real dtype;
-- a bool mask whose sizes are 0 selects nothing from dims of any size.
+- a bool mask whose sizes are 0 selects nothing from dims of any size;
+- creation and manipulation at their edges: empty and uint64 ranges of arange, eye with any k,
+  linspace without the endpoint and with complex bounds, squeeze and expand_dims refusing what
+  they cannot do, reshape(copy=False), asarray of a sequence of arrays, and all/any of uint8,
+  which are bool.
 
 Every dtype pair is checked against the standard's promotion table (kf.result_type over dtypes),
 with shapes () and (3,) on either side.
@@ -118,3 +122,64 @@ def test_empty_masks_select_nothing():
     assert tuple(y[kf.zeros((2, 0), dtype=kf.bool)].shape) == (0,)
     with pytest.raises(IndexError):
         y[kf.zeros((2, 2), dtype=kf.bool)]
+
+
+def test_arange_at_its_edges():
+    for args in [(1, 0), (0, 5, -1), (-3,), (1.0, 0.0), (0.0, 1.0, -0.5)]:
+        r = kf.arange(*args)
+        assert tuple(r.shape) == (0,), args
+    assert kf.arange(1.0, 0.0).dtype == kf.float32 and kf.arange(1, 0).dtype == kf.int64
+    big = 2 ** 63
+    assert kf.arange(big, big + 3, dtype=kf.uint64).tolist() == [big, big + 1, big + 2]
+    assert kf.arange(0, 2 ** 64 - 1, 2 ** 62, dtype=kf.uint64).tolist() == \
+        [0, 2 ** 62, 2 ** 63, 3 * 2 ** 62]
+    assert kf.arange(0, 1, big, dtype=kf.uint64).tolist() == [0]
+    assert kf.arange(10, 0, -3).tolist() == list(range(10, 0, -3))
+
+
+def test_eye_with_any_k():
+    for k in (2 ** 63, -2 ** 63 - 1, 3, -2):
+        assert kf.eye(2, k=k).tolist() == [[0.0, 0.0], [0.0, 0.0]]
+    np.testing.assert_array_equal(kf.eye(3, 4, k=-1).numpy(), np.eye(3, 4, k=-1))
+
+
+def test_linspace_without_endpoint_and_complex():
+    for num in (0, 1, 3, 7):
+        for dtype in (kf.float32, kf.float64):
+            got = kf.linspace(0.0, 1.0, num, endpoint=False, dtype=dtype)
+            want = kf.linspace(0.0, 1.0, num + 1, dtype=dtype)[:num]
+            assert got.tolist() == want.tolist()
+    z = kf.linspace(0j, 1 + 2j, 3)
+    assert z.dtype == kf.complex64 and z.tolist() == [0j, 0.5 + 1j, 1 + 2j]
+    w = kf.linspace(0.0, 1.0, 3, dtype=kf.complex128)
+    assert w.dtype == kf.complex128 and w.tolist() == [0j, 0.5 + 0j, 1 + 0j]
+
+
+def test_manipulation_refuses_what_it_cannot_do():
+    with pytest.raises(ValueError, match="size 2"):
+        kf.squeeze(kf.ones((1, 2)), axis=1)
+    assert tuple(kf.squeeze(kf.ones((1, 2)), axis=0).shape) == (2,)
+    with pytest.raises(IndexError):
+        kf.expand_dims(kf.ones((2,)), axis=5)
+    assert tuple(kf.expand_dims(kf.ones((2,)), axis=-2).shape) == (1, 2)
+    with pytest.raises(ValueError, match="copy=False"):
+        kf.reshape(kf.ones((2, 3)).T, (6,), copy=False)
+    x = kf.ones((2, 3))
+    v = kf.reshape(x, (6,), copy=False)
+    x[0, 0] = 5
+    assert float(v[0]) == 5  # a view
+
+
+def test_asarray_of_a_sequence_of_arrays_stacks_them():
+    parts = kf.unstack(kf.reshape(kf.arange(6), (2, 3)))
+    r = kf.asarray(parts, dtype=kf.float32)
+    assert r.dtype == kf.float32 and r.tolist() == [[0, 1, 2], [3, 4, 5]]
+    assert kf.asarray([kf.ones(2), kf.zeros(2)]).tolist() == [[1, 1], [0, 0]]
+    with pytest.raises(ValueError):
+        kf.asarray([kf.ones(2), kf.ones(3)])
+
+
+def test_all_and_any_are_bool():
+    u = kf.asarray([[1, 0]], dtype=kf.uint8)
+    assert kf.all(u).dtype == kf.bool and kf.any(u, axis=0).dtype == kf.bool
+    assert kf.any(u, axis=1).tolist() == [True] and not bool(kf.all(u))

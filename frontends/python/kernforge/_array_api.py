@@ -39,30 +39,66 @@ def bind(ops):
 
 # ------------------------------------------------------------------------ creation
 
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 @api
 def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+    """The op over int64 or float arithmetic, but an empty range (stop on the far side of start)
+    is an empty tensor, and integer ranges come from Python's exact range(): its length, and
+    for uint64 values beyond int64 the values as start + i * step in uint64."""
     if stop is None:
         start, stop = 0, start
+    if builtins.all(_is_int(v) for v in (start, stop, step)):
+        n = len(range(start, stop, step))
+        if n == 0 or (dtype is not None and dtype.name == "uint64" and
+                      builtins.max(start, stop, builtins.abs(step)) >= 2 ** 63):
+            from . import int64
+            i = _ops.arange(0, n, 1, dtype=dtype or int64, device=device)
+            return i * step + start if n else i
+    elif step != 0 and (stop - start) * step <= 0:
+        return _ops.empty([0], dtype=dtype or _default_float(), device=device)
     return _ops.arange(start, stop, step, dtype=dtype, device=device)
+
+
+def _complex_linspace(start, stop, num, dtype, device):
+    """linspace of complex bounds: the real and the imaginary parts each, as floats of the
+    parts' width, made into the complex dtype."""
+    from . import complex64, float32, float64
+    dtype = dtype or complex64
+    part = float64 if dtype.itemsize == 16 else float32
+    start, stop = complex(start), complex(stop)
+    re = _ops.linspace(start.real, stop.real, num, dtype=part, device=device)
+    im = _ops.linspace(start.imag, stop.imag, num, dtype=part, device=device)
+    return _ops.add(re.to(dtype=dtype), _ops.mul(im.to(dtype=dtype), 1j))
 
 
 @api
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
-    if not endpoint:
-        step = (stop - start) / num
-        return _ops.linspace(start, stop - step, num, dtype=dtype, device=device)
-    return _ops.linspace(start, stop, num, dtype=dtype, device=device)
+    """The op for endpoint=True; without the endpoint, the first num of num + 1 values (the
+    standard's definition, exactly); complex bounds or dtypes by parts."""
+    count = num if endpoint else num + 1
+    if isinstance(start, complex) or isinstance(stop, complex) or \
+            (dtype is not None and dtype.kind == "c"):
+        out = _complex_linspace(start, stop, count, dtype, device)
+    else:
+        out = _ops.linspace(start, stop, count, dtype=dtype, device=device)
+    return out if endpoint else out[:num]
 
 
 @api
 def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    n_cols = n_rows if n_cols is None else n_cols
+    k = operator.index(k)
+    if k >= n_cols or -k >= n_rows:  # no diagonal inside (k may be any Python int)
+        return _ops.zeros([n_rows, n_cols], dtype=dtype or _default_float(), device=device)
     if k == 0:
         return _ops.eye(n_rows, n_cols, dtype=dtype, device=device)
-    n_cols = n_rows if n_cols is None else n_cols
     from . import int64
     row = _ops.arange(0, n_rows, 1, dtype=int64, device=device).reshape([n_rows, 1])
     col = _ops.arange(0, n_cols, 1, dtype=int64, device=device).reshape([1, n_cols])
-    return _ops.to_dtype(col - row == operator.index(k), dtype or _default_float())
+    return _ops.to_dtype(col - row == k, dtype or _default_float())
 
 
 def _default_float():
@@ -119,8 +155,53 @@ def concat(arrays, /, *, axis=0):
 
 @api
 def reshape(x, /, shape, *, copy=None):
+    """A view when the strides allow it, else a copy; copy=True always copies, and copy=False
+    is a ValueError where only a copy could give the shape."""
+    if copy is False:
+        try:
+            return x.view(list(shape))
+        except ValueError as e:
+            raise ValueError(f"reshape(copy=False) needs a copy here: {e}") from None
     t = _ops.reshape(x, shape)
     return t.clone() if copy else t
+
+
+@api
+def squeeze(x, /, axis):
+    """The op, after checking that every axis named has size 1 (the op would keep it)."""
+    for a in ((axis,) if isinstance(axis, int) else tuple(axis)):
+        d = _manipulation._axis("squeeze", a, x.ndim)
+        if x.shape[d] != 1:
+            raise ValueError(f"squeeze: axis {a} has size {x.shape[d]}; only axes of size 1 "
+                             "can be removed")
+    return _array_api_ops.squeeze(x, axis)
+
+
+@api
+def expand_dims(x, /, axis):
+    """A new axis of size 1 at axis, in [-x.ndim - 1, x.ndim]; an IndexError otherwise."""
+    return _array_api_ops.expand_dims(x, _manipulation._axis("expand_dims", axis, x.ndim + 1))
+
+
+def _logical_reduction(name):
+    """all/any: the op, whose result is bool but uint8 for uint8 (PyTorch's), as bool."""
+    op = getattr(_array_api_ops, name)
+
+    def reduce(x, /, *, axis=None, keepdims=False):
+        r = op(x, axis=axis, keepdims=keepdims)
+        return r if r.dtype.kind == "b" else r.to(dtype=_bool())
+    reduce.__name__ = reduce.__qualname__ = name
+    reduce.__doc__ = f"The array API's {name}: kernforge.ops.{name}, with a bool result."
+    _API[name] = reduce
+
+
+def _bool():
+    from . import bool as bool_
+    return bool_
+
+
+_logical_reduction("all")
+_logical_reduction("any")
 
 
 @api

@@ -130,6 +130,18 @@ def _from_python(data, dtype, device):
     return _C.from_buffer(flat.cast(fmt, shape), dtype, device)
 
 
+def _holds_arrays(seq):
+    """Whether a sequence holds tensors with dims, which numpy stacks (the element path reads
+    numbers and 0-dim tensors only)."""
+    return isinstance(seq, (list, tuple)) and \
+        any(isinstance(e, Tensor) and e.ndim > 0 for e in seq)
+
+
+def _stacked(seq, dtype, device):
+    parts = [asarray(e, dtype=dtype, device=device) for e in seq]
+    return _array_api_ops.stack(parts, axis=0)
+
+
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
     """A tensor from obj (array API): a Tensor (returned as it is when dtype and device match
     and copy is not True), a buffer (numpy array), a number or nested sequences."""
@@ -143,8 +155,13 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
     if obj is None or isinstance(obj, (str, dict, set, frozenset)):
         raise _unsupported(obj)
     if type(obj) in (bool, int, float, complex, list, tuple):  # numpy scalars are buffers
-        t = _C.from_sequence(obj, dtype, device)  # None: the Python path decides
-        return t if t is not None else _from_python(obj, dtype, device)
+        try:
+            t = _C.from_sequence(obj, dtype, device)  # None: the Python path decides
+            return t if t is not None else _from_python(obj, dtype, device)
+        except ValueError:
+            if not _holds_arrays(obj):
+                raise
+            return _stacked(obj, dtype, device)
     try:
         return _C.from_buffer(obj, dtype, device)
     except (BufferError, ValueError):  # not C-contiguous (numpy says ValueError)
