@@ -183,3 +183,12 @@ def test_all_and_any_are_bool():
     u = kf.asarray([[1, 0]], dtype=kf.uint8)
     assert kf.all(u).dtype == kf.bool and kf.any(u, axis=0).dtype == kf.bool
     assert kf.any(u, axis=1).tolist() == [True] and not bool(kf.all(u))
+
+
+def test_the_info_functions_are_in_the_namespace_too():
+    info = kf.__array_namespace_info__()
+    assert kf.capabilities() == info.capabilities()
+    assert kf.default_device() == info.default_device()
+    assert kf.default_dtypes() == info.default_dtypes()
+    assert kf.dtypes(kind="bool") == info.dtypes(kind="bool") == {"bool": kf.bool}
+    assert kf.dtypes(device=kf.default_device()) == info.dtypes()

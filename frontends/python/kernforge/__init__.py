@@ -82,6 +82,7 @@ def dtype_from_name(name):
 
 from ._array_api import e, inf, nan, newaxis, pi  # noqa: E402,F401
 from ._info import __array_api_version__, __array_namespace_info__  # noqa: E402,F401
+from ._info import capabilities, default_device, default_dtypes, dtypes  # noqa: E402,F401
 
 manual_seed = _C.manual_seed
 synchronize = _C.synchronize

@@ -64,3 +64,30 @@ class Info:
 def __array_namespace_info__():
     """The array API's inspection utilities (capabilities, devices, dtypes, defaults)."""
     return Info()
+
+
+# The stubs' info.py lists the inspection functions at module level beside
+# __array_namespace_info__ (and the public conformance suite looks for them in the namespace);
+# kernforge has them there too, each the method of the one Info object. devices() is the
+# package's own (kf.devices).
+_INFO = Info()
+
+
+def capabilities():
+    """The library's capabilities (__array_namespace_info__().capabilities())."""
+    return _INFO.capabilities()
+
+
+def default_device():
+    """The default device (__array_namespace_info__().default_device())."""
+    return _INFO.default_device()
+
+
+def default_dtypes(*, device=None):
+    """The default dtypes by kind (__array_namespace_info__().default_dtypes())."""
+    return _INFO.default_dtypes(device=device)
+
+
+def dtypes(*, device=None, kind=None):
+    """The standard's dtypes kernforge has, by name (__array_namespace_info__().dtypes())."""
+    return _INFO.dtypes(device=device, kind=kind)
