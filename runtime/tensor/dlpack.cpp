@@ -137,8 +137,10 @@ TensorImpl* import_tensor(const DLTensor& dl, kf_deleter_t deleter, void* owner,
   const kf_dtype_t dtype = dtype_of(dl.dtype, what);
   const kf_device_t device = device_of(dl.device, what);
   void* data = first_element(dl, itemsize(dtype), what);
-  // Shape, strides (NULL: row-major), sizes that fit, negative strides, the span's wrap.
-  return new_borrowed(data, dl.shape, dl.strides, dl.ndim, dtype, device, deleter, owner, what);
+  // Shape, strides (NULL: row-major; negative ones reach below data), sizes that fit, the
+  // span's wrap: the producer vouches for every element (Note [Memory of kf_tensor_from_blob]).
+  return new_borrowed(data, dl.shape, dl.strides, dl.ndim, dtype, device, deleter, owner, what,
+                      Borrow::Elements);
 }
 
 void delete_versioned(void* /*data*/, void* owner) {

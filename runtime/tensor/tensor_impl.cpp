@@ -208,10 +208,21 @@ namespace {
 // The caller vouches for the bytes from `data` (the address of element [0, ..., 0]) up to the
 // last element its strides reach; nothing before `data`. So a negative stride, which would
 // reach before `data`, is refused, and the reach must not wrap the address space. The storage
-// is that span, so the views of the tensor stay inside it (Note [Layout rules]).
-size_t borrowed_bytes(const void* data, const int64_t* shape, const int64_t* strides,
-                      int32_t ndim, size_t item, const char* what) {
-  for (int32_t i = 0; i < ndim; ++i) {
+// is that span, so the views of the tensor stay inside it (Note [Layout rules]). A DLPack
+// producer vouches for every element of its tensor, so an import (Reach::Elements) takes
+// negative strides: the storage then starts at the lowest element and the tensor at an offset
+// into it, as a reversed view of a kernforge tensor does.
+
+/// The borrowed span: its lowest address, its bytes, and the offset (in elements) of `data`.
+struct Span {
+  void* base = nullptr;
+  size_t bytes = 0;
+  int64_t offset = 0;
+};
+
+Span borrowed_span(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
+                   size_t item, Borrow borrow, const char* what) {
+  for (int32_t i = 0; i < ndim && borrow == Borrow::FromData; ++i) {
     if (strides[i] < 0) {
       fail(KF_INVALID_ARGUMENT,
            "{}: stride {} at dim {} of strides {} (shape {}) is negative, which would reach "
@@ -220,22 +231,25 @@ size_t borrowed_bytes(const void* data, const int64_t* shape, const int64_t* str
     }
   }
   const Reach r = check_strides(shape, strides, ndim, item, what);
-  if (r.numel == 0) return 0;
-  const size_t bytes = static_cast<size_t>(r.hi + 1) * item;  // fits: check_strides
+  if (r.numel == 0) return Span{data, 0, 0};
+  // Both fit: check_strides bounds every reach, in bytes, by int64.
+  const uintptr_t below = static_cast<uintptr_t>(-r.lo) * item;
+  const size_t bytes = static_cast<size_t>(r.hi - r.lo + 1) * item;
+  const uintptr_t at = reinterpret_cast<uintptr_t>(data);
   uintptr_t end = 0;
-  if (!checked_add(reinterpret_cast<uintptr_t>(data), static_cast<uintptr_t>(bytes), &end)) {
-    fail(KF_INVALID_ARGUMENT, "{}: the {} bytes of shape {} with strides {} from address {} "
+  if (at < below || !checked_add(at - below, static_cast<uintptr_t>(bytes), &end)) {
+    fail(KF_INVALID_ARGUMENT, "{}: the {} bytes of shape {} with strides {} around address {} "
          "wrap around the address space", what, bytes, shape_string(shape, ndim),
          shape_string(strides, ndim), data);
   }
-  return bytes;
+  return Span{reinterpret_cast<void*>(at - below), bytes, -r.lo};
 }
 
 }  // namespace
 
 TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
                          kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx,
-                         const char* what) {
+                         const char* what, Borrow borrow) {
   if (!is_valid_dtype(dtype)) {
     fail(KF_INVALID_ARGUMENT, "{}: invalid dtype value {}", what, static_cast<int>(dtype));
   }
@@ -250,7 +264,7 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
     contiguous_strides(shape, ndim, own_strides);
     strides = own_strides;
   }
-  const size_t bytes = borrowed_bytes(data, shape, strides, ndim, item, what);
+  const Span span = borrowed_span(data, shape, strides, ndim, item, borrow, what);
   // Out of memory: nothing is kept and the deleter is not called (the caller keeps the memory).
   TensorImpl* t = acquire_impl(shape, strides, ndim, dtype, device);
   Storage* s = nullptr;
@@ -260,13 +274,14 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
     TensorTable::release(t);
     throw;
   }
-  s->data = data;
-  s->nbytes = bytes;
+  s->data = span.base;
+  s->nbytes = span.bytes;
   s->device = device;
   s->borrowed = true;
   s->deleter = deleter;
   s->deleter_ctx = ctx;
   t->storage = s;
+  t->offset = span.offset;
   t->data = data;
   return t;
 }

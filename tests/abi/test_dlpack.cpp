@@ -478,11 +478,33 @@ TEST(AbiDlpack, BadShapesAreRefused) {
     p.strides[0] = kMax / 2;
     EXPECT_TRUE(refused(p, IA, {{"strides"}, {}}));
   }
-  {
-    Producer p;
-    p.strides[1] = -1;
-    EXPECT_TRUE(refused(p, IA, {{"negative"}, {}}));
-  }
+}
+
+TEST(AbiDlpack, NegativeStridesReachBelowData) {
+  Producer p;  // buffer[11 - i * 4 - j]: NumPy's x[::-1, ::-1] of the 3 x 4 buffer
+  p.strides[0] = -4;
+  p.strides[1] = -1;
+  p.managed.dl_tensor.byte_offset = 11 * sizeof(float);
+  Tensor t, v, w;
+  ASSERT_EQ(kf_tensor_from_dlpack(&p.managed, t.put()), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(data_of(t.get()), p.buffer + 11);
+  EXPECT_EQ(strides_of(t.get()), (Shape{-4, -1}));
+  EXPECT_EQ(values_of(t.get()), (std::vector<float>{11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0}));
+  // Views keep to the span: the reversed rows again, then a column, read the buffer itself.
+  const int64_t minus_one = -1;
+  ASSERT_EQ(kf_slice(t.get(), 0, nullptr, nullptr, minus_one, v.put()), KF_OK)
+      << kf_last_error_message();
+  EXPECT_EQ(values_of(v.get()), (std::vector<float>{3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8}));
+  ASSERT_EQ(kf_select(v.get(), 1, 3, w.put()), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(values_of(w.get()), (std::vector<float>{0, 4, 8}));
+  t.reset();
+  v.reset();
+  w.reset();
+  EXPECT_EQ(p.deleted, 1);
+  Producer low;  // a negative stride from the first byte of the address space would wrap
+  low.managed.dl_tensor.data = reinterpret_cast<void*>(uintptr_t{4096});
+  low.strides[0] = -(int64_t{1} << 40);
+  EXPECT_TRUE(refused(low, IA, {{"wrap"}, {}}));
 }
 
 TEST(AbiDlpack, BadMemoryIsRefused) {

@@ -4,8 +4,9 @@
 //
 // Note [The DLPack oracle]
 // The target keeps its own model of what the import accepts (kernforge.h, section "DLPack":
-// version, READ_ONLY, dtype, device, then the kf_tensor_from_blob rules for the memory from
-// data + byte_offset), computed in 128-bit arithmetic, and traps when the core disagrees:
+// version, READ_ONLY, dtype, device, then the kf_tensor_from_blob rules for the memory around
+// data + byte_offset, negative strides reaching below it), computed in 128-bit arithmetic, and
+// traps when the core disagrees:
 // - the import succeeds exactly when the model says so;
 // - a refusal leaves *out NULL and the deleter not called, and sets a message;
 // - an accepted tensor has the struct's shape, strides (or row-major ones) and dtype, and its
@@ -167,11 +168,13 @@ struct Verdict {
   bool ok = false;
   i128 numel = 0;
   i128 start = 0;  // address of element [0, ..., 0]
-  i128 span = 0;   // bytes from there to the end of the last element
+  i128 below = 0;  // bytes from the lowest element up to start (negative strides reach there)
+  i128 span = 0;   // bytes from the lowest element to the end of the highest
   int64_t strides[KF_MAX_NDIM] = {};
 };
 
-// Rules 1 to 3 of Note [Layout rules] and no negative strides; fills v.numel, v.span.
+// Rules 1 to 3 of Note [Layout rules] (a DLPack producer vouches for every element, so negative
+// strides reach below start); fills v.numel, v.below, v.span.
 bool model_layout(const Input& in, const int64_t* strides, Verdict& v) {
   const DLTensor& dl = in.managed.dl_tensor;
   if (dl.ndim < 0 || dl.ndim > KF_MAX_NDIM || (dl.ndim > 0 && dl.shape == nullptr)) return false;
@@ -183,15 +186,18 @@ bool model_layout(const Input& in, const int64_t* strides, Verdict& v) {
     extent *= size > 1 ? size : 1;
     if (extent * static_cast<i128>(in.item) > kMax64) return false;
   }
+  i128 lo = 0;
   for (int32_t i = 0; i < dl.ndim; ++i) {
     const i128 s = strides[i];
-    if (s < 0 || s * static_cast<i128>(in.item) > kMax64) return false;
-    hi += static_cast<i128>(in.shape[i] - 1) * s;
+    if (s == INT64_MIN || (s < 0 ? -s : s) * static_cast<i128>(in.item) > kMax64) return false;
+    (s < 0 ? lo : hi) += static_cast<i128>(in.shape[i] - 1) * s;
   }
   v.numel = numel;
   if (numel > 0) {
-    if (hi > kMax64) return false;  // elements more than 2^63-1 apart
-    v.span = (hi + 1) * static_cast<i128>(in.item);
+    if (hi > kMax64 || -lo > kMax64) return false;  // elements more than 2^63-1 apart
+    if (hi - lo >= kMax64) return false;
+    v.span = (hi - lo + 1) * static_cast<i128>(in.item);
+    v.below = -lo * static_cast<i128>(in.item);
     if (v.span > kMax64) return false;
   }
   return true;
@@ -227,8 +233,11 @@ Verdict model(const Input& in) {
   }
   if (!model_layout(in, v.strides, v)) return v;
   if (dl.data == nullptr && v.numel > 0) return v;
-  // The end of the span (one past the last byte) must be an address too.
-  if (v.numel > 0 && v.start + v.span > static_cast<i128>(UINTPTR_MAX)) return v;
+  // The lowest element and the end of the span (one past the last byte) must be addresses too.
+  if (v.numel > 0 && (v.start < v.below ||
+                      v.start - v.below + v.span > static_cast<i128>(UINTPTR_MAX))) {
+    return v;
+  }
   v.ok = true;
   return v;
 }
@@ -289,8 +298,9 @@ void check_accepted(kf_tensor_t t, const Input& in, const Verdict& v) {
     CHECK(static_cast<i128>(reinterpret_cast<uintptr_t>(data)) == v.start);
   }
   const i128 buffer = static_cast<i128>(reinterpret_cast<uintptr_t>(in.buffer));
-  const bool in_buffer = in.buffer != nullptr && v.start >= buffer &&
-                         v.start + v.span <= buffer + static_cast<i128>(in.buffer_bytes);
+  const i128 low = v.start - v.below;
+  const bool in_buffer = in.buffer != nullptr && low >= buffer &&
+                         low + v.span <= buffer + static_cast<i128>(in.buffer_bytes);
   if (v.numel > 0 && in_buffer) read_back(t, in, v);
   check_exported(t, in, v);
 }

@@ -252,7 +252,7 @@ KF_API kf_status_t kf_tensor_fill_at(kf_tensor_t t, const int64_t* index, int32_
  *  - device is {kernforge device type, index}: kernforge's built-in device types use DLPack's
  *    numbers (cpu kDLCPU, cuda kDLCUDA, rocm kDLROCM, xpu kDLOneAPI). A tensor on a device type a
  *    plugin brought (numbers from KF_DEVICE_DYNAMIC_BASE) has no DLPack number: KF_UNIMPLEMENTED.
- *  - dtype: float16/32/64 are kDLFloat, bfloat16 kDLBfloat, int* kDLInt, uint8 kDLUInt, bool
+ *  - dtype: float16/32/64 are kDLFloat, bfloat16 kDLBfloat, int* kDLInt, uint* kDLUInt, bool
  *    kDLBool (8 bits); lanes 1.
  *  - versioned: version {1, 1} (DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION of kernforge/dlpack.h)
  *    and flags 0 (kernforge tensors are writable and the export is not a copy).
@@ -266,8 +266,9 @@ KF_API kf_status_t kf_tensor_fill_at(kf_tensor_t t, const int64_t* index, int32_
  *
  * What kernforge imports (kf_tensor_from_dlpack, kf_tensor_from_dlpack_legacy):
  *  - The new tensor uses the memory in place, like kf_tensor_from_blob with data + byte_offset
- *    as the address of element [0, ..., 0], and the same checks of its span: the producer
- *    vouches for the bytes from that address up to the last element the strides reach.
+ *    as the address of element [0, ..., 0], and the same checks of its span, but the producer
+ *    vouches for every element its strides reach: negative strides are taken (NumPy exports
+ *    x[::-1] so), and the tensor's memory is the span from its lowest element to its highest.
  *  - On success the tensor owns `src`: kernforge calls src->deleter(src) exactly once (when it
  *    is not NULL), when the last tensor or view over the memory is released, from the thread
  *    that releases it. The caller must not use or free `src` any more.
@@ -280,13 +281,12 @@ KF_API kf_status_t kf_tensor_fill_at(kf_tensor_t t, const int64_t* index, int32_
  *    NULL src or out; a versioned struct of DLPack major != 1 (KF_ABI_MISMATCH, naming both
  *    versions; a newer minor is read); the READ_ONLY flag (kernforge tensors are writable: copy
  *    the tensor first, e.g. ask the producer for a copy, and import the copy); lanes != 1,
- *    bits < 8 (sub-byte types) and any code/bits kernforge has no dtype for (uint16, complex,
- *    float8, opaque handles, ...); a device type no loaded backend serves, such as kDLCUDAHost,
+ *    bits < 8 (sub-byte types) and any code/bits kernforge has no dtype for (float8, complex32,
+ *    opaque handles, ...); a device type no loaded backend serves, such as kDLCUDAHost,
  *    kDLOpenCL or a number kernforge does not know, and a device index beyond the serving
  *    backend's device count (KF_UNAVAILABLE); ndim < 0 or > KF_MAX_NDIM; NULL shape with
  *    ndim > 0; negative sizes; NULL data with elements; a first element not aligned to the
- *    element size; negative strides (the memory before data + byte_offset is not vouched for);
- *    element counts, strides or byte spans that do not fit in int64, and a byte_offset or span
+ *    element size; element counts, strides or byte spans that do not fit in int64, and a byte_offset or span
  *    that wraps the address space. NULL strides mean compact row-major, as the specification
  *    allows. The other flags (IS_COPIED, IS_SUBBYTE_TYPE_PADDED: no kernforge dtype is narrower
  *    than a byte) and unknown flag bits are ignored.

@@ -93,11 +93,17 @@ TensorImpl* new_tensor(const int64_t* shape, int32_t ndim, kf_dtype_t dtype, kf_
 TensorImpl* new_view(const TensorImpl& base, const int64_t* shape, const int64_t* strides,
                      int32_t ndim, int64_t offset, const char* what = "view");
 
+/// What the lender of borrowed memory vouches for: the bytes from data on (kf_tensor_from_blob,
+/// so no negative stride), or every element the strides reach (a DLPack import).
+enum class Borrow { FromData, Elements };
+
 /// A tensor over borrowed memory (kf_tensor_from_blob; Note [Memory of kf_tensor_from_blob]).
-/// Errors name `what` (the C ABI function). When it throws, the deleter is not called.
+/// Errors name `what` (the C ABI function). When it throws, the deleter is not called. The
+/// deleter gets the lowest address of the span (`data` unless a stride is negative).
 TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* strides, int32_t ndim,
                          kf_dtype_t dtype, kf_device_t device, kf_deleter_t deleter, void* ctx,
-                         const char* what = "kf_tensor_from_blob");
+                         const char* what = "kf_tensor_from_blob",
+                         Borrow borrow = Borrow::FromData);
 
 void retain(TensorImpl* t) noexcept;
 void release(TensorImpl* t) noexcept;
