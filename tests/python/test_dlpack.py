@@ -52,6 +52,17 @@ def test_strided_views_keep_their_strides():
     assert back.tolist() == a.T[1:].tolist() and back.strides == (4, 24)
 
 
+def test_negative_strides_import_without_a_copy():
+    a = np.arange(24, dtype=np.float64).reshape(4, 6)
+    view = a[::-1, ::-2]  # NumPy exports negative strides: (-6, -2) elements
+    t = kf.from_dlpack(view)
+    assert t.stride() == (-6, -2) and t.tolist() == view.tolist()
+    assert t.data_ptr() == view.ctypes.data
+    a[3, 5] = -1.0  # the same memory
+    assert float(t[0, 0]) == -1.0
+    assert t[::-1].tolist() == view[::-1].tolist() and (t * 2).tolist() == (view * 2).tolist()
+
+
 def test_zero_dim_and_empty():
     assert kf.from_dlpack(np.array(2.5)).shape == ()
     assert kf.from_dlpack(np.array(2.5)).item() == 2.5
