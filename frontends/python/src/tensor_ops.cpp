@@ -76,13 +76,14 @@ kf_tensor_t as_one_element(kf_tensor_t t, Temporary& tmp) {
 }
 
 /// The operands of `self op other` by Note [0-dim operands]; b is nullptr when other is neither
-/// a tensor nor a number.
+/// a tensor nor a number. In place, a 0-dim self beside a tensor with dims stays itself (self is
+/// never broadcast, and the refusal should name its own shape).
 struct Operands {
   Temporary number, view;
   kf_tensor_t a = nullptr, b = nullptr;
   bool zero_dim_result = false;
 
-  Operands(kf_tensor_t self, nb::handle other) : a(self) {
+  Operands(kf_tensor_t self, nb::handle other, bool in_place = false) : a(self) {
     if (self == nullptr) return;
     b = tensor_of(other);
     if (b == nullptr) {
@@ -94,7 +95,7 @@ struct Operands {
       return;
     }
     const bool a0 = ndim_of(self) == 0, b0 = ndim_of(b) == 0;
-    if (a0 == b0 || dtype_of(self) == dtype_of(b)) return;
+    if (a0 == b0 || (a0 && in_place) || dtype_of(self) == dtype_of(b)) return;
     if (a0) {
       a = as_one_element(self, view);
     } else {
@@ -129,7 +130,7 @@ nb::object binary(nb::handle self, nb::handle other) {
 /// `x op= y`: into x itself, or into its [1] view when x is 0-dim (Note [0-dim operands]).
 template <InplaceFn Fn>
 nb::object inplace(nb::handle self, nb::handle other) {
-  const Operands o(tensor_of(self), other);
+  const Operands o(tensor_of(self), other, true);
   if (o.a == nullptr || o.b == nullptr) return nb::borrow(Py_NotImplemented);
   check(Fn(o.a, o.b));
   return nb::borrow(self);
