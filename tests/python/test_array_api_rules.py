@@ -135,6 +135,8 @@ def test_arange_at_its_edges():
         [0, 2 ** 62, 2 ** 63, 3 * 2 ** 62]
     assert kf.arange(0, 1, big, dtype=kf.uint64).tolist() == [0]
     assert kf.arange(10, 0, -3).tolist() == list(range(10, 0, -3))
+    for args in [(big + 5, big, -1), (2 ** 64 - 1, 0, -2 ** 62)]:  # falling, in uint64
+        assert kf.arange(*args, dtype=kf.uint64).tolist() == list(range(*args))
 
 
 def test_eye_with_any_k():
@@ -165,6 +167,7 @@ def test_manipulation_refuses_what_it_cannot_do():
     with pytest.raises(ValueError, match="copy=False"):
         kf.reshape(kf.ones((2, 3)).T, (6,), copy=False)
     x = kf.ones((2, 3))
+    assert tuple(kf.reshape(x, 6, copy=False).shape) == (6,)  # an int shape, as reshape takes
     v = kf.reshape(x, (6,), copy=False)
     x[0, 0] = 5
     assert float(v[0]) == 5  # a view

@@ -56,7 +56,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
                       builtins.max(start, stop, builtins.abs(step)) >= 2 ** 63):
             from . import int64
             i = _ops.arange(0, n, 1, dtype=dtype or int64, device=device)
-            return i * step + start if n else i
+            if n == 0:
+                return i
+            return start + i * step if step > 0 else start - i * -step  # no negative uint64
     elif step != 0 and (stop - start) * step <= 0:
         return _ops.empty([0], dtype=dtype or _default_float(), device=device)
     return _ops.arange(start, stop, step, dtype=dtype, device=device)
@@ -159,7 +161,7 @@ def reshape(x, /, shape, *, copy=None):
     is a ValueError where only a copy could give the shape."""
     if copy is False:
         try:
-            return x.view(list(shape))
+            return x.view([shape] if isinstance(shape, int) else list(shape))
         except ValueError as e:
             raise ValueError(f"reshape(copy=False) needs a copy here: {e}") from None
     t = _ops.reshape(x, shape)
