@@ -2,10 +2,14 @@
 // self's shape) is true, in row-major order, the first `size` of them, then zeros.
 //
 // Threads take contiguous chunks of the row-major positions: each counts the true mask bytes of
-// its chunk, then writes from its offset, so the order is the serial one. The write does not
-// branch on the mask: every element goes to a local run and only a true one moves the run's end
-// on (a jump per element of a random mask is mispredicted every other time), and a full run is
-// copied out. A bool mask byte is true when it is not 0 (Note [Bool bytes]).
+// its chunk, then writes from its offset, so the order is the serial one. Dense self and mask of
+// elements up to 8 bytes count and compact with Highway's vectors (simd_select.hpp): straight
+// into out, but through a local block that is copied out where a whole vector's store would
+// reach another thread's part of out or past its end.
+// Otherwise the write does not branch on the mask: every element goes to a local run and only a
+// true one moves the run's end on (a jump per element of a random mask is mispredicted every
+// other time), and a full run is copied out. A bool mask byte is true when it is not 0
+// (Note [Bool bytes]).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -14,6 +18,7 @@
 #include "dtype_dispatch.hpp"
 #include "kernels.hpp"
 #include "parallel.hpp"
+#include "simd_select.hpp"
 #include "strided.hpp"
 
 namespace kf::cpu {
@@ -71,6 +76,9 @@ struct Strided {
 };
 
 /// How many mask bytes of [lo, hi) are true.
+int64_t count_chunk(const uint8_t* mask, Dense, int64_t lo, int64_t hi) {
+  return simd::count_nonzero_bytes(mask + lo, hi - lo);
+}
 template <class Walk>
 int64_t count_chunk(const uint8_t* mask, Walk w, int64_t lo, int64_t hi) {
   int64_t k = 0;
@@ -78,25 +86,51 @@ int64_t count_chunk(const uint8_t* mask, Walk w, int64_t lo, int64_t hi) {
   return k;
 }
 
-/// Writes the selected elements of [lo, hi) to out[k..], up to out[size - 1].
+/// Writes the selected elements of [lo, hi) to out[k..], up to out[limit - 1]: limit is where
+/// the next thread's part of out starts, or the end of out.
 template <class T, class Walk>
 void write_chunk(const T* self, const uint8_t* mask, Walk w, int64_t lo, int64_t hi, int64_t k,
-                 int64_t size, T* out) {
+                 int64_t limit, T* out) {
   constexpr int64_t kRun = 1024;
   T run[kRun + 1];  // one spare place for the element after the last selected one
   int64_t filled = 0;
   auto flush = [&] {
-    const int64_t n = std::min(filled, size - k);
+    const int64_t n = std::min(filled, limit - k);
     if (n > 0) std::memcpy(out + k, run, static_cast<size_t>(n) * sizeof(T));
     k += n;
     filled = 0;
   };
-  for (int64_t i = lo; i < hi && k < size; ++i, w.next()) {
+  for (int64_t i = lo; i < hi && k < limit; ++i, w.next()) {
     run[filled] = elem(self, w.self());
     filled += mask[w.mask()] != 0 ? 1 : 0;
     if (filled == kRun) flush();
   }
   flush();
+}
+
+/// write_chunk of a dense pair, a block of positions at a time: compressed with vectors straight
+/// into out while a whole block's worth and the vector slack stay below limit, else into
+/// `block` and copied out.
+template <class T>
+void write_chunk(const T* self, const uint8_t* mask, Dense w, int64_t lo, int64_t hi, int64_t k,
+                 int64_t limit, T* out) {
+  if constexpr (sizeof(T) > 8) {
+    write_chunk<T, Dense>(self, mask, w, lo, hi, k, limit, out);
+  } else {
+    constexpr int64_t kBlock = 2048;
+    T block[kBlock + simd::kCompressSlack];
+    for (int64_t i = lo; i < hi && k < limit; i += kBlock) {
+      const int64_t len = std::min(kBlock, hi - i);
+      if (k + len + simd::kCompressSlack <= limit) {
+        k += simd::compress_block(sizeof(T), self + i, mask + i, len, out + k);
+        continue;
+      }
+      const int64_t got = simd::compress_block(sizeof(T), self + i, mask + i, len, block);
+      const int64_t n = std::min(got, limit - k);
+      std::memcpy(out + k, block, static_cast<size_t>(n) * sizeof(T));
+      k += n;
+    }
+  }
 }
 
 template <class T, class MakeWalk>
@@ -119,8 +153,9 @@ void select_chunks(const ops::masked_select_static::Args& a, MakeWalk walk) {
   for (int t = 0; t < nt; ++t) first[static_cast<size_t>(t) + 1] += first[static_cast<size_t>(t)];
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1)
   for (int t = 0; t < nt; ++t) {
-    write_chunk(self, mask, walk(lo(t)), lo(t), lo(t + 1), first[static_cast<size_t>(t)], size,
-                out);
+    const int64_t k = first[static_cast<size_t>(t)];
+    const int64_t limit = std::min(first[static_cast<size_t>(t) + 1], size);
+    write_chunk(self, mask, walk(lo(t)), lo(t), lo(t + 1), k, limit, out);
   }
   const int64_t filled = std::min(first[static_cast<size_t>(nt)], size);
   std::fill(out + filled, out + size, T{});

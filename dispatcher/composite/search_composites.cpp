@@ -1,8 +1,9 @@
-// Composite searching ops whose output shape depends on the values: nonzero and masked_select.
-// Each counts first (nonzero: to_dtype bool, then sum, so NaN and either part of a complex number
-// count as nonzero, as bool conversion says; masked_select: the sum of the bool mask), reads the
-// count on the host, then asks a kernel (nonzero_static, masked_select_static) for exactly that
-// many results. Two passes, as PyTorch's CPU nonzero makes.
+// Composite counting and searching ops: count_nonzero, and nonzero and masked_select, whose
+// output shape depends on the values. count_nonzero is the sum of self converted to bool (so NaN
+// and either part of a complex number count as nonzero, as bool conversion says), where a
+// backend brings no kernel of its own. nonzero and masked_select count first, read the count on
+// the host, then ask a kernel (nonzero_static, masked_select_static) for exactly that many
+// results. Two passes, as PyTorch's CPU nonzero makes.
 #include <vector>
 
 #include "core/dtype.hpp"
@@ -15,14 +16,19 @@
 
 namespace kf::composite {
 
+void count_nonzero(const CallArgs& a, TensorRef* outs) {
+  TensorRef truth = ops::to_dtype(a.tensor(0), KF_BOOL);
+  const IntListView dims = a.none(1) ? IntListView{nullptr, 0} : a.ints(1);
+  outs[0] = ops::sum(*truth, dims, a.bool_arg(2));
+}
+
 void nonzero(const CallArgs& a, TensorRef* outs) {
   TensorImpl& self = a.tensor(0);
   if (self.ndim == 0) {
     fail(KF_INVALID_ARGUMENT, "{}: self is 0-dim, and a 0-dim tensor has no coordinates; "
          "reshape it to 1-D first (reshape(self, [1]))", a.name());
   }
-  TensorRef mask = ops::to_dtype(self, KF_BOOL);
-  TensorRef count = ops::sum(*mask);
+  TensorRef count = ops::count_nonzero(self);
   const int64_t n = tensor_item(*count).v.i64;
   outs[0] = ops::nonzero_static(self, n, -1);
 }
@@ -40,7 +46,7 @@ void masked_select(const CallArgs& a, TensorRef* outs) {
   const std::vector<int64_t> both(shape.shape, shape.shape + shape.ndim);
   TensorRef s = ops::expand(self, both);
   TensorRef m = ops::expand(mask, both);
-  TensorRef count = ops::sum(*m);
+  TensorRef count = ops::count_nonzero(*m);
   const int64_t n = tensor_item(*count).v.i64;
   outs[0] = ops::masked_select_static(*s, *m, n);
 }

@@ -1,6 +1,7 @@
 // Meta functions of the reductions: reduced dims, keepdim, accumulation dtypes.
 // reduce_sum (sum, prod), reduce_mean, reduce_same (amax, amin), reduce_arg (argmax, argmin),
-// reduce_var (var, std), reduce_logical (all, any), reduce_logsumexp and cumsum.
+// reduce_var (var, std), reduce_logical (all, any), reduce_count (count_nonzero),
+// reduce_logsumexp and cumsum.
 #include <cmath>
 
 #include "core/dtype.hpp"
@@ -118,6 +119,16 @@ void reduce_logical(const CallArgs& a, MetaResult& m) {
   reduced_dims(a.name(), &dims, self.ndim, reduce);
   reduce_shape(self, reduce, a.bool_arg(2), m.out[0]);
   m.out[0].dtype = self.dtype == KF_UINT8 ? KF_UINT8 : KF_BOOL;  // PyTorch keeps uint8
+  m.compute_dtype = self.dtype;  // the kernel reads self in its own dtype
+}
+
+void reduce_count(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  bool reduce[KF_MAX_NDIM];
+  const IntListView dims = a.none(1) ? IntListView{nullptr, 0} : a.ints(1);
+  reduced_dims(a.name(), &dims, self.ndim, reduce);
+  reduce_shape(self, reduce, a.bool_arg(2), m.out[0]);
+  m.out[0].dtype = KF_INT64;
   m.compute_dtype = self.dtype;  // the kernel reads self in its own dtype
 }
 

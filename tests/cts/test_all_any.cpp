@@ -1,6 +1,8 @@
-// CTS: all and any over every dtype (nonzero is true, NaN is true; empty all is true, empty
-// any false; the result is bool, uint8 for a uint8 input as PyTorch).
+// CTS: the truth reductions over every dtype: all and any (nonzero is true, NaN is true; empty
+// all is true, empty any false; the result is bool, uint8 for a uint8 input as PyTorch), and
+// count_nonzero (int64 counts).
 #include "reduce_ref.hpp"
+#include "wide.hpp"
 
 namespace cts {
 namespace {
@@ -106,6 +108,58 @@ TEST_P(AllAnyAny, NanNegativeZeroAndErrors) {
   const Dims bad{3}, dup{0, 0};
   EXPECT_TRUE(red::refused(call(true, t.get(), bad, false, r1), "all"));
   EXPECT_TRUE(red::refused(call(false, t.get(), dup, false, r2), "any"));
+}
+
+double count_of(const Values& g) {
+  double k = 0;
+  for (double x : g) k += x != 0 ? 1 : 0;
+  return k;
+}
+
+kf_status_t count(kf_tensor_t t, const Dims& dims, bool keep, Tensor& r) {
+  return kf_count_nonzero(t, dims.empty() ? nullptr : dims.data(),
+                          static_cast<int32_t>(dims.size()), keep, r.put());
+}
+
+TEST_P(AllAny, CountNonzeroDimsStridedAndLong) {
+  const Shape s{2, 3, 4};
+  const Values v = sparse_zeros(dt(), 24, 51, 0.4);
+  Tensor t = make(v, s);
+  for (const auto& [dims, keep] : red::dim_cases()) {
+    SCOPED_TRACE("count_nonzero " + red::dims_str(dims, keep));
+    Tensor r;
+    CTS_ASSERT_OK(count(t.get(), dims, keep, r));
+    Shape os;
+    EXPECT_TRUE(matches(r, red::reduce(v, s, dims, keep, &os, count_of), os, KF_INT64));
+  }
+  const Shape base{300, 400}, ts{400, 300};
+  const Values w = sparse_zeros(dt(), 120000, 53, 0.3);
+  Tensor b = make(w, base), tt, rt, whole;
+  CTS_ASSERT_OK(kf_transpose(b.get(), 0, 1, tt.put()));
+  CTS_ASSERT_OK(count(tt.get(), {0}, false, rt));
+  Shape os;
+  const Values want = red::reduce(gather_strided(w, 0, ts, {1, 400}), ts, {0}, false, &os,
+                                  count_of);
+  EXPECT_TRUE(matches(rt, want, os, KF_INT64));
+  CTS_ASSERT_OK(count(b.get(), {}, false, whole));  // one long contiguous run
+  EXPECT_TRUE(matches(whole, Values{count_of(w)}, {}, KF_INT64));
+  Tensor e = make(Values{}, {0, 3}), ec;
+  CTS_ASSERT_OK(count(e.get(), {0}, false, ec));
+  EXPECT_TRUE(matches(ec, Values{0, 0, 0}, {3}, KF_INT64));
+}
+
+TEST_P(AllAnyAny, CountNonzeroNanComplexAndErrors) {
+  Tensor f = make(Values{NAN, 1, -0.0, 0, INFINITY, 2}, {3, 2}, KF_FLOAT32), c;
+  CTS_ASSERT_OK(count(f.get(), {1}, false, c));
+  EXPECT_TRUE(matches(c, Values{2, 0, 2}, {3}, KF_INT64));
+  const wide::ComplexValues parts{{0, 0}, {0, -1}, {2, 0}, {-0.0L, -0.0L}};
+  for (kf_dtype_t d : {KF_COMPLEX64, KF_COMPLEX128}) {
+    Tensor z = wide::make_complex(parts, {4}, d, dev()), zc;
+    CTS_ASSERT_OK(count(z.get(), {}, false, zc));
+    EXPECT_TRUE(matches(zc, Values{2}, {}, KF_INT64));
+  }
+  Tensor t = make(Values{1, 2}, {2}, KF_INT32), r;
+  EXPECT_TRUE(red::refused(count(t.get(), Dims{3}, false, r), "count_nonzero"));
 }
 
 CTS_INSTANTIATE(AllAny, params_all());

@@ -54,6 +54,23 @@ TEST_P(BoolBytes, SumCountsTrueElements) {
   EXPECT_TRUE(matches(c, Values{1, 1, 2, 3, 3, 4}, {6}, KF_INT64));
 }
 
+TEST_P(BoolBytes, CountNonzeroAndMaskedSelectReadTheBytes) {
+  CTS_REQUIRE(KF_INT64, "count_nonzero");
+  CTS_REQUIRE(KF_FLOAT32, "masked_select_static");
+  std::vector<unsigned char> long_raw(1000, 0);  // past a vector's width: the vector paths
+  for (size_t i = 0; i < long_raw.size(); i += 3) {
+    long_raw[i] = static_cast<unsigned char>(i % 250 + 2);
+  }
+  Tensor b = raw_bools(raw_), l = raw_bools(long_raw), c, lc;
+  CTS_ASSERT_OK(kf_count_nonzero(b.get(), nullptr, 0, false, c.put()));
+  EXPECT_TRUE(matches(c, Values{4}, {}, KF_INT64));
+  CTS_ASSERT_OK(kf_count_nonzero(l.get(), nullptr, 0, false, lc.put()));
+  EXPECT_TRUE(matches(lc, Values{334}, {}, KF_INT64));
+  Tensor x = make(iota(1000), {1000}, KF_FLOAT32), sel;
+  CTS_ASSERT_OK(kf_masked_select(x.get(), l.get(), sel.put()));
+  EXPECT_TRUE(matches(sel, iota(334, 0, 3), {334}, KF_FLOAT32));
+}
+
 TEST_P(BoolBytes, CompareWithTrue) {
   CTS_REQUIRE(KF_BOOL, "eq", "ne", "logical_and", "logical_or");
   Tensor b = raw_bools(raw_), t = make(Values(6, 1), {6}, KF_BOOL), r;

@@ -205,6 +205,33 @@ TEST_P(Index, MaskedSelectDenseStridedAndBroadcast) {
   EXPECT_TRUE(matches(ez, Values{0, 0}, {2}, dt()));  // nothing selected: zeros only
 }
 
+// Long dense runs: the vector count and compaction, blocks, threads and their joins, a count
+// that is not a multiple of any vector width, and masked_select_static cut short or padded.
+TEST_P(Index, MaskedSelectLongRuns) {
+  const size_t n = 200003;
+  const Values m = dt() == KF_BOOL ? counting(n, dt()) : pseudo_random(n, 0, 9, 41, true);
+  Tensor self = make(m, {static_cast<int64_t>(n)});
+  for (double density : {0.5, 0.03, 1.0}) {
+    SCOPED_TRACE("density " + std::to_string(density));
+    const Values coin = pseudo_random(n, 0, 1, 43);
+    Values bits(n), want;
+    for (size_t i = 0; i < n; ++i) {
+      bits[i] = coin[i] < density ? 1 : 0;
+      if (bits[i] != 0) want.push_back(m[i]);
+    }
+    const auto count = static_cast<int64_t>(want.size());
+    Tensor mask = make(bits, {static_cast<int64_t>(n)}, KF_BOOL), r, shorter, longer;
+    CTS_ASSERT_OK(kf_masked_select(self.get(), mask.get(), r.put()));
+    EXPECT_TRUE(matches(r, want, {count}, dt()));
+    CTS_ASSERT_OK(kf_masked_select_static(self.get(), mask.get(), count - 5, shorter.put()));
+    EXPECT_TRUE(matches(shorter, Values(want.begin(), want.end() - 5), {count - 5}, dt()));
+    CTS_ASSERT_OK(kf_masked_select_static(self.get(), mask.get(), count + 3, longer.put()));
+    Values padded = want;
+    padded.resize(want.size() + 3, 0.0);
+    EXPECT_TRUE(matches(longer, padded, {count + 3}, dt()));
+  }
+}
+
 TEST_P(IndexAny, IndexSelectRefused) {
   Tensor self = make(iota(12), {3, 4}, KF_FLOAT32), r;
   Tensor big = make(Values{0, 4}, {2}, KF_INT64), neg = make(Values{-1}, {1}, KF_INT32);

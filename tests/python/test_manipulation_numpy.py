@@ -20,7 +20,7 @@ settings.load_profile("kernforge-manipulation")
 DTYPES = ["float32", "int32", "uint8", "bool"]
 
 # The ops of the registry these tests compare with numpy (test_ops_numpy_rest.py's coverage check).
-COMPARED = {"flip"}
+COMPARED = {"flip", "count_nonzero"}
 
 
 def arrays(draw, dtype, min_dims=1, max_dims=4, shape=None):

@@ -227,15 +227,6 @@ def take_along_axis(x, indices, /, *, axis=-1):
     return _ops.gather(x, a, indices)
 
 
-@api
-def count_nonzero(x, /, *, axis=None, keepdims=False):
-    from . import int64
-    nonzero = x != 0
-    if axis == ():
-        return _ops.to_dtype(nonzero, int64)
-    return _array_api_ops.sum(nonzero, axis=axis, dtype=int64, keepdims=keepdims)
-
-
 # ----------------------------------------------------------------- linear algebra
 
 @api
