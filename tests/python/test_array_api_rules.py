@@ -195,3 +195,13 @@ def test_the_info_functions_are_in_the_namespace_too():
     assert kf.default_dtypes() == info.default_dtypes()
     assert kf.dtypes(kind="bool") == info.dtypes(kind="bool") == {"bool": kf.bool}
     assert kf.dtypes(device=kf.default_device()) == info.dtypes()
+
+
+def test_transpose_attribute_is_for_matrices_only():
+    a = kf.asarray([[1, 2, 3], [4, 5, 6]])
+    assert a.T.tolist() == [[1, 4], [2, 5], [3, 6]]
+    assert a.T.shape == (3, 2)
+    for shape in [(), (3,), (2, 3, 4)]:
+        with pytest.raises(ValueError, match=r"\.T transposes a 2-D array only.*\.mT"):
+            kf.ones(shape).T
+    assert kf.ones((2, 3, 4)).mT.shape == (2, 4, 3)

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <exception>
 #include <new>
+#include <string>
 
 #include <nanobind/nanobind.h>
 
@@ -238,12 +239,16 @@ void bind_basic_index(nb::module_& m, nb::class_<Tensor>& cls) {
   cls.def_prop_ro("T", [](const Tensor& t) {
     int32_t ndim = 0;
     check(kf_tensor_ndim(t.h, &ndim));
-    int64_t dims[KF_MAX_NDIM];
-    for (int32_t i = 0; i < ndim; ++i) dims[i] = ndim - 1 - i;
+    if (ndim != 2) {
+      throw nb::value_error(
+          ("T: the array has " + std::to_string(ndim) + " dimension(s), and .T transposes a 2-D "
+           "array only (the array API standard); use .mT to swap the last two dims, or "
+           "kf.permute_dims(x, axes) to reverse them all").c_str());
+    }
     kf_tensor_t out = nullptr;
-    check(kf_permute(t.h, dims, ndim, &out));
+    check(kf_transpose(t.h, 0, 1, &out));
     return wrap(out);
-  }, "The view with the dims in reverse order.");
+  }, "The transposed view of a 2-D array (any other ndim is a ValueError).");
   cls.def_prop_ro("mT", [](const Tensor& t) {
     kf_tensor_t out = nullptr;
     check(kf_transpose(t.h, -2, -1, &out));
