@@ -142,9 +142,27 @@ def _stacked(seq, dtype, device):
     return _array_api_ops.stack(parts, axis=0)
 
 
+# Python's numbers and sequences (numpy scalars are not among them: they are buffers).
+_NUMBERS_AND_SEQUENCES = frozenset({bool, int, float, complex, list, tuple})
+
+
+def _from_numbers(obj, dtype, device):
+    """asarray of a Python number or of nested lists and tuples: read in C++ where it can be
+    (src/sequences.cpp), else in Python; a sequence of arrays is stacked."""
+    try:
+        t = _C.from_sequence(obj, dtype, device)  # None: the Python path decides
+        return t if t is not None else _from_python(obj, dtype, device)
+    except ValueError:
+        if not _holds_arrays(obj):
+            raise
+        return _stacked(obj, dtype, device)
+
+
 def asarray(obj, /, *, dtype=None, device=None, copy=None):
     """A tensor from obj (array API): a Tensor (returned as it is when dtype and device match
     and copy is not True), a buffer (numpy array), a number or nested sequences."""
+    if type(obj) in _NUMBERS_AND_SEQUENCES and copy is not False:  # the everyday case first
+        return _from_numbers(obj, dtype, device)
     if isinstance(obj, Tensor):
         t = obj.to(device=device, dtype=dtype)
         if copy and t is obj:
@@ -154,14 +172,6 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         raise ValueError("asarray(copy=False): kernforge copies host data into its own memory")
     if obj is None or isinstance(obj, (str, dict, set, frozenset)):
         raise _unsupported(obj)
-    if type(obj) in (bool, int, float, complex, list, tuple):  # numpy scalars are buffers
-        try:
-            t = _C.from_sequence(obj, dtype, device)  # None: the Python path decides
-            return t if t is not None else _from_python(obj, dtype, device)
-        except ValueError:
-            if not _holds_arrays(obj):
-                raise
-            return _stacked(obj, dtype, device)
     try:
         return _C.from_buffer(obj, dtype, device)
     except (BufferError, ValueError):  # not C-contiguous (numpy says ValueError)

@@ -1,4 +1,4 @@
-// The views Python code makes most, in C++: Tensor.T and mT (kf_permute, kf_transpose),
+// The views Python code makes most, in C++: Tensor.T and mT (kf_transpose),
 // Tensor.reshape of Python ints (kf_reshape; any other argument goes to the op's generic
 // method), and Tensor.__getitem__ and __setitem__ for basic keys: keys made only of Python ints,
 // slices of Python ints (or None), None and one Ellipsis, for which numpy makes views. The key
@@ -12,8 +12,6 @@
 // words them alike, after the name of its function, which is left out here.
 #include <cstdint>
 #include <cstring>
-#include <exception>
-#include <new>
 #include <string>
 
 #include <nanobind/nanobind.h>
@@ -196,26 +194,10 @@ nb::object reshape(nb::handle self, nb::args args, nb::kwargs kwargs) {
 }
 
 // The mapping slots of the Tensor type (tensor_index_slots): CPython calls them straight
-// from t[key] and t[key] = value, with no method lookup and no argument parsing. `run` turns
-// an error into the Python exception nanobind's own bindings would raise; false then.
-template <class F>
-bool run(F&& f) noexcept {
-  try {
-    f();
-    return true;
-  } catch (nb::python_error& e) {
-    e.restore();
-  } catch (const std::bad_alloc&) {
-    PyErr_NoMemory();
-  } catch (const std::exception& e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-  }
-  return false;
-}
-
+// from t[key] and t[key] = value, with no method lookup and no argument parsing.
 PyObject* subscript_slot(PyObject* self, PyObject* key) noexcept {
   PyObject* out = nullptr;
-  return run([&] { out = getitem(self, key).release().ptr(); }) ? out : nullptr;
+  return slot_call([&] { out = getitem(self, key).release().ptr(); }) ? out : nullptr;
 }
 
 int ass_subscript_slot(PyObject* self, PyObject* key, PyObject* value) noexcept {
@@ -223,7 +205,7 @@ int ass_subscript_slot(PyObject* self, PyObject* key, PyObject* value) noexcept 
     PyErr_SetString(PyExc_TypeError, "a tensor's elements cannot be deleted");
     return -1;
   }
-  return run([&] { setitem(self, key, value); }) ? 0 : -1;
+  return slot_call([&] { setitem(self, key, value); }) ? 0 : -1;
 }
 
 }  // namespace

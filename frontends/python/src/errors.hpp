@@ -5,6 +5,9 @@
 // interpreter.
 #pragma once
 
+#include <exception>
+#include <new>
+
 #include <nanobind/nanobind.h>
 
 #include "kernforge/kernforge.h"
@@ -25,6 +28,24 @@ inline void check(kf_status_t status) {
 
 /// The Python exception class for a status (borrowed reference).
 PyObject* exception_for(kf_status_t status);
+
+/// Runs f inside a type slot that CPython calls directly (mp_subscript, nb_bool, ...): an
+/// exception becomes the Python exception nanobind's own bindings would raise, and the result
+/// is false; true when f returned.
+template <class F>
+bool slot_call(F&& f) noexcept {
+  try {
+    f();
+    return true;
+  } catch (nanobind::python_error& e) {
+    e.restore();
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return false;
+}
 
 void bind_errors(nanobind::module_& m);
 

@@ -2,7 +2,9 @@
 // tensor_ops.cpp; the op methods are added by the Python package from the registry.
 #include "tensor.hpp"
 
+#include <new>
 #include <string>
+#include <vector>
 
 #include <nanobind/stl/string.h>
 
@@ -105,7 +107,18 @@ void bind_device(nb::module_& m) {
 
 }  // namespace
 
-nb::object wrap(kf_tensor_t h) { return nb::cast(Tensor(h), nb::rv_policy::move); }
+PyTypeObject* g_tensor_type = nullptr;
+
+nb::object wrap(kf_tensor_t h) {
+  nb::object o = nb::inst_alloc(reinterpret_cast<PyObject*>(g_tensor_type));
+  if (!o.is_valid()) {
+    kf_tensor_release(h);
+    throw nb::python_error();
+  }
+  new (nb::inst_ptr<Tensor>(o)) Tensor(h);
+  nb::inst_mark_ready(o);
+  return o;
+}
 
 nb::object dtype_object(int32_t code) {
   if (code < 0 || code >= KF_DTYPE_COUNT) raise(PyExc_ValueError, "unknown dtype code");
@@ -252,12 +265,26 @@ kf_tensor_t number_tensor(nb::handle o, kf_dtype_t context) {
   return t;
 }
 
+/// The slots given when the Tensor type is made: every list of tensor.hpp, then {0, null}.
+const PyType_Slot* tensor_slots() {
+  static const std::vector<PyType_Slot> slots = [] {
+    std::vector<PyType_Slot> all;
+    for (const PyType_Slot* list : {tensor_index_slots, tensor_number_slots}) {
+      for (const PyType_Slot* s = list; s->slot != 0; ++s) all.push_back(*s);
+    }
+    all.push_back({0, nullptr});
+    return all;
+  }();
+  return slots.data();
+}
+
 void bind_tensor(nb::module_& m) {
   bind_dtype(m);
   bind_device(m);
   auto cls = nb::class_<Tensor>(m, "Tensor",
                                 "An n-dimensional array on a kernforge device (a reference to a "
-                                "kf_tensor_t).", nb::type_slots(tensor_index_slots));
+                                "kf_tensor_t).", nb::type_slots(tensor_slots()));
+  g_tensor_type = reinterpret_cast<PyTypeObject*>(cls.ptr());
   cls.def_prop_ro("shape", [](const Tensor& t) { return shape_of(t.h); })
       .def_prop_ro("ndim", [](const Tensor& t) {
         int32_t n = 0;

@@ -33,6 +33,10 @@ struct Device {
   kf_device_t d;
 };
 
+/// The Tensor type, set once when bind_tensor makes it: wrap and tensor_of use it directly,
+/// without nanobind's lookup of the C++ type on every call.
+extern PyTypeObject* g_tensor_type;
+
 /// A new Python Tensor owning `h` (the caller's reference moves into it).
 nanobind::object wrap(kf_tensor_t h);
 
@@ -70,8 +74,10 @@ kf_tensor_t number_tensor(nanobind::handle o, kf_dtype_t context);
 /// number_tensor), else the one that is, else KF_DTYPE_UNDEFINED.
 kf_dtype_t inexact_context(kf_dtype_t a, kf_dtype_t b);
 
-/// Tensor's mp_subscript and mp_ass_subscript (basic_index.cpp), given when the type is made.
+/// Tensor's mp_subscript and mp_ass_subscript (basic_index.cpp) and its nb_bool, nb_float,
+/// nb_int and nb_index (tensor_ops.cpp), given when the type is made; each ends with {0, null}.
 extern PyType_Slot tensor_index_slots[];
+extern PyType_Slot tensor_number_slots[];
 
 void bind_tensor(nanobind::module_& m);
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
@@ -81,7 +87,8 @@ void bind_sequences(nanobind::module_& m);
 void bind_factories(nanobind::module_& m);
 
 inline kf_tensor_t tensor_of(nanobind::handle o) {
-  if (!nanobind::isinstance<Tensor>(o)) return nullptr;
+  PyTypeObject* type = Py_TYPE(o.ptr());
+  if (type != g_tensor_type && PyType_IsSubtype(type, g_tensor_type) == 0) return nullptr;
   return nanobind::inst_ptr<Tensor>(o)->h;
 }
 

@@ -254,34 +254,55 @@ void bind_alpha_methods(nb::class_<Tensor>& cls) {
   cls.def("div_", &inplace<kf_div_>, "In place: self /= other.");
 }
 
-// bool(), float(), int(), operator.index(), complex() and len() of a tensor.
+// bool(), float(), int() and operator.index() of a tensor: number slots of the type
+// (tensor_number_slots), which CPython calls straight, with no method lookup.
+int bool_slot(PyObject* self) noexcept {
+  bool truth = false;
+  return slot_call([&] { truth = truth_of(only_value(self, "the truth value")); }) ? truth : -1;
+}
+
+double float_of(nb::handle self) {
+  const kf_scalar_t s = only_value(self, "float()");
+  if (s.tag == KF_SCALAR_COMPLEX128) {
+    raise(PyExc_TypeError, "float() of a complex tensor: take .real or abs() first");
+  }
+  if (s.tag == KF_SCALAR_FLOAT64) return s.v.f64;
+  const double v = PyFloat_AsDouble(scalar_object(s).ptr());  // Python's int rounding
+  if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
+  return v;
+}
+
+PyObject* float_slot(PyObject* self) noexcept {
+  PyObject* out = nullptr;
+  return slot_call([&] { out = PyFloat_FromDouble(float_of(self)); }) ? out : nullptr;
+}
+
+PyObject* int_slot(PyObject* self) noexcept {
+  PyObject* out = nullptr;
+  return slot_call([&] { out = int_of(only_value(self, "int()")).release().ptr(); }) ? out
+                                                                                       : nullptr;
+}
+
+nb::object index_of(nb::handle self) {
+  int32_t ndim = 0;
+  check(kf_tensor_ndim(tensor_of(self), &ndim));
+  const kf_dtype_t d = dtype_of(tensor_of(self));
+  if (ndim != 0 || !kf::is_integer_dtype(d)) {
+    PyErr_Format(PyExc_TypeError, "only a 0-dim tensor of an integer dtype is an index, "
+                 "not a %d-dim %s tensor", static_cast<int>(ndim), kf_dtype_name(d));
+    throw nb::python_error();
+  }
+  return int_of(only_value(self, "an index"));
+}
+
+PyObject* index_slot(PyObject* self) noexcept {
+  PyObject* out = nullptr;
+  return slot_call([&] { out = index_of(self).release().ptr(); }) ? out : nullptr;
+}
+
+// complex() and len() of a tensor.
 void bind_conversions(nb::class_<Tensor>& cls) {
-  cls.def("__bool__", [](nb::handle self) {
-        return truth_of(only_value(self, "the truth value"));
-      })
-      .def("__float__", [](nb::handle self) {
-        const kf_scalar_t s = only_value(self, "float()");
-        if (s.tag == KF_SCALAR_COMPLEX128) {
-          raise(PyExc_TypeError, "float() of a complex tensor: take .real or abs() first");
-        }
-        if (s.tag == KF_SCALAR_FLOAT64) return s.v.f64;
-        const double v = PyFloat_AsDouble(scalar_object(s).ptr());  // Python's int rounding
-        if (v == -1.0 && PyErr_Occurred()) throw nb::python_error();
-        return v;
-      })
-      .def("__int__", [](nb::handle self) { return int_of(only_value(self, "int()")); })
-      .def("__index__", [](nb::handle self) {
-        int32_t ndim = 0;
-        check(kf_tensor_ndim(tensor_of(self), &ndim));
-        const kf_dtype_t d = dtype_of(tensor_of(self));
-        if (ndim != 0 || !kf::is_integer_dtype(d)) {
-          PyErr_Format(PyExc_TypeError, "only a 0-dim tensor of an integer dtype is an index, "
-                       "not a %d-dim %s tensor", static_cast<int>(ndim), kf_dtype_name(d));
-          throw nb::python_error();
-        }
-        return int_of(only_value(self, "an index"));
-      })
-      .def("__complex__", [](nb::handle self) {
+  cls      .def("__complex__", [](nb::handle self) {
         const kf_scalar_t s = only_value(self, "complex()");
         if (s.tag == KF_SCALAR_COMPLEX128) return scalar_object(s);
         const nb::object real = scalar_object(s);
@@ -300,6 +321,13 @@ void bind_conversions(nb::class_<Tensor>& cls) {
 }
 
 }  // namespace
+
+PyType_Slot tensor_number_slots[] = {
+    {Py_nb_bool, reinterpret_cast<void*>(&bool_slot)},
+    {Py_nb_float, reinterpret_cast<void*>(&float_slot)},
+    {Py_nb_int, reinterpret_cast<void*>(&int_slot)},
+    {Py_nb_index, reinterpret_cast<void*>(&index_slot)},
+    {0, nullptr}};
 
 void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& cls) {
   cls.def("__add__", &binary<add1>)
