@@ -143,33 +143,39 @@ def _large_candidates():
 LINALG_N, LINALG_BATCH, LINALG_SMALL = 1024, 256, 64
 
 
-def _linalg_candidates():
-    """The decompositions of issue 23's budgets, float64, kernforge against numpy: one
-    1024 x 1024 matrix, and a batch of 256 64 x 64 ones (numpy loops over a batch on one
-    thread; OpenBLAS threads one large call)."""
+LINALG_SHAPES = {"1024²": (LINALG_N, LINALG_N),
+                 "256×64²": (LINALG_BATCH, LINALG_SMALL, LINALG_SMALL)}
+
+
+def _linalg_candidates(label):
+    """The decompositions of issue 23's budgets, float64, kernforge against numpy, on one of
+    LINALG_SHAPES: one 1024 x 1024 matrix, or a batch of 256 64 x 64 ones (numpy loops over a
+    batch on one thread; OpenBLAS threads one large call). Each shape is timed as a group of
+    its own: after a large call, both libraries' OpenBLAS threads spin for a while, and on two
+    cores a spinning thread takes one from whatever runs next (a batch on two threads lost
+    half its speed to it, and varied 3x between repetitions)."""
     import numpy as np
 
     import kernforge as kf
     rng = np.random.default_rng(1)
     out = {}
-    for label, shape in (("1024²", (LINALG_N, LINALG_N)),
-                         ("256×64²", (LINALG_BATCH, LINALG_SMALL, LINALG_SMALL))):
-        a = rng.standard_normal(shape)
-        n = shape[-1]
-        spd = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)  # symmetric positive-definite
-        b = rng.standard_normal(shape[:-1] + (1,))
-        x, xs, xb = kf.asarray(a), kf.asarray(spd), kf.asarray(b)
-        for name, ours, ref in (
-                ("solve", lambda x=x, xb=xb: kf.linalg.solve(x, xb),
-                 lambda a=a, b=b: np.linalg.solve(a, b)),
-                ("inv", lambda x=x: kf.linalg.inv(x), lambda a=a: np.linalg.inv(a)),
-                ("cholesky", lambda xs=xs: kf.linalg.cholesky(xs),
-                 lambda spd=spd: np.linalg.cholesky(spd)),
-                ("qr", lambda x=x: kf.linalg.qr(x), lambda a=a: np.linalg.qr(a)),
-                ("svd", lambda x=x: kf.linalg.svd(x), lambda a=a: np.linalg.svd(a)),
-                ("eigh", lambda xs=xs: kf.linalg.eigh(xs), lambda spd=spd: np.linalg.eigh(spd))):
-            out[f"kernforge linalg.{name} {label} float64"] = ours
-            out[f"numpy np.linalg.{name} {label} float64"] = ref
+    shape = LINALG_SHAPES[label]
+    a = rng.standard_normal(shape)
+    n = shape[-1]
+    spd = a @ np.swapaxes(a, -1, -2) + n * np.eye(n)  # symmetric positive-definite
+    b = rng.standard_normal(shape[:-1] + (1,))
+    x, xs, xb = kf.asarray(a), kf.asarray(spd), kf.asarray(b)
+    for name, ours, ref in (
+            ("solve", lambda x=x, xb=xb: kf.linalg.solve(x, xb),
+             lambda a=a, b=b: np.linalg.solve(a, b)),
+            ("inv", lambda x=x: kf.linalg.inv(x), lambda a=a: np.linalg.inv(a)),
+            ("cholesky", lambda xs=xs: kf.linalg.cholesky(xs),
+             lambda spd=spd: np.linalg.cholesky(spd)),
+            ("qr", lambda x=x: kf.linalg.qr(x), lambda a=a: np.linalg.qr(a)),
+            ("svd", lambda x=x: kf.linalg.svd(x), lambda a=a: np.linalg.svd(a)),
+            ("eigh", lambda xs=xs: kf.linalg.eigh(xs), lambda spd=spd: np.linalg.eigh(spd))):
+        out[f"kernforge linalg.{name} {label} float64"] = ours
+        out[f"numpy np.linalg.{name} {label} float64"] = ref
     return out
 
 
@@ -274,7 +280,8 @@ def main() -> None:
     result = {"python": platform.python_version(), "versions": versions, "tiny_add": tiny,
               "paths": time_paths(args.repetitions),
               "large": time_large(args.large_repetitions),
-              "linalg": time_large(args.linalg_repetitions, _linalg_candidates()),
+              "linalg": {name: t for label in LINALG_SHAPES for name, t in
+                         time_large(args.linalg_repetitions, _linalg_candidates(label)).items()},
               "fft": time_large(args.fft_repetitions, _fft_candidates()),
               "imports": time_imports(args.import_runs),
               "listing": time_listing(args.import_runs // 3 or 1),

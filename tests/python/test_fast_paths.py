@@ -10,6 +10,7 @@ raise the same exception with the same message.
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -151,7 +152,15 @@ def test_the_fast_paths_are_taken():
     row[2] = 5  # writes x: a view
     assert float(x[1, 2]) == 5.0
     assert x[::-1].stride() == (-4, 1)
-    assert kf.zeros is _creation.zeros and kf.full is _creation.full
-    assert _C.zeros((2, 3), None, None).shape == (2, 3)
-    assert _C.full([2], 1.5, None, None).dtype == kf.float32
-    assert _C.ones([np.int64(2)], None, None) is None and _C.full(2, np.int8(1), None, None) is None
+    assert kf.zeros is _creation.zeros is _C.zeros and kf.full is _creation.full is _C.full
+    assert kf.zeros((2, 3)).shape == (2, 3) and kf.full([2], 1.5).dtype == kf.float32
+    assert kf.empty((2,), dtype=kf.int8, device="cpu").dtype == kf.int8
+    # What the C++ path declines, the op's generic method takes, with the same arguments.
+    assert kf.ones([np.int64(2)]).shape == (2,) and kf.full([np.int64(2)], 1).tolist() == [1, 1]
+    assert kf.full((2,), kf.asarray(3)).tolist() == [3, 3]
+    with pytest.raises(TypeError):
+        kf.zeros((2,), kf.float32)  # dtype is keyword-only
+    with pytest.raises(TypeError):
+        kf.zeros((2,), order="C")
+    with pytest.raises(TypeError):
+        kf.zeros()

@@ -195,34 +195,26 @@ def tensor(data, *, dtype=None, device=None):
     return asarray(data, dtype=dtype, device=device, copy=True)
 
 
-# The small factories: one C++ call (src/factories.cpp) for a shape of Python ints (and, for
-# full, a Python number); any other argument goes to the op's generic method, which reads
-# every form the op accepts and words its errors.
-def empty(shape, *, dtype=None, device=None):
-    """The array API's empty: an uninitialised tensor of `shape` (float32 unless `dtype`)."""
-    t = _C.empty(shape, dtype, device)
-    return _array_api_ops.empty(shape, dtype=dtype, device=device) if t is None else t
+# The small factories are C++ functions (src/factories.cpp): one C ABI call for a shape of
+# Python ints (and, for full, a Python number); any other call comes to _generic_<name>, the
+# op's generic method, which reads every form the op accepts and words its errors.
+empty, zeros, ones, full = _C.empty, _C.zeros, _C.ones, _C.full
 
 
-def zeros(shape, *, dtype=None, device=None):
-    """The array API's zeros: a tensor of zeros of `shape` (float32 unless `dtype`)."""
-    t = _C.zeros(shape, dtype, device)
-    return _array_api_ops.zeros(shape, dtype=dtype, device=device) if t is None else t
+def _generic_empty(shape, *, dtype=None, device=None):
+    return _array_api_ops.empty(shape, dtype=dtype, device=device)
 
 
-def ones(shape, *, dtype=None, device=None):
-    """The array API's ones: a tensor of ones of `shape` (float32 unless `dtype`)."""
-    t = _C.ones(shape, dtype, device)
-    return _array_api_ops.ones(shape, dtype=dtype, device=device) if t is None else t
+def _generic_zeros(shape, *, dtype=None, device=None):
+    return _array_api_ops.zeros(shape, dtype=dtype, device=device)
 
 
-def full(shape, fill_value, *, dtype=None, device=None):
-    """The array API's full: a tensor of `shape` holding `fill_value` (of its dtype unless
-    `dtype`: bool, int64, float32 or complex64 for Python numbers)."""
-    t = _C.full(shape, fill_value, dtype, device)
-    if t is None:
-        return _array_api_ops.full(shape, fill_value, dtype=dtype, device=device)
-    return t
+def _generic_ones(shape, *, dtype=None, device=None):
+    return _array_api_ops.ones(shape, dtype=dtype, device=device)
+
+
+def _generic_full(shape, fill_value, *, dtype=None, device=None):
+    return _array_api_ops.full(shape, fill_value, dtype=dtype, device=device)
 
 
 # The *_like factories: the op (x's device) unless another device is asked for, which the op
