@@ -420,7 +420,8 @@ def machine_lines(report: dict, info: dict | None, build_type: str,
 def render(report: dict, info: dict | None, build_type: str,
            startup: dict | None = None, note: str | None = None,
            load_before: float | None = None, doctor: dict | None = None,
-           python: dict | None = None, cuda: dict | None = None) -> str:
+           python: dict | None = None, cuda: dict | None = None,
+           by_hand: str | None = None) -> str:
     picked = figures(report)
     out = ["# Benchmarks", "",
            f"Written by `benchmarks/write_report.py` on {dt.date.today().isoformat()} from a run "
@@ -444,6 +445,11 @@ def render(report: dict, info: dict | None, build_type: str,
         out += [""] + startup_section(startup)
     if python:
         out += [""] + python_budgets.python_section(python)
+    if by_hand:
+        out += ["", "## Measured by hand", "",
+                "Figures that `run.sh` does not take (before and after a change, or a probe of a "
+                "library), kept in `benchmarks/by_hand.md` and copied here as they are written.",
+                "", by_hand.strip()]
     opencl = opencl_section(picked)
     if opencl:
         out += [""] + opencl
@@ -493,9 +499,11 @@ def main() -> None:
     if failed:
         raise SystemExit("benchmarks failed, docs not written:\n  " + "\n  ".join(failed))
     args.markdown.parent.mkdir(parents=True, exist_ok=True)
+    by_hand = Path(__file__).with_name("by_hand.md")
     args.markdown.write_text(render(report, info, args.build_type, startup, args.note or None,
                                         args.load_before, doctor, python,
-                                        cuda_budgets.load(args.cuda)))
+                                        cuda_budgets.load(args.cuda),
+                                        by_hand.read_text() if by_hand.exists() else None))
 
 
 if __name__ == "__main__":
