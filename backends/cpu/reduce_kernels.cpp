@@ -3,8 +3,10 @@
 // sum/mean/amax get their input already converted to the output dtype; argmax gets the input
 // in its own dtype and writes int64. Floating sums accumulate in double (16-bit floats and
 // float32 too), integer sums in wrapping 64-bit; mean divides by the number of reduced
-// elements (0/0 = NaN for an empty reduction). amax/argmax treat NaN as the maximum and argmax
-// returns the first index of the maximum (PyTorch); their reducers are extremum_reducers.hpp's.
+// elements (0/0 = NaN for an empty reduction); a contiguous float32 run is summed by
+// simd_math's sum_f32, the same widening to double in vectors of doubles. amax/argmax treat NaN
+// as the maximum and argmax returns the first index of the maximum (PyTorch); their reducers
+// are extremum_reducers.hpp's.
 #include <cmath>
 #include <limits>
 
@@ -14,6 +16,7 @@
 #include "reduce_plan.hpp"
 #include "extremum_reducers.hpp"
 #include "reducer_util.hpp"
+#include "simd_math.hpp"
 
 namespace kf::cpu {
 namespace {
@@ -46,6 +49,10 @@ struct SumReducer {
       return;
     }
     const T* x = reinterpret_cast<const T*>(p);
+    if constexpr (std::is_same_v<T, float>) {  // widened and added in double vectors
+      acc += simd::sum_f32(x, n);
+      return;
+    }
     Acc lane[kLanes] = {};
     int64_t i = 0;
     for (; i + kLanes <= n; i += kLanes) {

@@ -6,8 +6,9 @@
 // HWY_DYNAMIC_DISPATCH calls the best one this CPU runs (chosen on the first call). Each array
 // function walks whole vectors; a vector with a lane outside the function's valid range (the
 // `outside` predicate, true for NaN too because comparisons with NaN are false) is computed
-// with the scalar C function, and so is the tail shorter than a vector. The vector functions
-// are Highway's contrib/math (exp 1 ULP; log, tanh 4 ULP; sin, cos 3 ULP on |x| <= 39000).
+// with the scalar C function, and so is the tail shorter than a vector. exp is exp_below_88
+// (Note [SIMD rows]: the Cephes expf polynomial, as Highway's Exp, in fewer steps), the others
+// Highway's contrib/math (log, tanh 4 ULP; sin, cos 3 ULP on |x| <= 39000).
 //
 // Note [SIMD rows]
 // The softmax row primitives. max_f32 keeps two vector maxima (two independent chains).
@@ -86,11 +87,6 @@ HWY_INLINE hn::Mask<D> not_within(D d, V v, float lo, float hi) {
   return hn::Not(hn::And(hn::Ge(v, hn::Set(d, lo)), hn::Le(v, hn::Set(d, hi))));
 }
 
-void ExpArray(const float* x, float* y, int64_t n) {
-  apply(x, y, n, [](D d, V v) { return hn::Exp(d, v); },
-        [](D d, V v) { return not_within(d, v, -87.0f, 88.0f); }, scalar::exp);
-}
-
 void LogArray(const float* x, float* y, int64_t n) {
   apply(x, y, n, [](D d, V v) { return hn::Log(d, v); },
         [](D d, V v) { return not_within(d, v, FLT_MIN, FLT_MAX); }, scalar::log);
@@ -155,6 +151,13 @@ HWY_INLINE V exp_below_88(D d, V v) {
   const V e = hn::Add(hn::MulAdd(p, hn::Mul(r, r), r), hn::Set(d, 1.0f));
   const V two_n = hn::BitCast(d, hn::ShiftLeft<23>(hn::Add(hn::BitCast(di, t), hn::Set(di, 127))));
   return hn::IfThenZeroElse(hn::Lt(v, hn::Set(d, -87.0f)), hn::Mul(e, two_n));
+}
+
+/// e^x: exp_below_88 on vectors within [-87, 88], where its results are normal floats (the C
+/// library's subnormals below -87 and its infinities above 88 come from the scalar path).
+void ExpArray(const float* x, float* y, int64_t n) {
+  apply(x, y, n, [](D d, V v) { return exp_below_88(d, v); },
+        [](D d, V v) { return not_within(d, v, -87.0f, 88.0f); }, scalar::exp);
 }
 
 /// e^v for one vector of v = x - shift (Note [SIMD rows]).
@@ -285,6 +288,24 @@ void NormAffineArray(const float* x, float* y, int64_t n, float shift, float sca
 
 const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
 
+/// sum_f32: half a float vector's lanes at a time, widened to a vector of doubles.
+double SumArray(const float* x, int64_t n) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(dd));
+  auto a0 = hn::Zero(dd), a1 = hn::Zero(dd), a2 = hn::Zero(dd), a3 = hn::Zero(dd);
+  int64_t i = 0;
+  for (; i + 4 * lanes <= n; i += 4 * lanes) {
+    a0 = hn::Add(a0, hn::PromoteTo(dd, hn::LoadU(df, x + i)));
+    a1 = hn::Add(a1, hn::PromoteTo(dd, hn::LoadU(df, x + i + lanes)));
+    a2 = hn::Add(a2, hn::PromoteTo(dd, hn::LoadU(df, x + i + 2 * lanes)));
+    a3 = hn::Add(a3, hn::PromoteTo(dd, hn::LoadU(df, x + i + 3 * lanes)));
+  }
+  double sum = hn::GetLane(hn::SumOfLanes(dd, hn::Add(hn::Add(a0, a1), hn::Add(a2, a3))));
+  for (; i < n; ++i) sum += static_cast<double>(x[i]);
+  return sum;
+}
+
 }  // namespace kf::cpu::simd::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 #endif  // KF_CPU_HAVE_HWY
@@ -304,6 +325,7 @@ HWY_EXPORT(ExpShiftSumArray);
 HWY_EXPORT(ScaleArray);
 HWY_EXPORT(MomentsArray);
 HWY_EXPORT(SumSquaresArray);
+HWY_EXPORT(SumArray);
 HWY_EXPORT(NormAffineArray);
 HWY_EXPORT(TargetName);
 
@@ -338,6 +360,8 @@ void norm_affine_f32(const float* x, float* y, int64_t n, float shift, float sca
                      const float* w, const float* b) {
   HWY_DYNAMIC_DISPATCH(NormAffineArray)(x, y, n, shift, scale, w, b);
 }
+
+double sum_f32(const float* x, int64_t n) { return HWY_DYNAMIC_DISPATCH(SumArray)(x, n); }
 
 const char* target_name() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
 
@@ -393,6 +417,12 @@ void moments_f32(const float* x, int64_t n, double* mean, double* m2) {
 double sum_squares_f32(const float* x, int64_t n) {
   double sum = 0;
   for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(x[i]) * x[i];
+  return sum;
+}
+
+double sum_f32(const float* x, int64_t n) {
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) sum += static_cast<double>(x[i]);
   return sum;
 }
 

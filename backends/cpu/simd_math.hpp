@@ -41,6 +41,10 @@ void moments_f32(const float* x, int64_t n, double* mean, double* m2);
 /// The sum of x[i]^2 for i < n: in float per block of 256 elements, in double across blocks.
 double sum_squares_f32(const float* x, int64_t n);
 
+/// The sum of x[i] for i < n, every element widened to double and added in double (four
+/// vectors of double lanes, so the additions do not wait on each other).
+double sum_f32(const float* x, int64_t n);
+
 /// y[i] = (x[i] - shift) * scale * w[i] + b[i] for i < n (w null: ones; b null: zeros).
 void norm_affine_f32(const float* x, float* y, int64_t n, float shift, float scale,
                      const float* w, const float* b);
