@@ -2,16 +2,17 @@
 // self's shape) is true, in row-major order, the first `size` of them, then zeros.
 //
 // Threads take contiguous chunks of the row-major positions: each counts the true mask bytes of
-// its chunk, then writes from its offset, so the order is the serial one. Dense self and mask of
-// elements up to 8 bytes count and compact with Highway's vectors (simd_select.hpp): straight
-// into out, but through a local block that is copied out where a whole vector's store would
-// reach another thread's part of out or past its end.
-// Otherwise the write does not branch on the mask: every element goes to a local run and only a
-// true one moves the run's end on (a jump per element of a random mask is mispredicted every
-// other time), and a full run is copied out. A bool mask byte is true when it is not 0
-// (Note [Bool bytes]).
+// its chunk, then writes from its offset, so the order is the serial one. A dense self and mask
+// count and compact with Highway's vectors (simd_select.hpp) for elements of up to 8 bytes but
+// bool (whose bytes are written as 0 or 1, not copied): straight into out, but through a local
+// block that is copied out where a whole vector's store would reach another thread's part of
+// out or past its end. Otherwise the write does not branch on the mask: every element goes to a
+// local run and only a true one moves the run's end on (a jump per element of a random mask is
+// mispredicted every other time), and a full run is copied out. A bool byte, of the mask or of
+// self, is true when it is not 0 (Note [Bool bytes]).
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "dense.hpp"
@@ -114,7 +115,7 @@ void write_chunk(const T* self, const uint8_t* mask, Walk w, int64_t lo, int64_t
 template <class T>
 void write_chunk(const T* self, const uint8_t* mask, Dense w, int64_t lo, int64_t hi, int64_t k,
                  int64_t limit, T* out) {
-  if constexpr (sizeof(T) > 8) {
+  if constexpr (sizeof(T) > 8 || std::is_same_v<T, bool>) {  // a bool is written 0 or 1
     write_chunk<T, Dense>(self, mask, w, lo, hi, k, limit, out);
   } else {
     constexpr int64_t kBlock = 2048;

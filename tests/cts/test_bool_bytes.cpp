@@ -69,6 +69,9 @@ TEST_P(BoolBytes, CountNonzeroAndMaskedSelectReadTheBytes) {
   Tensor x = make(iota(1000), {1000}, KF_FLOAT32), sel;
   CTS_ASSERT_OK(kf_masked_select(x.get(), l.get(), sel.put()));
   EXPECT_TRUE(matches(sel, iota(334, 0, 3), {334}, KF_FLOAT32));
+  Tensor own;  // the bool tensor's own true elements: written as 1, whatever their bytes were
+  CTS_ASSERT_OK(kf_masked_select(l.get(), l.get(), own.put()));
+  EXPECT_TRUE(bools_are(own, Values(334, 1)));
 }
 
 TEST_P(BoolBytes, CompareWithTrue) {

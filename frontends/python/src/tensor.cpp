@@ -110,7 +110,13 @@ void bind_device(nb::module_& m) {
 PyTypeObject* g_tensor_type = nullptr;
 
 nb::object wrap(kf_tensor_t h) {
-  nb::object o = nb::inst_alloc(reinterpret_cast<PyObject*>(g_tensor_type));
+  nb::object o;
+  try {
+    o = nb::inst_alloc(reinterpret_cast<PyObject*>(g_tensor_type));
+  } catch (...) {  // MemoryError: h is not kept, so it goes back
+    kf_tensor_release(h);
+    throw;
+  }
   if (!o.is_valid()) {
     kf_tensor_release(h);
     throw nb::python_error();

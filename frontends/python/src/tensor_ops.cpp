@@ -302,7 +302,7 @@ PyObject* index_slot(PyObject* self) noexcept {
 
 // complex() and len() of a tensor.
 void bind_conversions(nb::class_<Tensor>& cls) {
-  cls      .def("__complex__", [](nb::handle self) {
+  cls.def("__complex__", [](nb::handle self) {
         const kf_scalar_t s = only_value(self, "complex()");
         if (s.tag == KF_SCALAR_COMPLEX128) return scalar_object(s);
         const nb::object real = scalar_object(s);
