@@ -64,11 +64,15 @@ void take_index(const char* op, Layout& l, int32_t d, int64_t index) {
 }
 
 // A negative step makes a view of negative stride (Note [Views of negative stride]).
+// An empty result keeps the input's offset: its start may lie past either end of the dim
+// (before element 0 of a dim of negative stride, or past the last of one of huge stride), and
+// an offset moved there could be negative or beyond 2^63-1 bytes. Keeping it makes every step
+// of a basic index a valid view, so the key applied whole and one item at a time agree.
 void take_slice(const char* op, Layout& l, int32_t d, const int64_t* start, const int64_t* end,
                 int64_t step) {
   if (step == 0) fail(KF_INVALID_ARGUMENT, "{}: slice step cannot be zero", op);
   const SliceBounds b = slice_bounds(start, end, l.shape[d], step);
-  if (b.length > 0 || step > 0) l.offset = offset_at(op, l, d, b.start);
+  if (b.length > 0) l.offset = offset_at(op, l, d, b.start);
   // The stride times step (PyTorch's) can overflow, in elements or in bytes, but only for a
   // result of at most one element, whose stride does not matter: the input's own is kept then,
   // and so it is for any result of at most one element (no negative stride on a dim that walks

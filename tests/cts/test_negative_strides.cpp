@@ -124,6 +124,36 @@ TEST_P(NegativeStrides, ViewsOfAReversedMatrix) {
   EXPECT_EQ(again.data(), b.data());
 }
 
+// An empty slice whose start lies past the end of a dim of negative stride (rr[3:1] of the
+// reversed matrix: "element 3" would be before element 0 of the storage) is a valid view, made
+// alike by kf_slice and by a basic index, alone or with items after it.
+TEST_P(NegativeStrides, EmptySlicesPastAReversedDim) {
+  Tensor b = make(counting(12, dt()), {3, 4});
+  Tensor rr = reversed_matrix(b);
+  for (const int64_t step : {1, 2, 7}) {
+    SCOPED_TRACE("step " + std::to_string(step));
+    Tensor r = slice(rr, 0, 3, 1, step);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r.shape(), (Shape{0, 4}));
+    Tensor e = slice(r, 1, 9, {}, step);
+    ASSERT_TRUE(e);
+    EXPECT_EQ(e.shape(), (Shape{0, 0}));
+    kf_index_item_t key[2]{};
+    for (kf_index_item_t& it : key) {
+      it.kind = KF_INDEX_SLICE;
+      it.has_start = true;
+      it.start = 9;
+      it.step = step;
+    }
+    key[0].has_stop = true;
+    key[0].stop = 1;
+    Tensor whole;
+    CTS_ASSERT_OK(kf_tensor_index(rr.get(), key, 2, whole.put()));
+    EXPECT_EQ(whole.shape(), (Shape{0, 0}));
+    EXPECT_EQ(whole.data(), e.data());
+  }
+}
+
 TEST_P(NegativeStrides, OpsReadThem) {
   CTS_REQUIRE(dt(), "add", "sum");
   if (dt() == KF_BOOL) GTEST_SKIP() << "add of bool is or";
