@@ -58,6 +58,8 @@ void run_op(const CallArgs& args, CallMode mode, TensorImpl* const* given, Tenso
   } else {
     run_backend(args, mode, given, results);
   }
+  if (mode == CallMode::Functional) return;
+  for (int32_t i = 0; i < args.def->nreturns; ++i) bump_version(*given[i]);  // Note [Version counters]
 }
 
 void run_typed(int32_t op, const kf_value_t* args, CallMode mode, TensorImpl* const* given,

@@ -288,8 +288,21 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
 
 void retain(TensorImpl* t) noexcept { t->refs.fetch_add(1, std::memory_order_relaxed); }
 
+namespace {
+std::atomic<LayerDataRelease> g_layer_data_release{nullptr};
+}  // namespace
+
+void set_layer_data_release(LayerDataRelease fn) noexcept {
+  g_layer_data_release.store(fn, std::memory_order_release);
+}
+
 void release(TensorImpl* t) noexcept {
   if (!drop_reference(t->refs)) return;
+  if (t->layer_data != nullptr) {
+    void* data = t->layer_data;
+    t->layer_data = nullptr;
+    g_layer_data_release.load(std::memory_order_acquire)(data);
+  }
   Storage* s = t->storage;
   // The handle stops matching here, before the storage goes (Note [Handles]).
   TensorTable::release(t);

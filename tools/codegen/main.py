@@ -1,4 +1,4 @@
-"""kernforge code generator: dispatcher/ops.yaml -> op tables, the core's C++ op functions, C
+"""kernforge code generator: dispatcher/ops.yaml (and derivatives.yaml beside it) -> op tables, the core's C++ op functions, C
 entry points, plugin helpers, C++ frontend, docs, the Python package's array API spellings. Run by CMake at build time:
 
     python3 main.py --schema dispatcher/ops.yaml --out <build>/generated
@@ -14,6 +14,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import derivatives  # noqa: E402
+import gen_autograd  # noqa: E402
 import gen_c  # noqa: E402
 import gen_core  # noqa: E402
 import gen_cpp  # noqa: E402
@@ -35,8 +37,10 @@ def write_if_changed(path: str, text: str) -> None:
         f.write(text)
 
 
-def outputs(ops: list[schema.Op]) -> dict[str, str]:
+def outputs(ops: list[schema.Op], grads: derivatives.Table) -> dict[str, str]:
     return {
+        "floors/autograd/formula_helpers.hpp": gen_autograd.helpers_hpp(grads),
+        "floors/autograd/derivatives.cpp": gen_autograd.source(grads),
         "include/kernforge/kernforge_ops.h": gen_c.header(ops),
         "include/kernforge/kernforge_arg_kinds.h": gen_kinds.c_header(),
         "floors/capi/c_entry_points.cpp": gen_c.source(ops),
@@ -53,6 +57,11 @@ def outputs(ops: list[schema.Op]) -> dict[str, str]:
     }
 
 
+def derivatives_path(schema_path: str) -> str:
+    """The backward formulas live beside the schema."""
+    return os.path.join(os.path.dirname(os.path.abspath(schema_path)), "derivatives.yaml")
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--schema", required=True)
@@ -61,10 +70,11 @@ def main() -> int:
     a = p.parse_args()
     try:
         ops = schema.load(a.schema)
+        grads = derivatives.load(derivatives_path(a.schema), ops)
     except schema.SchemaError as e:
         print(f"error: {e}", file=sys.stderr)
         return 1
-    for rel, text in outputs(ops).items():
+    for rel, text in outputs(ops, grads).items():
         if a.list:
             print(rel)
         else:

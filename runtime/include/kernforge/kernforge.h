@@ -36,7 +36,8 @@
  * indexing in one call, kf_tensor_index, kf_tensor_item_at and kf_tensor_fill_at. 2.2: the
  * matrix decompositions and solvers, the typed kf_linalg_* entry points of
  * kernforge_ops.h, and the diagonal view, kf_diagonal. 2.3: the discrete Fourier transforms,
- * kf_fft_c2c, kf_fft_r2c and kf_fft_c2r. A kind of
+ * kf_fft_c2c, kf_fft_r2c and kf_fft_c2r. 2.4: autograd, kf_tensor_set_requires_grad and the
+ * functions after it. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.
@@ -609,6 +610,44 @@ KF_API kf_status_t kf_event_elapsed_ms(kf_event_t start, kf_event_t end, double*
  * allocated on: when the tensor is freed, its memory is reused only after the work queued on
  * `stream` so far is done (PyTorch's record_stream). */
 KF_API kf_status_t kf_tensor_record_stream(kf_tensor_t t, kf_stream_t stream);
+
+
+/* ------------------------------------------------------------- autograd (2.4) -- */
+/* Reverse-mode automatic differentiation (docs/autograd.md). A tensor marked requires_grad
+ * (a leaf) and every result computed from it under grad mode record how they were made; a
+ * backward from an output adds the gradients into the leaves' .grad. Grad mode is per
+ * thread and on by default. Only floating-point tensors can require grad. */
+
+/** Marks a leaf tensor (one no recorded op made) as requiring grad, or not. */
+KF_API kf_status_t kf_tensor_set_requires_grad(kf_tensor_t t, bool requires_grad);
+/** Whether gradients flow to t: a leaf marked requires_grad, or a result recorded from one. */
+KF_API kf_status_t kf_tensor_requires_grad(kf_tensor_t t, bool* out);
+/** Whether t is a leaf: no recorded op made it. */
+KF_API kf_status_t kf_tensor_is_leaf(kf_tensor_t t, bool* out);
+/** A new handle to t's accumulated gradient, or NULL in *out when it has none. */
+KF_API kf_status_t kf_tensor_grad(kf_tensor_t t, kf_tensor_t* out);
+/** Replaces t's gradient (grad NULL: clears it, as an optimizer's zero_grad does). */
+KF_API kf_status_t kf_tensor_set_grad(kf_tensor_t t, kf_tensor_t grad);
+/** A view of t's elements that does not require grad and records nothing. */
+KF_API kf_status_t kf_tensor_detach(kf_tensor_t t, kf_tensor_t* out);
+/** The name of the op that made t ("mul", "AccumulateGrad" is never returned), or NULL in
+ * *out for a leaf. The string lives as long as the library. */
+KF_API kf_status_t kf_tensor_grad_fn_name(kf_tensor_t t, const char** out);
+/** Backward from outputs[0..count): grad_outputs NULL (or an entry NULL) seeds a one-element
+ * output with 1. retain_graph keeps the saved tensors for another backward; create_graph
+ * records the backward itself, for a gradient of a gradient. */
+KF_API kf_status_t kf_backward(const kf_tensor_t* outputs, const kf_tensor_t* grad_outputs,
+                               int32_t count, bool retain_graph, bool create_graph);
+/** The gradients of outputs with respect to inputs[0..input_count), as new handles in
+ * grads_out (NULL for an unused input when allow_unused), without touching any .grad. */
+KF_API kf_status_t kf_autograd_grad(const kf_tensor_t* outputs, const kf_tensor_t* grad_outputs,
+                                    int32_t output_count, const kf_tensor_t* inputs,
+                                    int32_t input_count, bool retain_graph, bool create_graph,
+                                    bool allow_unused, kf_tensor_t* grads_out);
+/** Turns grad mode on or off for the calling thread; *previous (if not NULL) gets the old mode. */
+KF_API kf_status_t kf_set_grad_enabled(bool enabled, bool* previous);
+/** Whether grad mode is on for the calling thread. */
+KF_API kf_status_t kf_is_grad_enabled(bool* out);
 
 #ifdef __cplusplus
 } /* extern "C" */

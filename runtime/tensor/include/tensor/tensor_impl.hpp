@@ -36,6 +36,9 @@ struct Storage {
   /// nullptr until the first one. Guarded by used_on_lock.
   std::vector<Stream*>* used_on = nullptr;
   std::atomic<bool> used_on_lock{false};
+  /// Bumped by every write through an op (in-place and out= calls, kf_tensor_fill_at): the
+  /// version counter that views of one storage share (Note [Version counters]).
+  std::atomic<uint32_t> version{0};
 };
 
 /// A tensor. Lives in a slot of TensorTable; the C ABI sees it only through its handle
@@ -54,6 +57,9 @@ struct TensorImpl {
   // tensor 256 bytes of stores.
   int64_t shape[KF_MAX_NDIM];
   int64_t strides[KF_MAX_NDIM];
+  /// One functionality layer's per-tensor data (autograd's). The core never reads it; it
+  /// hands it to the release hook when the tensor goes (set_layer_data_release).
+  void* layer_data = nullptr;
 };
 
 /// The table of live tensors: 4096 slots a chunk, at most 2^26 live tensors.
@@ -107,6 +113,22 @@ TensorImpl* new_borrowed(void* data, const int64_t* shape, const int64_t* stride
 
 void retain(TensorImpl* t) noexcept;
 void release(TensorImpl* t) noexcept;
+
+/// The function that frees TensorImpl::layer_data when its tensor is released (set once, by
+/// the layer that uses the slot).
+using LayerDataRelease = void (*)(void* data) noexcept;
+void set_layer_data_release(LayerDataRelease fn) noexcept;
+
+// Note [Version counters]
+// A tensor's version is its storage's counter, so a view and its base share one, as in
+// PyTorch. The dispatcher bumps it after every call that writes a tensor it was given (in-place
+// and out= calls); autograd compares it with the version a saved tensor had when it was saved.
+inline uint32_t version_of(const TensorImpl& t) noexcept {
+  return t.storage != nullptr ? t.storage->version.load(std::memory_order_relaxed) : 0;
+}
+inline void bump_version(TensorImpl& t) noexcept {
+  if (t.storage != nullptr) t.storage->version.fetch_add(1, std::memory_order_relaxed);
+}
 
 /// Whether the tensor's elements are laid out row-major without gaps.
 bool is_contiguous(const TensorImpl& t) noexcept;

@@ -1,0 +1,160 @@
+// Note [The autograd layer]
+// Autograd is a functionality layer (Note [Functionality layers]). It is registered and made
+// active the first time a tensor is marked requires_grad; until then no op call sees it. When
+// active, a call where grad mode is on and a tensor argument requires grad is recorded:
+// - an op with formulas gets an OpNode: an edge per tensor argument that requires grad and
+//   has a formula, the tensors its formulas read (saved views and their versions), and the
+//   op runs below the layer with grad mode off; its output then points at the node;
+// - a composite without formulas runs its decomposition here, whose ops record themselves
+//   (even where a backend brings a kernel for the composite);
+// - a non-differentiable op runs below; its outputs do not require grad;
+// - an op whose formula is not written yet, or a plugin op without one, is an error that names
+//   the op, as are out= calls and in-place calls on leaves and on views that require grad.
+// Every other call goes straight below.
+#include "autograd/autograd_layer.hpp"
+
+#include <mutex>
+
+#include "autograd/autograd_meta.hpp"
+#include "autograd/derivative.hpp"
+#include "autograd/grad_mode.hpp"
+#include "autograd/op_node.hpp"
+#include "core/error.hpp"
+#include "core/dtype.hpp"
+#include "core_ops.hpp"
+#include "dispatch/dispatch.hpp"
+
+namespace kf::autograd {
+namespace {
+
+bool any_requires_grad(const CallArgs& a) noexcept {
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    const TensorImpl* t = a.tensors[a.tensor_index[k]];
+    if (t != nullptr && requires_grad(*t)) return true;
+  }
+  return false;
+}
+
+void run_without_grad(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                      TensorImpl** results) {
+  GradModeGuard off(false);
+  run_op_below(layer, a, mode, given, results);
+}
+
+// A composite's decomposition, run here so that its ops record (Functional and Inplace).
+void run_decomposition(const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                       TensorImpl** results) {
+  const OpDef& def = *a.def;
+  if (mode == CallMode::Out) {
+    fail(KF_INVALID_ARGUMENT, "autograd: {}: an out= call does not support automatic "
+         "differentiation, and an argument requires grad; call it without out= or under "
+         "no_grad", def.name);
+  }
+  TensorRef outs[kMaxOutputs];
+  def.impl(a, outs);
+  for (int32_t i = 0; i < def.nreturns; ++i) {
+    if (mode == CallMode::Functional) {
+      results[i] = outs[i].take();
+    } else {
+      ops::copy_(*given[i], *outs[i]);
+    }
+  }
+}
+
+void check_recordable(const CallArgs& a, CallMode mode, TensorImpl* const* given) {
+  const OpDef& def = *a.def;
+  if (mode == CallMode::Out) {
+    fail(KF_INVALID_ARGUMENT, "autograd: {}: an out= call does not support automatic "
+         "differentiation, and an argument requires grad; call it without out= or under "
+         "no_grad", def.name);
+  }
+  if (mode != CallMode::Inplace) return;
+  const AutogradMeta* m = meta_of(*given[0]);
+  if (m != nullptr && m->requires_grad && !m->grad_fn) {
+    fail(KF_INVALID_ARGUMENT, "autograd: {}: a leaf tensor that requires grad is written in "
+         "place; write it under no_grad (as an optimizer does) or write a clone", def.name);
+  }
+  if (m != nullptr && m->is_view) {
+    fail(KF_UNIMPLEMENTED, "autograd: {}: an in-place op on a view of a tensor that requires "
+         "grad is not supported yet; write a clone of the view instead", def.name);
+  }
+}
+
+void refuse(const OpDef& def, const char* reason) {
+  fail(KF_UNIMPLEMENTED, "autograd: '{}' has no backward formula{}{}; an argument requires "
+       "grad: call it under no_grad or on detached tensors", def.name, reason ? ": " : "",
+       reason ? reason : "");
+}
+
+std::shared_ptr<OpNode> make_node(const CallArgs& a, const Derivative& d) {
+  auto node = std::make_shared<OpNode>(a, d);
+  node->next.resize(static_cast<size_t>(a.def->ntensor_args));
+  node->inputs.resize(static_cast<size_t>(a.def->ntensor_args));
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    TensorImpl* t = a.tensors[a.tensor_index[k]];
+    if (t == nullptr) continue;
+    node->inputs[static_cast<size_t>(k)] = InputMeta{{t->shape, t->shape + t->ndim}, t->dtype,
+                                                     t->device};
+    if ((d.differentiable >> k & 1u) != 0 && requires_grad(*t)) {
+      node->next[static_cast<size_t>(k)] = gradient_edge(*t);
+    }
+  }
+  return node;
+}
+
+void save_inputs(OpNode& node, const CallArgs& a, CallMode mode) {
+  const Derivative& d = node.derivative();
+  for (int32_t i = 0; i < a.nargs; ++i) {
+    if ((d.saves >> i & 1u) == 0 || a.tensors[i] == nullptr) continue;
+    const bool written = mode == CallMode::Inplace && i == a.tensor_index[0];
+    if (written) {
+      GradModeGuard off(false);
+      TensorRef copy = ops::clone(*a.tensors[i]);
+      node.save(*copy, i);
+    } else {
+      node.save(*a.tensors[i], i);
+    }
+  }
+}
+
+void record(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
+            TensorImpl** results, const Derivative& d) {
+  check_recordable(a, mode, given);
+  std::shared_ptr<OpNode> node = make_node(a, d);
+  save_inputs(*node, a, mode);
+  run_without_grad(layer, a, mode, given, results);
+  TensorImpl& out = mode == CallMode::Functional ? *results[0] : *given[0];
+  if (!is_inexact(out.dtype)) return;  // an integer result carries no gradient
+  if (is_complex_dtype(out.dtype)) {
+    fail(KF_UNIMPLEMENTED, "autograd: '{}' made a complex result from an input that requires "
+         "grad; complex autograd is not supported yet", a.def->name);
+  }
+  node->set_result_meta(out);
+  if (d.saves_result) node->save(out, -1);
+  AutogradMeta& m = ensure_meta(out);
+  m.grad_fn = node;
+  m.output_nr = 0;
+  m.is_view = m.is_view || a.def->kind == OpKind::View;
+}
+
+void handle(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
+            TensorImpl** results) {
+  if (!grad_enabled() || !any_requires_grad(a)) return run_op_below(layer, a, mode, given, results);
+  const OpDef& def = *a.def;
+  if (const Derivative* d = derivative_of(def.id)) return record(layer, a, mode, given, results, *d);
+  if (def.kind == OpKind::Composite) return run_decomposition(a, mode, given, results);
+  const NotDifferentiable* nd = not_differentiable(def.id);
+  if (nd == nullptr || nd->reason != nullptr) refuse(def, nd ? nd->reason : nullptr);
+  run_without_grad(layer, a, mode, given, results);
+}
+
+}  // namespace
+
+void activate_layer() {
+  static std::once_flag once;
+  static int32_t index = -1;
+  std::call_once(once, [] { index = add_dispatch_layer({"autograd", &handle}); });
+  set_dispatch_layer_active(index, true);
+}
+
+}  // namespace kf::autograd

@@ -1,0 +1,57 @@
+#include "autograd/autograd_meta.hpp"
+
+#include "core/error.hpp"
+#include "core_ops.hpp"
+
+namespace kf::autograd {
+namespace {
+
+void release_meta(void* data) noexcept { delete static_cast<AutogradMeta*>(data); }
+
+}  // namespace
+
+AutogradMeta& ensure_meta(TensorImpl& t) {
+  if (t.layer_data == nullptr) {
+    static const bool hooked = (set_layer_data_release(&release_meta), true);
+    (void)hooked;
+    t.layer_data = new AutogradMeta();
+  }
+  return *meta_of(t);
+}
+
+Edge gradient_edge(TensorImpl& t) {
+  AutogradMeta& m = ensure_meta(t);
+  if (m.grad_fn) return Edge{m.grad_fn, m.output_nr};
+  std::shared_ptr<AccumulateGrad> acc = m.accumulator.lock();
+  if (!acc) {
+    acc = std::make_shared<AccumulateGrad>(t);
+    m.accumulator = acc;
+  }
+  return Edge{acc, 0};
+}
+
+AccumulateGrad::AccumulateGrad(TensorImpl& leaf) {
+  retain(&leaf);
+  leaf_ = TensorRef(&leaf);
+  inputs.push_back(InputMeta{{leaf.shape, leaf.shape + leaf.ndim}, leaf.dtype, leaf.device});
+}
+
+// Note [Accumulating into .grad]
+// The first gradient is kept as it is when nothing else holds it, else copied (it may be the
+// caller's grad_output or another input's gradient); later ones are added out of place, so a
+// .grad the user holds never changes behind their back.
+void AccumulateGrad::apply(TensorImpl& grad, std::vector<TensorRef>& /*grads*/) {
+  AutogradMeta& m = ensure_meta(*leaf_);
+  if (!m.grad) {
+    if (grad.refs.load(std::memory_order_acquire) == 1 && grad.layer_data == nullptr) {
+      retain(&grad);
+      m.grad = TensorRef(&grad);
+    } else {
+      m.grad = ops::clone(grad);
+    }
+    return;
+  }
+  m.grad = ops::add(*m.grad, grad);
+}
+
+}  // namespace kf::autograd

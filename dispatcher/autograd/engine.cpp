@@ -1,0 +1,168 @@
+// Note [The backward engine]
+// One backward is a graph task: the nodes reachable from the outputs, how many edges lead
+// into each (its dependencies), and a buffer per node where the gradients arriving along
+// those edges are summed. A node runs when its last dependency has arrived; its gradients are
+// reduced to each input's shape (broadcast) and dtype, then passed along its edges. Leaves'
+// AccumulateGrad nodes add into .grad (backward) or are captured and skipped (grad).
+// Formulas run with grad mode off, or on under create_graph so that their graph can be
+// differentiated again. Without retain_graph each node frees its saved tensors after running.
+#include "autograd/engine.hpp"
+
+#include <unordered_map>
+
+#include "autograd/autograd_meta.hpp"
+#include "autograd/grad_mode.hpp"
+#include "autograd/node.hpp"
+#include "core/error.hpp"
+#include "core_ops.hpp"
+#include "formula_helpers.hpp"
+
+namespace kf::autograd {
+namespace {
+
+struct Task {
+  std::unordered_map<Node*, int32_t> deps;
+  std::unordered_map<Node*, TensorRef> buffer;  // every node here has one output
+  std::unordered_map<Node*, std::shared_ptr<Node>> keep;
+  std::unordered_map<Node*, size_t> captured;   // a grad() input's node -> its slot
+};
+
+void add_into(TensorRef& slot, TensorRef g) {
+  slot = slot ? ops::add(*slot, *g) : std::move(g);
+}
+
+TensorRef seed(TensorImpl& out, TensorImpl* given, size_t i) {
+  if (!requires_grad(out)) {
+    fail(KF_INVALID_ARGUMENT, "autograd: output {} does not require grad and has no grad_fn: "
+         "no tensor it was computed from requires grad", i);
+  }
+  if (given != nullptr) {
+    retain(given);
+    return TensorRef(given);
+  }
+  if (out.numel != 1) {
+    fail(KF_INVALID_ARGUMENT, "autograd: output {} has {} elements: a gradient can be made "
+         "implicitly only for a one-element output; pass its grad_output", i, out.numel);
+  }
+  return ops::ones_like(out);
+}
+
+// The reachable nodes and how many edges lead into each.
+void count_dependencies(Task& t, const std::vector<std::shared_ptr<Node>>& roots) {
+  std::vector<Node*> stack;
+  for (const auto& r : roots) {
+    if (t.keep.emplace(r.get(), r).second) stack.push_back(r.get());
+  }
+  while (!stack.empty()) {
+    Node* n = stack.back();
+    stack.pop_back();
+    for (const Edge& e : n->next) {
+      if (!e.node) continue;
+      ++t.deps[e.node.get()];
+      if (t.keep.emplace(e.node.get(), e.node).second) stack.push_back(e.node.get());
+    }
+  }
+}
+
+// g, reduced to the input's shape and converted to its dtype.
+TensorRef fit(TensorRef g, const InputMeta& m) {
+  const IntListView shape(m.shape.data(), static_cast<int32_t>(m.shape.size()));
+  bool same = g->ndim == shape.len;
+  for (int32_t i = 0; same && i < shape.len; ++i) same = g->shape[i] == shape.data[i];
+  if (!same) g = helpers::sum_to(*g, shape);
+  if (g->dtype != m.dtype) g = ops::to_dtype(*g, m.dtype);
+  return g;
+}
+
+void run_node(Task& t, Node* n, TensorRef grad, const BackwardOptions& o,
+              std::vector<Node*>& ready, std::vector<TensorRef>* captured) {
+  auto c = t.captured.find(n);
+  if (c != t.captured.end()) {
+    (*captured)[c->second] = std::move(grad);
+    if (dynamic_cast<AccumulateGrad*>(n) != nullptr) return;
+    retain((*captured)[c->second].get());
+    grad = TensorRef((*captured)[c->second].get());
+  }
+  if (captured != nullptr && dynamic_cast<AccumulateGrad*>(n) != nullptr) return;
+  std::vector<TensorRef> grads(n->next.size());
+  {
+    GradModeGuard mode(o.create_graph);
+    n->apply(*grad, grads);
+  }
+  if (!o.retain_graph) n->release_saved();
+  for (size_t k = 0; k < n->next.size(); ++k) {
+    const Edge& e = n->next[k];
+    if (!e.node) continue;
+    if (grads[k]) add_into(t.buffer[e.node.get()], fit(std::move(grads[k]), n->inputs[k]));
+    if (--t.deps[e.node.get()] == 0) ready.push_back(e.node.get());
+  }
+}
+
+void run(const std::vector<TensorImpl*>& outputs, const std::vector<TensorImpl*>& grad_outputs,
+         const BackwardOptions& o, Task& t, std::vector<TensorRef>* captured) {
+  std::vector<std::shared_ptr<Node>> roots;
+  std::vector<std::pair<Node*, TensorRef>> seeds;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    TensorRef g = seed(*outputs[i], i < grad_outputs.size() ? grad_outputs[i] : nullptr, i);
+    Edge e = gradient_edge(*outputs[i]);
+    roots.push_back(e.node);
+    seeds.emplace_back(e.node.get(), std::move(g));
+  }
+  count_dependencies(t, roots);
+  for (auto& s : seeds) add_into(t.buffer[s.first], std::move(s.second));
+  std::vector<Node*> ready;
+  for (const auto& r : roots) {
+    if (t.deps[r.get()] == 0) ready.push_back(r.get());
+  }
+  std::unordered_map<Node*, bool> done;
+  while (!ready.empty()) {
+    Node* n = ready.back();
+    ready.pop_back();
+    if (done[n]) continue;
+    done[n] = true;
+    TensorRef g = std::move(t.buffer[n]);
+    if (!g) {  // every gradient into it was empty: nothing flows on
+      for (const Edge& e : n->next) {
+        if (e.node && --t.deps[e.node.get()] == 0) ready.push_back(e.node.get());
+      }
+      continue;
+    }
+    run_node(t, n, std::move(g), o, ready, captured);
+  }
+}
+
+}  // namespace
+
+void backward(const std::vector<TensorImpl*>& outputs,
+              const std::vector<TensorImpl*>& grad_outputs, const BackwardOptions& options) {
+  Task t;
+  run(outputs, grad_outputs, options, t, nullptr);
+}
+
+std::vector<TensorRef> grad(const std::vector<TensorImpl*>& outputs,
+                            const std::vector<TensorImpl*>& grad_outputs,
+                            const std::vector<TensorImpl*>& inputs,
+                            const BackwardOptions& options) {
+  Task t;
+  std::vector<TensorRef> result(inputs.size());
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!requires_grad(*inputs[i])) {
+      fail(KF_INVALID_ARGUMENT, "autograd: input {} does not require grad", i);
+    }
+    const AutogradMeta* m = meta_of(*inputs[i]);
+    if (m->grad_fn && m->output_nr != 0) {
+      fail(KF_INTERNAL, "autograd: input {} is output {} of its node", i, m->output_nr);
+    }
+    t.captured[gradient_edge(*inputs[i]).node.get()] = i;
+  }
+  run(outputs, grad_outputs, options, t, &result);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!result[i] && !options.allow_unused) {
+      fail(KF_INVALID_ARGUMENT, "autograd: input {} was not used to compute the outputs; pass "
+           "allow_unused to get no gradient for it", i);
+    }
+  }
+  return result;
+}
+
+}  // namespace kf::autograd

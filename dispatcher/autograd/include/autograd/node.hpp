@@ -1,0 +1,60 @@
+// The nodes of the autograd graph: a node computes the gradients of a recorded call's inputs
+// from the gradient of its output and passes each along an edge to the node that made that
+// input (Note [The autograd layer]).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "tensor/tensor_impl.hpp"
+
+namespace kf::autograd {
+
+class Node;
+
+/// Where an input's gradient goes: the node that made the input, and which of its outputs it
+/// was. An empty edge: the input needs no gradient.
+struct Edge {
+  std::shared_ptr<Node> node;
+  int32_t input_nr = 0;
+};
+
+/// An input's shape, dtype and device: a gradient is reduced and converted to them.
+struct InputMeta {
+  std::vector<int64_t> shape;
+  kf_dtype_t dtype = KF_FLOAT32;
+  kf_device_t device{KF_DEVICE_CPU, 0};
+};
+
+class Node {
+ public:
+  virtual ~Node() = default;
+  /// The gradients of the inputs (one per edge, empty where none) from the output's.
+  virtual void apply(TensorImpl& grad, std::vector<TensorRef>& grads) = 0;
+  /// The op's name, for errors and for kf_tensor_grad_fn_name.
+  virtual const char* name() const noexcept = 0;
+  /// Frees what the node saved (after a backward without retain_graph).
+  virtual void release_saved() noexcept {}
+
+  std::vector<Edge> next;
+  std::vector<InputMeta> inputs;
+
+  bool needs(int32_t k) const noexcept {
+    return k >= 0 && static_cast<size_t>(k) < next.size() && next[static_cast<size_t>(k)].node;
+  }
+};
+
+/// The node of a leaf: adds the gradient into the leaf's .grad.
+class AccumulateGrad final : public Node {
+ public:
+  explicit AccumulateGrad(TensorImpl& leaf);
+  void apply(TensorImpl& grad, std::vector<TensorRef>& grads) override;
+  const char* name() const noexcept override { return "AccumulateGrad"; }
+  TensorImpl& leaf() const noexcept { return *leaf_; }
+
+ private:
+  TensorRef leaf_;
+};
+
+}  // namespace kf::autograd

@@ -1,0 +1,61 @@
+// The node of one recorded op call: its formulas (derivative.hpp), a copy of the call's
+// non-tensor arguments, and the tensors the formulas read, saved with their versions.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "autograd/derivative.hpp"
+#include "autograd/node.hpp"
+#include "dispatch/call_args.hpp"
+
+namespace kf::autograd {
+
+/// A tensor a formula reads: a view of the same elements without autograd data (so the graph
+/// holds no cycle), and the version it had when it was saved (Note [Version counters]).
+struct SavedTensor {
+  TensorRef value;
+  uint32_t version = 0;
+  int32_t index = -1;  // the schema argument, or -1 for the result
+};
+
+class OpNode final : public Node {
+ public:
+  OpNode(const CallArgs& args, const Derivative& d);
+  void apply(TensorImpl& grad, std::vector<TensorRef>& grads) override;
+  const char* name() const noexcept override { return def_->name; }
+  void release_saved() noexcept override;
+
+  void save(TensorImpl& t, int32_t index);
+  const Derivative& derivative() const noexcept { return *derivative_; }
+
+  // What the generated formulas read (schema argument indices).
+  const CallArgs& args() const noexcept { return args_; }
+  TensorImpl& saved(int32_t index) const;
+  TensorImpl& result() const { return saved(-1); }
+  IntListView shape_of(int32_t index) const noexcept;
+  IntListView result_shape() const noexcept { return shape_of(-1); }
+  kf_dtype_t dtype_of(int32_t index) const noexcept;
+  kf_dtype_t result_dtype() const noexcept { return dtype_of(-1); }
+  IntListView optional_ints(int32_t index) const noexcept;
+  std::optional<int64_t> optional_int(int32_t index) const noexcept;
+  std::optional<kf_scalar_t> optional_scalar(int32_t index) const noexcept;
+  std::optional<double> optional_float(int32_t index) const noexcept;
+
+  /// The result's layout, set when the call returns.
+  void set_result_meta(const TensorImpl& result);
+
+ private:
+  const InputMeta& meta_at(int32_t index) const noexcept;
+
+  const OpDef* def_;
+  const Derivative* derivative_;
+  CallArgs args_;
+  std::vector<std::vector<int64_t>> lists_;  // the int[] arguments' values
+  std::vector<int32_t> ordinal_;             // schema index -> tensor ordinal (-1: none)
+  InputMeta result_meta_;
+  std::vector<SavedTensor> saved_;
+  bool released_ = false;
+};
+
+}  // namespace kf::autograd
