@@ -1,5 +1,7 @@
 #include "autograd/op_node.hpp"
 
+#include "autograd/autograd_meta.hpp"
+#include "autograd/grad_mode.hpp"
 #include "core/error.hpp"
 
 namespace kf::autograd {
@@ -24,9 +26,20 @@ OpNode::OpNode(const CallArgs& args, const Derivative& d)
   args_.v = args_.owned;
 }
 
+// Note [Saved tensors]
+// An input is saved as itself: the graph then holds it and the nodes before it, never this
+// node, and a double backward (create_graph) differentiates through it. The result is saved
+// as a view of its elements without autograd data, since the result holds this node and
+// holding the result here would make a cycle; while the node runs under create_graph that view
+// points at this node, so that what the formula computes from the result records as well.
 void OpNode::save(TensorImpl& t, int32_t index) {
   SavedTensor s;
-  s.value = TensorRef(new_view(t, t.shape, t.strides, t.ndim, t.offset, def_->name));
+  if (index >= 0) {
+    retain(&t);
+    s.value = TensorRef(&t);
+  } else {
+    s.value = TensorRef(new_view(t, t.shape, t.strides, t.ndim, t.offset, def_->name));
+  }
   s.version = version_of(t);
   s.index = index;
   saved_.push_back(std::move(s));
@@ -91,7 +104,18 @@ std::optional<double> OpNode::optional_float(int32_t index) const noexcept {
 
 void OpNode::apply(TensorImpl& grad, std::vector<TensorRef>& grads) {
   TensorRef out[kMaxTensorArgs];
-  derivative_->fn(*this, grad, out);
+  TensorImpl* result = nullptr;
+  for (SavedTensor& s : saved_) {
+    if (s.index < 0 && grad_enabled()) result = s.value.get();
+  }
+  if (result != nullptr) ensure_meta(*result).grad_fn = shared_from_this();
+  try {
+    derivative_->fn(*this, grad, out);
+  } catch (...) {
+    if (result != nullptr) meta_of(*result)->grad_fn.reset();
+    throw;
+  }
+  if (result != nullptr) meta_of(*result)->grad_fn.reset();
   for (size_t k = 0; k < grads.size() && k < kMaxTensorArgs; ++k) grads[k] = std::move(out[k]);
 }
 

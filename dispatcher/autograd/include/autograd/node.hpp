@@ -27,7 +27,7 @@ struct InputMeta {
   kf_device_t device{KF_DEVICE_CPU, 0};
 };
 
-class Node {
+class Node : public std::enable_shared_from_this<Node> {
  public:
   virtual ~Node() = default;
   /// The gradients of the inputs (one per edge, empty where none) from the output's.

@@ -11,8 +11,8 @@
 
 namespace kf::autograd {
 
-/// A tensor a formula reads: a view of the same elements without autograd data (so the graph
-/// holds no cycle), and the version it had when it was saved (Note [Version counters]).
+/// A tensor a formula reads (Note [Saved tensors]) and the version it had when it was saved
+/// (Note [Version counters]).
 struct SavedTensor {
   TensorRef value;
   uint32_t version = 0;
