@@ -22,7 +22,7 @@ TensorRef index_by_ops(TensorImpl& t, const kf_index_item_t* items, int32_t coun
   kf::retain(&t);
   TensorRef cur(&t);
   kf::views::walk_key("kf_tensor_index", t.ndim, items, count,
-                      [&](const kf_index_item_t& it, int32_t d) {
+                      [&](const kf_index_item_t& it, int32_t d, int32_t /*source*/) {
     if (it.kind == KF_INDEX_INT) {
       cur = kf::ops::select(*cur, d, it.index);
     } else if (it.kind == KF_INDEX_NEW_AXIS) {

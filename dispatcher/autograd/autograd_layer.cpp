@@ -102,18 +102,24 @@ std::shared_ptr<OpNode> make_node(const CallArgs& a, const Derivative& d) {
   return node;
 }
 
+// An in-place call writes self: a formula that reads it (as self, or as another argument that
+// is the same tensor) reads a copy taken before the write. Saving self itself would also make
+// a cycle, since self then points at this node.
 void save_inputs(OpNode& node, const CallArgs& a, CallMode mode) {
   const Derivative& d = node.derivative();
+  TensorImpl* self = mode == CallMode::Inplace ? a.tensors[a.tensor_index[0]] : nullptr;
+  TensorRef before;
   for (int32_t i = 0; i < a.nargs; ++i) {
     if ((d.saves >> i & 1u) == 0 || a.tensors[i] == nullptr) continue;
-    const bool written = mode == CallMode::Inplace && i == a.tensor_index[0];
-    if (written) {
-      GradModeGuard off(false);
-      TensorRef copy = ops::clone(*a.tensors[i]);
-      node.save(*copy, i);
-    } else {
+    if (a.tensors[i] != self) {
       node.save(*a.tensors[i], i);
+      continue;
     }
+    if (!before) {
+      GradModeGuard off(false);
+      before = ops::clone(*self);
+    }
+    node.save(*before, i);
   }
 }
 
@@ -153,7 +159,7 @@ void handle(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* 
 void activate_layer() {
   static std::once_flag once;
   static int32_t index = -1;
-  std::call_once(once, [] { index = add_dispatch_layer({"autograd", &handle}); });
+  std::call_once(once, [] { index = add_dispatch_layer({"autograd", &handle, true}); });
   set_dispatch_layer_active(index, true);
 }
 

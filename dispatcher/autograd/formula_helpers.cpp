@@ -13,6 +13,11 @@
 namespace kf::autograd::helpers {
 namespace {
 
+// (M_SQRT1_2 and friends are not in standard C++, nor in MinGW's strict mode.)
+constexpr double kSqrtHalf = 0.70710678118654752440;       // 1 / sqrt(2)
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;     // 1 / sqrt(2 pi)
+constexpr double kSqrt2OverPi = 0.79788456080286535588;    // sqrt(2 / pi)
+
 TensorRef number(const TensorImpl& like, kf_scalar_t v) {
   return ops::full({}, v, like.dtype, like.device);
 }
@@ -113,13 +118,13 @@ TensorRef relu_backward(TensorImpl& grad, TensorImpl& result) {
 // d/dx of x * Phi(x) (exact), or of the tanh form (approximate).
 TensorRef gelu_backward(TensorImpl& grad, TensorImpl& self, bool approximate) {
   if (!approximate) {
-    TensorRef cdf = affine(*ops::erf(*scale(self, kf_scalar_f64(M_SQRT1_2))), kf_scalar_f64(0.5),
+    TensorRef cdf = affine(*ops::erf(*scale(self, kf_scalar_f64(kSqrtHalf))), kf_scalar_f64(0.5),
                            kf_scalar_f64(0.5));
     TensorRef pdf = scale(*ops::exp(*scale(*ops::mul(self, self), kf_scalar_f64(-0.5))),
-                          kf_scalar_f64(0.5 * M_2_SQRTPI * M_SQRT1_2));
+                          kf_scalar_f64(kInvSqrt2Pi));
     return ops::mul(grad, *ops::add(*cdf, *ops::mul(self, *pdf)));
   }
-  const double k = M_SQRT2 * M_2_SQRTPI * 0.5, c = 0.044715;
+  const double k = kSqrt2OverPi, c = 0.044715;
   TensorRef x2 = ops::mul(self, self);
   TensorRef inner = scale(*ops::mul(self, *affine(*x2, kf_scalar_f64(c), kf_scalar_f64(1))),
                           kf_scalar_f64(k));

@@ -214,7 +214,11 @@ void keep_plan(const CallArgs& a, const MetaResult& m, const Backend& b,
 
 bool run_planned(int32_t op, const kf_value_t* args, TensorImpl** results) {
   const Entry* plans = t_plans;
-  if (plans == nullptr || g_active_layers.load(std::memory_order_relaxed) != 0) return false;
+  if (plans == nullptr || g_active_ungated_layers.load(std::memory_order_relaxed) != 0) {
+    return false;
+  }
+  // Only gated layers are active (or none): a tensor with layer data may interest them.
+  const bool gated = g_active_layers.load(std::memory_order_relaxed) != 0;
   const Entry& e = plans[op % kPlans];
   if (e.op != op || e.generation != registration_generation()) return false;
   const OpDef& def = op < kBuiltinOpCount ? kBuiltinOps[op] : *op_by_id(op);
@@ -227,7 +231,8 @@ bool run_planned(int32_t op, const kf_value_t* args, TensorImpl** results) {
     const kf_value_t& v = args[i];
     if (((e.tensor_mask >> i) & 1u) != 0) {
       const TensorImpl* t = find_tensor(v.v.tensor);  // checks the handle's generation
-      if (t == nullptr || !same_tensor(e.tensors[tk], *t, sign)) {
+      if (t == nullptr || !same_tensor(e.tensors[tk], *t, sign) ||
+          (gated && t->layer_data != nullptr)) {
         return false;  // a bad handle is reported by the ordinary path
       }
       inputs[tk++] = kernel_view(*t);

@@ -20,6 +20,7 @@ std::mutex g_layer_mutex;
 }  // namespace
 
 std::atomic<uint32_t> g_active_layers{0};
+std::atomic<uint32_t> g_active_ungated_layers{0};
 
 int32_t add_dispatch_layer(const DispatchLayer& layer) {
   std::lock_guard<std::mutex> lock(g_layer_mutex);
@@ -32,10 +33,13 @@ int32_t add_dispatch_layer(const DispatchLayer& layer) {
 
 void set_dispatch_layer_active(int32_t layer, bool active) {
   const uint32_t bit = 1u << layer;
+  const bool gated = g_layers[layer].gated;
   if (active) {
+    if (!gated) g_active_ungated_layers.fetch_or(bit, std::memory_order_acq_rel);
     g_active_layers.fetch_or(bit, std::memory_order_acq_rel);
   } else {
     g_active_layers.fetch_and(~bit, std::memory_order_acq_rel);
+    if (!gated) g_active_ungated_layers.fetch_and(~bit, std::memory_order_acq_rel);
   }
 }
 

@@ -39,8 +39,8 @@ int32_t check_key(const char* fn, int32_t ndim, const kf_index_item_t* items, in
 Layout key_layout(const char* fn, const TensorImpl& t, const kf_index_item_t* items,
                   int32_t count) {
   Layout l(t);
-  walk_key(fn, t.ndim, items, count, [&](const kf_index_item_t& it, int32_t d) {
-    if (it.kind == KF_INDEX_INT) return take_index(fn, l, d, it.index);
+  walk_key(fn, t.ndim, items, count, [&](const kf_index_item_t& it, int32_t d, int32_t source) {
+    if (it.kind == KF_INDEX_INT) return take_index(fn, l, d, it.index, source);
     if (it.kind == KF_INDEX_NEW_AXIS) return insert_dim(fn, l, d);
     take_slice(fn, l, d, it.has_start ? &it.start : nullptr, it.has_stop ? &it.stop : nullptr,
                it.step);

@@ -50,9 +50,13 @@ Layout::Layout(const TensorImpl& t)
 }
 
 void take_index(const char* op, Layout& l, int32_t d, int64_t index) {
+  take_index(op, l, d, index, d);
+}
+
+void take_index(const char* op, Layout& l, int32_t d, int64_t index, int32_t shown) {
   const int64_t size = l.shape[d];
   if (index < -size || index >= size) {
-    fail(KF_OUT_OF_RANGE, "{}: index {} is out of range for dim {} of size {}", op, index, d,
+    fail(KF_OUT_OF_RANGE, "{}: index {} is out of range for dim {} of size {}", op, index, shown,
          size);
   }
   l.offset = offset_at(op, l, d, index < 0 ? index + size : index);

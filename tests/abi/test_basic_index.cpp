@@ -165,8 +165,8 @@ TEST(AbiBasicIndex, BadKeysAreCleanErrorsInKeyOrder) {
   EXPECT_TRUE(fails_with(index({int_item(0), all, all}), OOR,
                          {{"too many indices", "2 dims", "3 given"}, {}}));
   EXPECT_TRUE(fails_with(index({int_item(0), int_item(3)}), OOR,
-                         {{"index 3 is out of range for dim 0 of size 3"}, {}}))
-      << "the second int applies to the first dim left";
+                         {{"index 3 is out of range for dim 1 of size 3"}, {}}))
+      << "the dim of the tensor is named, as kf_tensor_item_at names it";
   EXPECT_TRUE(fails_with(index({int_item(-3)}), OOR, {{"index -3", "size 2"}, {}}));
   EXPECT_TRUE(fails_with(index({slice_item(nullptr, nullptr, 0), int_item(9)}), IA,
                          {{"slice step cannot be zero"}, {}}))

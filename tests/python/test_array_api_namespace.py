@@ -105,9 +105,18 @@ def test_the_namespace_has_every_function_of_the_stubs_but_the_listed_ones(stubs
     assert NOT_YET <= set(stubs), sorted(NOT_YET - set(stubs))
 
 
+# Keyword-only parameters kernforge adds after the standard's (the standard lets a library
+# add keyword-only arguments): requires_grad on the creation functions (docs/autograd.md).
+EXTRA_KEYWORDS = {"requires_grad": False}
+
+
 def kernforge_parameters(f):
-    return [(p.name, _KINDS[p.kind], _NO_DEFAULT if p.default is inspect.Parameter.empty
-             else p.default) for p in inspect.signature(f).parameters.values()]
+    params = [(p.name, _KINDS[p.kind], _NO_DEFAULT if p.default is inspect.Parameter.empty
+               else p.default) for p in inspect.signature(f).parameters.values()]
+    while params and params[-1][1] == "keyword-only" and \
+            EXTRA_KEYWORDS.get(params[-1][0], _NO_DEFAULT) == params[-1][2]:
+        params.pop()
+    return params
 
 
 def test_the_namespaces_functions_take_the_standards_parameters(stubs):

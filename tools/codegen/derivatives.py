@@ -130,7 +130,6 @@ class Derivative:
     line: int
     saves: list[str] = field(default_factory=list)   # tensor arguments saved by value
     saves_result: bool = False
-    clone_self: bool = False      # an in-place form must save self before it is written
 
 
 @dataclass
@@ -238,7 +237,6 @@ def _derivative(op: Op, rest: dict, where: str, callees: dict[str, Callee]) -> D
                               f"{op.name}")
     d.saves = [a.name for a in op.args if a.base == "Tensor" and a.name in values]
     d.saves_result = "result" in values
-    d.clone_self = "self" in values and ("inplace" in op.variants or op.inplace_only)
     return d
 
 

@@ -146,21 +146,23 @@ def source(table: Table) -> str:
         diff = [k for k, a in enumerate(tensors) if a.name in d.formulas]
         saves = [e.index[n] for n in d.saves]
         rows.append(f"    {{op::{d.op.name}, &backward_{d.op.name}, {_mask(diff)}, "
-                    f"{_mask(saves)}, {str(d.saves_result).lower()}, "
-                    f"{str(d.clone_self).lower()}}},")
+                    f"{_mask(saves)}, {str(d.saves_result).lower()}}},")
     out.append("}  // namespace\n")
+    # A last row of op -1 that no id matches keeps an empty table valid C++.
     out.append("const Derivative kDerivatives[] = {")
     out.extend(rows)
+    out.append("    {-1, nullptr, 0u, 0u, false},")
     out.append("};")
-    out.append("const int32_t kDerivativeCount = sizeof kDerivatives / sizeof kDerivatives[0];\n")
+    out.append(f"const int32_t kDerivativeCount = {len(rows)};\n")
     out.append("const NotDifferentiable kNotDifferentiable[] = {")
     for op in table.non_differentiable:
         out.append(f"    {{op::{op.name}, nullptr}},")
     for name, reason in table.not_yet.items():
         text = reason.replace("\\", "\\\\").replace('"', '\\"')
         out.append(f'    {{op::{name}, "{text}"}},')
+    out.append("    {-1, nullptr},")
     out.append("};")
-    out.append("const int32_t kNotDifferentiableCount =\n"
-               "    sizeof kNotDifferentiable / sizeof kNotDifferentiable[0];\n")
+    count = len(table.non_differentiable) + len(table.not_yet)
+    out.append(f"const int32_t kNotDifferentiableCount = {count};\n")
     out.append("}  // namespace kf::autograd\n")
     return "\n".join(out)

@@ -37,7 +37,10 @@ def write_if_changed(path: str, text: str) -> None:
         f.write(text)
 
 
-def outputs(ops: list[schema.Op], grads: derivatives.Table) -> dict[str, str]:
+def outputs(ops: list[schema.Op], grads: derivatives.Table | None = None) -> dict[str, str]:
+    """Every generated file by its path under --out (grads: the backward formulas, none for a
+    schema checked alone)."""
+    grads = grads or derivatives.Table([], [], {}, [], {})
     return {
         "floors/autograd/formula_helpers.hpp": gen_autograd.helpers_hpp(grads),
         "floors/autograd/derivatives.cpp": gen_autograd.source(grads),

@@ -24,7 +24,8 @@ from . import _plugins  # noqa: E402
 _entry_points = _plugins.load(_C)
 
 from . import _array_api, _creation, _dlpack, _doctor, _ops, _tensor  # noqa: E402
-from . import fft, linalg  # noqa: E402
+from . import autograd, fft, linalg, nn, optim  # noqa: E402
+from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 
 Tensor = _C.Tensor
 dtype = _C.dtype

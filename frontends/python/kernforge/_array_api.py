@@ -44,7 +44,13 @@ def _is_int(v):
 
 
 @api
-def arange(start, /, stop=None, step=1, *, dtype=None, device=None):
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None, requires_grad=False):
+    """The array API's arange; requires_grad (kernforge's) marks the result as a leaf that
+    requires grad."""
+    return _creation._grad(_arange(start, stop, step, dtype, device), requires_grad)
+
+
+def _arange(start, stop, step, dtype, device):
     """The op over int64 or float arithmetic, but an empty range (stop on the far side of start)
     is an empty tensor, and integer ranges come from Python's exact range(): its length, and
     for uint64 values beyond int64 the values as start + i * step in uint64."""
@@ -77,7 +83,14 @@ def _complex_linspace(start, stop, num, dtype, device):
 
 
 @api
-def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True,
+             requires_grad=False):
+    """The array API's linspace; requires_grad (kernforge's) marks the result as a leaf that
+    requires grad."""
+    return _creation._grad(_linspace(start, stop, num, dtype, device, endpoint), requires_grad)
+
+
+def _linspace(start, stop, num, dtype, device, endpoint):
     """The op for endpoint=True; without the endpoint, the first num of num + 1 values (the
     standard's definition, exactly); complex bounds or dtypes by parts."""
     count = num if endpoint else num + 1
@@ -90,7 +103,13 @@ def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True):
 
 
 @api
-def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None, requires_grad=False):
+    """The array API's eye; requires_grad (kernforge's) marks the result as a leaf that
+    requires grad."""
+    return _creation._grad(_eye(n_rows, n_cols, k, dtype, device), requires_grad)
+
+
+def _eye(n_rows, n_cols, k, dtype, device):
     n_cols = n_rows if n_cols is None else n_cols
     k = operator.index(k)
     if k >= n_cols or -k >= n_rows:  # no diagonal inside (k may be any Python int)

@@ -158,9 +158,19 @@ def _from_numbers(obj, dtype, device):
         return _stacked(obj, dtype, device)
 
 
-def asarray(obj, /, *, dtype=None, device=None, copy=None):
+def _grad(t, requires_grad):
+    """t marked requires_grad when asked (the creation functions' requires_grad=)."""
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None, requires_grad=False):
     """A tensor from obj (array API): a Tensor (returned as it is when dtype and device match
-    and copy is not True), a buffer (numpy array), a number or nested sequences."""
+    and copy is not True), a buffer (numpy array), a number or nested sequences. requires_grad
+    (kernforge's, beyond the standard) marks the result as a leaf that requires grad."""
+    if requires_grad:
+        return _grad(asarray(obj, dtype=dtype, device=device, copy=copy), True)
     if type(obj) in _NUMBERS_AND_SEQUENCES and copy is not False:  # the everyday case first
         return _from_numbers(obj, dtype, device)
     if isinstance(obj, Tensor):
@@ -190,9 +200,9 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None):
         raise  # a buffer the extension refused: its own message
 
 
-def tensor(data, *, dtype=None, device=None):
+def tensor(data, *, dtype=None, device=None, requires_grad=False):
     """A new tensor with a copy of data (PyTorch's kf.tensor)."""
-    return asarray(data, dtype=dtype, device=device, copy=True)
+    return _grad(asarray(data, dtype=dtype, device=device, copy=True), requires_grad)
 
 
 # The small factories are C++ functions (src/factories.cpp): one C ABI call for a shape of
@@ -201,20 +211,21 @@ def tensor(data, *, dtype=None, device=None):
 empty, zeros, ones, full = _C.empty, _C.zeros, _C.ones, _C.full
 
 
-def _generic_empty(shape, *, dtype=None, device=None):
-    return _array_api_ops.empty(shape, dtype=dtype, device=device)
+def _generic_empty(shape, *, dtype=None, device=None, requires_grad=False):
+    return _grad(_array_api_ops.empty(shape, dtype=dtype, device=device), requires_grad)
 
 
-def _generic_zeros(shape, *, dtype=None, device=None):
-    return _array_api_ops.zeros(shape, dtype=dtype, device=device)
+def _generic_zeros(shape, *, dtype=None, device=None, requires_grad=False):
+    return _grad(_array_api_ops.zeros(shape, dtype=dtype, device=device), requires_grad)
 
 
-def _generic_ones(shape, *, dtype=None, device=None):
-    return _array_api_ops.ones(shape, dtype=dtype, device=device)
+def _generic_ones(shape, *, dtype=None, device=None, requires_grad=False):
+    return _grad(_array_api_ops.ones(shape, dtype=dtype, device=device), requires_grad)
 
 
-def _generic_full(shape, fill_value, *, dtype=None, device=None):
-    return _array_api_ops.full(shape, fill_value, dtype=dtype, device=device)
+def _generic_full(shape, fill_value, *, dtype=None, device=None, requires_grad=False):
+    return _grad(_array_api_ops.full(shape, fill_value, dtype=dtype, device=device),
+                 requires_grad)
 
 
 # The *_like factories: the op (x's device) unless another device is asked for, which the op
@@ -223,32 +234,36 @@ def _like_dtype(x, dtype):
     return x.dtype if dtype is None else dtype
 
 
-def empty_like(x, /, *, dtype=None, device=None):
+def empty_like(x, /, *, dtype=None, device=None, requires_grad=False):
     """The array API's empty_like: an uninitialised tensor of x's shape, dtype and device."""
     if device is None:
-        return x.empty_like(dtype=dtype)
-    return empty(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device)
+        return _grad(x.empty_like(dtype=dtype), requires_grad)
+    return _grad(empty(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device),
+                 requires_grad)
 
 
-def zeros_like(x, /, *, dtype=None, device=None):
+def zeros_like(x, /, *, dtype=None, device=None, requires_grad=False):
     """The array API's zeros_like: zeros of x's shape, dtype and device."""
     if device is None:
-        return x.zeros_like(dtype=dtype)
-    return zeros(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device)
+        return _grad(x.zeros_like(dtype=dtype), requires_grad)
+    return _grad(zeros(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device),
+                 requires_grad)
 
 
-def ones_like(x, /, *, dtype=None, device=None):
+def ones_like(x, /, *, dtype=None, device=None, requires_grad=False):
     """The array API's ones_like: ones of x's shape, dtype and device."""
     if device is None:
-        return x.ones_like(dtype=dtype)
-    return ones(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device)
+        return _grad(x.ones_like(dtype=dtype), requires_grad)
+    return _grad(ones(tuple(x.shape), dtype=_like_dtype(x, dtype), device=device),
+                 requires_grad)
 
 
-def full_like(x, /, fill_value, *, dtype=None, device=None):
+def full_like(x, /, fill_value, *, dtype=None, device=None, requires_grad=False):
     """The array API's full_like: fill_value in x's shape, dtype and device."""
     if device is None:
-        return x.full_like(fill_value, dtype=dtype)
-    return full(tuple(x.shape), fill_value, dtype=_like_dtype(x, dtype), device=device)
+        return _grad(x.full_like(fill_value, dtype=dtype), requires_grad)
+    return _grad(full(tuple(x.shape), fill_value, dtype=_like_dtype(x, dtype), device=device),
+                 requires_grad)
 
 
 FUNCTIONS = {f.__name__: f for f in (empty, zeros, ones, full, empty_like, zeros_like, ones_like,

@@ -127,7 +127,7 @@ def _slice_args(s):
 def _basic(t, items):
     """Applies the basic items: the view and the dims of the advanced items in it (each with
     its tensor)."""
-    d, advanced = 0, []
+    d, source, advanced = 0, 0, []  # source: the dim of the tensor an item takes (messages)
     for k in items:
         if k is None:
             t = t.unsqueeze(d)
@@ -140,17 +140,21 @@ def _basic(t, items):
                 d += 1
             else:
                 advanced.append((d, idx))
-                d += idx.ndim if idx.dtype.kind == "b" else 1
+                step = idx.ndim if idx.dtype.kind == "b" else 1
+                d += step
+                source += step
         elif isinstance(k, slice):
             start, stop, step = _slice_args(k)
             if (start, stop, step) != (None, None, 1):
                 t = t.slice(d, start, stop, step)
             d += 1
+            source += 1
         else:
             i, size = _int_value(k), t.shape[d]
             if not -size <= i < size:
-                raise IndexError(f"index {i} is out of range for dim {d} of size {size}")
+                raise IndexError(f"index {i} is out of range for dim {source} of size {size}")
             t = t.select(d, i)
+            source += 1
     return t, advanced
 
 

@@ -148,6 +148,21 @@ def _array_namespace(self, api_version=None):
     return sys.modules["kernforge"]
 
 
+# ------------------------------------------------------------------ autograd
+def _requires_grad_(self, requires_grad=True):
+    """Marks this leaf as requiring grad (or not); returns it."""
+    self.requires_grad = requires_grad
+    return self
+
+
+def _backward(self, gradient=None, retain_graph=None, create_graph=False):
+    """Adds the gradients of this tensor into the .grad of the leaves it was computed from
+    (kernforge.autograd.backward); gradient may be None for a one-element tensor."""
+    from . import autograd
+    autograd.backward(self, None if gradient is None else [gradient], retain_graph,
+                      create_graph)
+
+
 _PYTHON_METHODS = {
     "__iter__": _iter,
     "__repr__": _repr, "__str__": _repr, "__array__": _array,
@@ -158,6 +173,7 @@ _PYTHON_METHODS = {
     "cpu": lambda self: self.to("cpu"),
     "to_device": lambda self, device, /, *, stream=None: self.to(device),
     "astype": lambda self, dtype, copy=True: self.to(dtype=dtype, copy=copy),
+    "requires_grad_": _requires_grad_, "backward": _backward,
 }
 
 

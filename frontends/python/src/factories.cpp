@@ -111,18 +111,18 @@ PyCFunction fastcall() {
 PyMethodDef factory_defs[] = {
     {"empty", fastcall<&factory<&fast_factory<kf_empty>, 1, kGenericEmpty>>(),
      METH_FASTCALL | METH_KEYWORDS,
-     "empty(shape, *, dtype=None, device=None)\n--\n\n"
+     "empty(shape, *, dtype=None, device=None, requires_grad=False)\n--\n\n"
      "The array API's empty: an uninitialised tensor of `shape` (float32 unless `dtype`)."},
     {"zeros", fastcall<&factory<&fast_factory<kf_zeros>, 1, kGenericZeros>>(),
      METH_FASTCALL | METH_KEYWORDS,
-     "zeros(shape, *, dtype=None, device=None)\n--\n\n"
+     "zeros(shape, *, dtype=None, device=None, requires_grad=False)\n--\n\n"
      "The array API's zeros: a tensor of zeros of `shape` (float32 unless `dtype`)."},
     {"ones", fastcall<&factory<&fast_factory<kf_ones>, 1, kGenericOnes>>(),
      METH_FASTCALL | METH_KEYWORDS,
-     "ones(shape, *, dtype=None, device=None)\n--\n\n"
+     "ones(shape, *, dtype=None, device=None, requires_grad=False)\n--\n\n"
      "The array API's ones: a tensor of ones of `shape` (float32 unless `dtype`)."},
     {"full", fastcall<&factory<&fast_full, 2, kGenericFull>>(), METH_FASTCALL | METH_KEYWORDS,
-     "full(shape, fill_value, *, dtype=None, device=None)\n--\n\n"
+     "full(shape, fill_value, *, dtype=None, device=None, requires_grad=False)\n--\n\n"
      "The array API's full: a tensor of `shape` holding `fill_value` (of its dtype unless "
      "`dtype`: bool, int64, float32 or complex64 for Python numbers)."},
     {nullptr, nullptr, 0, nullptr}};

@@ -337,6 +337,7 @@ void bind_tensor(nb::module_& m) {
       .def("__hash__", [](nb::handle self) { return reinterpret_cast<intptr_t>(self.ptr()); });
   bind_tensor_ops(m, cls);
   bind_basic_index(m, cls);
+  bind_autograd(m, cls);
 }
 
 }  // namespace kfpy

@@ -82,6 +82,9 @@ extern PyType_Slot tensor_number_slots[];
 void bind_tensor(nanobind::module_& m);
 void bind_tensor_ops(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_basic_index(nanobind::module_& m, nanobind::class_<Tensor>& cls);
+/// requires_grad, grad, is_leaf, grad_fn, detach and backward on Tensor, and the module's grad
+/// mode and engine calls (autograd.cpp).
+void bind_autograd(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 void bind_buffers(nanobind::module_& m);
 void bind_sequences(nanobind::module_& m);
 void bind_factories(nanobind::module_& m);

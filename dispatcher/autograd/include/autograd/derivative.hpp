@@ -20,7 +20,6 @@ struct Derivative {
   uint32_t differentiable;  // bit k: tensor argument k has a formula
   uint32_t saves;           // bit i: schema argument i is saved by value
   bool saves_result;
-  bool clone_self;          // an in-place call saves self before it is written
 };
 
 /// An op without a gradient: never (reason nullptr), or not yet (the reason).

@@ -29,10 +29,14 @@ void run_boxed(const OpDef& def, const kf_value_t* args, int32_t nargs, CallMode
                TensorImpl* const* given, TensorImpl** results);
 
 /// A functionality layer: does its work, then calls run_op_below(layer) to re-dispatch.
+/// A layer `gated` by layer data acts only on calls with a tensor that carries
+/// TensorImpl::layer_data (autograd: a tensor that requires grad or was recorded); while only
+/// such layers are active, a call whose tensors carry none keeps its call plan.
 struct DispatchLayer {
   const char* name;
   void (*handle)(int32_t layer, const CallArgs& args, CallMode mode, TensorImpl* const* given,
                  TensorImpl** results);
+  bool gated = false;
 };
 
 /// Registers a layer (at most 8, highest index first) and returns its index. Layers start

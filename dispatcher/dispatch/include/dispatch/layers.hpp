@@ -9,6 +9,8 @@
 namespace kf {
 
 extern std::atomic<uint32_t> g_active_layers;
+/// The active layers that are not gated by layer data (DispatchLayer::gated).
+extern std::atomic<uint32_t> g_active_ungated_layers;
 
 /// Whether a layer is active (a profiler, autograd): then every op call goes through them.
 inline bool any_layer_active() noexcept {

@@ -25,20 +25,23 @@ namespace kf::views {
 /// slices take.
 int32_t check_key(const char* fn, int32_t ndim, const kf_index_item_t* items, int32_t count);
 
-/// Calls step(item, dim) for each item but the ellipsis, in key order, with the dim of the
-/// partial result it applies to (an int removes that dim; a slice or new axis keeps it).
+/// Calls step(item, dim, source) for each item but the ellipsis, in key order, with the dim of
+/// the partial result it applies to (an int removes that dim; a slice or new axis keeps it)
+/// and the dim of the tensor it takes (for messages: `x[0, 5]` names dim 1).
 template <class Step>
 void walk_key(const char* fn, int32_t ndim, const kf_index_item_t* items, int32_t count,
               Step&& step) {
   const int32_t used = check_key(fn, ndim, items, count);
-  int32_t d = 0;
+  int32_t d = 0, source = 0;
   for (int32_t i = 0; i < count; ++i) {
     const kf_index_item_t& it = items[i];
     if (it.kind == KF_INDEX_ELLIPSIS) {
       d += ndim - used;
+      source += ndim - used;
     } else {
-      step(it, d);
+      step(it, d, source);
       if (it.kind != KF_INDEX_INT) ++d;
+      if (it.kind != KF_INDEX_NEW_AXIS) ++source;
     }
   }
 }

@@ -39,6 +39,8 @@ struct Layout {
 /// select's step: dim d (wrapped) at `index` (negative counts from the end), which is removed;
 /// KF_OUT_OF_RANGE "<op>: index i is out of range for dim d of size n".
 void take_index(const char* op, Layout& l, int32_t d, int64_t index);
+/// The same, naming dim `shown` in its message (a basic key names the dim of the tensor).
+void take_index(const char* op, Layout& l, int32_t d, int64_t index, int32_t shown);
 
 /// slice's step along dim d (wrapped), with Python's defaults (NULL start or end) and clamping
 /// of start and end; step 0 is KF_INVALID_ARGUMENT "<op>: slice step cannot be zero".

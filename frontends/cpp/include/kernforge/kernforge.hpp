@@ -286,6 +286,19 @@ class OptionalIntArrayRef {
 // ------------------------------------------------------------------------------ tensors --
 
 /// A reference-counted tensor handle of the C ABI.
+/// Turns grad mode off for the calling thread for its scope (nothing records), and restores
+/// it after: inference, and optimizer updates of parameters that require grad.
+class NoGradGuard {
+ public:
+  NoGradGuard() { detail::check(kf_set_grad_enabled(false, &previous_)); }
+  ~NoGradGuard() { kf_set_grad_enabled(previous_, nullptr); }
+  NoGradGuard(const NoGradGuard&) = delete;
+  NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+ private:
+  bool previous_ = true;
+};
+
 class Tensor {
  public:
   Tensor() = default;
@@ -414,6 +427,45 @@ class Tensor {
     DLManagedTensor* m = nullptr;
     detail::check(kf_tensor_to_dlpack_legacy(h_, &m));
     return m;
+  }
+
+  // Autograd (docs/autograd.md).
+  /// Marks this leaf as requiring grad (or not); returns it.
+  Tensor& requires_grad_(bool requires_grad = true) {
+    detail::check(kf_tensor_set_requires_grad(h_, requires_grad));
+    return *this;
+  }
+  bool requires_grad() const {
+    bool r = false;
+    detail::check(kf_tensor_requires_grad(h_, &r));
+    return r;
+  }
+  bool is_leaf() const {
+    bool leaf = true;
+    detail::check(kf_tensor_is_leaf(h_, &leaf));
+    return leaf;
+  }
+  /// The gradient backward accumulated (an undefined Tensor when none).
+  Tensor grad() const {
+    kf_tensor_t g = nullptr;
+    detail::check(kf_tensor_grad(h_, &g));
+    return adopt(g);
+  }
+  /// Replaces the gradient; an undefined Tensor clears it.
+  void set_grad(const Tensor& g) { detail::check(kf_tensor_set_grad(h_, g.handle())); }
+  /// A view of the same elements that does not require grad.
+  Tensor detach() const {
+    kf_tensor_t out = nullptr;
+    detail::check(kf_tensor_detach(h_, &out));
+    return adopt(out);
+  }
+  /// Adds the gradients of this one-element tensor into the leaves' .grad.
+  void backward() const { detail::check(kf_backward(&h_, nullptr, 1, false, false)); }
+  /// The same, seeded with `gradient` (any shape: this tensor's).
+  void backward(const Tensor& gradient, bool retain_graph = false,
+                bool create_graph = false) const {
+    const kf_tensor_t g = gradient.handle();
+    detail::check(kf_backward(&h_, &g, 1, retain_graph, create_graph));
   }
 
   Tensor& operator+=(const Tensor& o) { return add_(o); }

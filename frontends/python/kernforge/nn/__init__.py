@@ -1,0 +1,10 @@
+"""Neural network building blocks over kernforge's autograd (docs/autograd.md): ``Module`` and
+``Parameter`` (module.py), the layers (layers.py) and ``functional`` (the losses and
+activations as functions)."""
+
+from . import functional
+from .layers import GELU, Dropout, LayerNorm, Linear, ReLU, Sequential
+from .module import Module, Parameter
+
+__all__ = ["Module", "Parameter", "Linear", "LayerNorm", "Dropout", "Sequential", "ReLU",
+           "GELU", "functional"]

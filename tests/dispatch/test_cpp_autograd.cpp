@@ -1,0 +1,37 @@
+// The C++ frontend's autograd: requires_grad_, backward, grad, detach and kf::NoGradGuard
+// over the C ABI's autograd functions.
+#include <vector>
+
+#include "dispatch_util.hpp"
+#include "kernforge/kernforge.hpp"
+
+namespace dispatch_test {
+namespace {
+
+TEST(CppAutograd, BackwardFillsGradAndNoGradGuardRecordsNothing) {
+  kf::Tensor x = kf::tensor({1.0, 2.0, 3.0}, {3});
+  x.requires_grad_();
+  EXPECT_TRUE(x.requires_grad());
+  EXPECT_TRUE(x.is_leaf());
+  EXPECT_FALSE(x.grad().defined());
+  const kf::Tensor y = (x * x).sum();
+  EXPECT_TRUE(y.requires_grad());
+  EXPECT_FALSE(y.is_leaf());
+  y.backward();
+  EXPECT_EQ(x.grad().to_vector<double>(), (std::vector<double>{2.0, 4.0, 6.0}));
+  {
+    kf::NoGradGuard no_grad;
+    const kf::Tensor z = x * x;
+    EXPECT_FALSE(z.requires_grad());
+    x -= x.grad();  // an update of a leaf that requires grad
+  }
+  EXPECT_EQ(x.to_vector<double>(), (std::vector<double>{-1.0, -2.0, -3.0}));
+  EXPECT_TRUE((x * x).requires_grad());
+  x.set_grad(kf::Tensor());
+  EXPECT_FALSE(x.grad().defined());
+  EXPECT_FALSE(x.detach().requires_grad());
+  EXPECT_THROW((x * x).backward(), kf::Error);  // not one element, no gradient given
+}
+
+}  // namespace
+}  // namespace dispatch_test

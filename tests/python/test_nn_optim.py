@@ -1,0 +1,98 @@
+"""kernforge.nn and kernforge.optim: modules and their parameters, the losses against numpy,
+and small models that must train."""
+
+import numpy as np
+import pytest
+
+import kernforge as kf
+from kernforge import nn
+from kernforge.nn import functional as F
+
+# The ops whose numpy comparison is here (test_ops_numpy_rest.py's coverage check reads it).
+COMPARED = {"one_hot", "nll_loss"}
+
+
+def test_one_hot_and_nll_loss_against_numpy():
+    t = kf.asarray([2, 0, 1, 2])
+    np.testing.assert_array_equal(kf.one_hot(t, 4).numpy(), np.eye(4, dtype=np.int64)[[2, 0, 1, 2]])
+    assert kf.one_hot(t).shape == (4, 3)
+    logits = np.array([[0.5, -1.0, 2.0], [1.0, 0.2, -0.3], [0.0, 0.0, 0.0], [3.0, 1.0, 2.0]],
+                      dtype=np.float32)
+    lp = logits - np.log(np.exp(logits).sum(1, keepdims=True))
+    want = -lp[np.arange(4), [2, 0, 1, 2]]
+    got = F.cross_entropy(kf.asarray(logits), t, reduction="none")
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-5)
+    np.testing.assert_allclose(F.cross_entropy(kf.asarray(logits), t).item(), want.mean(),
+                               rtol=1e-5)
+    np.testing.assert_allclose(F.nll_loss(kf.asarray(lp), t, "sum").item(), want.sum(), rtol=1e-5)
+    with pytest.raises(IndexError, match="outside"):
+        kf.one_hot(kf.asarray([0, 5]), 3)
+    with pytest.raises(IndexError, match="outside"):
+        F.cross_entropy(kf.asarray(logits), kf.asarray([0, 1, 2, 3]))
+    with pytest.raises(ValueError, match="reduction"):
+        F.mse_loss(kf.ones((2,)), kf.ones((2,)), reduction="avg")
+
+
+def test_cross_entropy_gradient_is_softmax_minus_one_hot():
+    logits = kf.asarray([[0.5, -1.0, 2.0], [1.0, 0.2, -0.3]], dtype=kf.float64, requires_grad=True)
+    t = kf.asarray([2, 0])
+    F.cross_entropy(logits, t).backward()
+    p = np.exp(logits.detach().numpy())
+    p /= p.sum(1, keepdims=True)
+    np.testing.assert_allclose(logits.grad.numpy(), (p - np.eye(3)[[2, 0]]) / 2, rtol=1e-10)
+
+
+def test_modules_register_parameters_and_state_dicts_round_trip():
+    kf.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.LayerNorm(8), nn.Dropout(0.1),
+                          nn.Linear(8, 2, bias=False))
+    names = [n for n, _ in model.named_parameters()]
+    assert names == ["0.weight", "0.bias", "2.weight", "2.bias", "4.weight"]
+    assert all(p.requires_grad and p.is_leaf for p in model.parameters())
+    state = model.state_dict()
+    other = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.LayerNorm(8), nn.Dropout(0.1),
+                          nn.Linear(8, 2, bias=False))
+    other.load_state_dict(state)
+    x = kf.randn((3, 4))
+    model.eval(), other.eval()
+    np.testing.assert_array_equal(model(x).numpy(), other(x).numpy())
+    with pytest.raises(KeyError, match="missing"):
+        other.load_state_dict({})
+    assert "Linear(in_features=4, out_features=8, bias=True)" in repr(model)
+
+
+def test_dropout_scales_what_it_keeps_and_is_off_in_eval():
+    kf.manual_seed(1)
+    d = nn.Dropout(0.5)
+    y = d(kf.ones((10000,)))
+    kept = y.numpy()
+    assert set(np.unique(kept)) <= {0.0, 2.0} and 0.45 < (kept > 0).mean() < 0.55
+    d.eval()
+    assert d(kf.ones((3,))).tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize("make", [lambda ps: kf.optim.SGD(ps, lr=0.1, momentum=0.9),
+                                  lambda ps: kf.optim.AdamW(ps, lr=0.05, weight_decay=0.0)])
+def test_an_mlp_learns_a_synthetic_classification(make):
+    kf.manual_seed(0)
+    x = kf.randn((256, 2))
+    y = (x[:, 0] * x[:, 1] > 0).to(dtype=kf.int64)  # XOR of the signs: needs a hidden layer
+    model = nn.Sequential(nn.Linear(2, 32), nn.ReLU(), nn.Linear(32, 2))
+    opt = make(model.parameters())
+    for _ in range(300):
+        opt.zero_grad()
+        loss = F.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+    assert loss.item() < 0.2
+    accuracy = (model(x).argmax(1) == y).to(dtype=kf.float32).mean().item()
+    assert accuracy > 0.95
+
+
+def test_optimizers_refuse_what_is_not_a_parameter():
+    with pytest.raises(ValueError, match="empty"):
+        kf.optim.SGD([], lr=0.1)
+    with pytest.raises(ValueError, match="leaves that require grad"):
+        kf.optim.AdamW([kf.ones((2,))])
+    with pytest.raises(ValueError, match="negative"):
+        kf.optim.SGD([kf.ones((2,), requires_grad=True)], lr=-1)
