@@ -1,4 +1,4 @@
-// index_kernels.cpp — index_select, gather, index_copy_ and fill_.
+// index_kernels.cpp — index_select, gather, index_copy_, index_add_ and fill_.
 //
 // Contract: every index is checked against the size of self along dim before self is read at
 // it (index_select checks them all first, gather each one as it goes); an index outside
@@ -12,7 +12,9 @@
 // copy of self when the output is not self: the CPU fallback runs in-place ops on new outputs).
 // Where the index names one position twice, the later entry is written, as in a serial loop:
 // threads split the rows outside dim, or the positions along dim (each thread then reads the
-// whole index and writes only its own positions), never the index's entries.
+// whole index and writes only its own positions), never the index's entries. index_add_ walks
+// the same way and adds alpha times each entry instead, so a position named twice gets both
+// entries, added in index order on every thread count.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -31,6 +33,7 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kIndexMask = kAllMask;
+constexpr uint32_t kIndexAddMask = kNumericMask | kComplexMask;  // a sum: every dtype but bool
 
 [[noreturn]] void bad_index(int64_t value, int64_t position, int32_t dim, int64_t size) {
   std::string msg = "index " + std::to_string(value) + " (at position " +
@@ -335,6 +338,76 @@ void index_copy__kernel(const ops::index_copy_::Args& a) {
   });
 }
 
+/// index_add_ of a dense self and source, split as copy_dense splits index_copy_.
+template <class T>
+void add_dense(const ops::index_add_::Args& a, int32_t dim, const Indices& idx) {
+  int64_t outer = 1, inner = 1;
+  for (int32_t d = 0; d < dim; ++d) outer *= a.out.shape[d];
+  for (int32_t d = dim + 1; d < a.out.ndim; ++d) inner *= a.out.shape[d];
+  const int64_t k = idx.size(), size = a.out.shape[dim];
+  T* dst = static_cast<T*>(a.out.data);
+  const T* src = static_cast<const T*>(a.source.data);
+  const int64_t* ix = idx.data();
+  const OpMath<T> alpha = scalar_to_opmath<T>(a.alpha);
+  const int nt = threads_for(outer * k * inner);
+  auto add = [&](int64_t o, int64_t j) {
+    T* d = dst + (o * size + ix[j]) * inner;
+    const T* s = src + (o * k + j) * inner;
+    for (int64_t i = 0; i < inner; ++i) {
+      d[i] = convert<T>(convert<OpMath<T>>(d[i]) + alpha * convert<OpMath<T>>(s[i]));
+    }
+  };
+  if (outer >= 4 * nt) {
+#pragma omp parallel for num_threads(nt) schedule(static)
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t j = 0; j < k; ++j) add(o, j);
+    }
+    return;
+  }
+#pragma omp parallel for num_threads(nt) schedule(static, 1)
+  for (int t = 0; t < nt; ++t) {  // thread t adds into the positions [lo, hi) along dim
+    const int64_t lo = size * t / nt, hi = size * (t + 1) / nt;
+    for (int64_t o = 0; o < outer; ++o) {
+      for (int64_t j = 0; j < k; ++j) {
+        if (ix[j] >= lo && ix[j] < hi) add(o, j);
+      }
+    }
+  }
+}
+
+template <class T>
+void add_into(const ops::index_add_::Args& a, int32_t dim, const Indices& idx) {
+  const OpMath<T> alpha = scalar_to_opmath<T>(a.alpha);
+  auto plus = [alpha](T o, T s) {
+    return convert<T>(convert<OpMath<T>>(o) + alpha * convert<OpMath<T>>(s));
+  };
+  if (a.out.ndim == 0) {
+    T* o = static_cast<T*>(a.out.data);
+    *o = plus(*o, elem(static_cast<const T*>(a.source.data)));
+    return;
+  }
+  if (is_dense(a.out) && is_dense(a.source)) return add_dense<T>(a, dim, idx);
+  int64_t s_shape[KF_MAX_NDIM], s_strides[KF_MAX_NDIM], o_shape[KF_MAX_NDIM],
+      o_strides[KF_MAX_NDIM];
+  for (int64_t j = 0; j < idx.size(); ++j) {  // in index order: repeats add up in that order
+    const kf_tensor_view_t src = drop_dim(a.source, dim, j, sizeof(T), s_shape, s_strides);
+    const kf_tensor_view_t dst = drop_dim(a.out, dim, idx[j], sizeof(T), o_shape, o_strides);
+    map2<T, T, T>(dst, dst, src, plus);
+  }
+}
+
+// Called in place, out is self; for a new out (the CPU fallback), out starts as a copy of self.
+void index_add__kernel(const ops::index_add_::Args& a) {
+  const int32_t nd = a.out.ndim;
+  const int32_t dim = static_cast<int32_t>(a.dim < 0 ? a.dim + (nd > 0 ? nd : 1) : a.dim);
+  const Indices idx(a.index, dim, nd > 0 ? a.out.shape[dim] : 1);
+  dispatch<kIndexAddMask>(a.out.dtype, "index_add_", [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if (a.out.data != a.self.data) map1<T, T>(a.out, a.self, [](T v) { return v; });
+    if (a.source.numel > 0) add_into<T>(a, dim, idx);
+  });
+}
+
 void fill__kernel(const ops::fill_::Args& a) {
   dispatch<kIndexMask>(a.out.dtype, "fill_", [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -349,6 +422,7 @@ kf_status_t register_index_kernels(const kf_registrar_t* reg) {
   KF_CPU_KERNEL(reg, index_select, index_select_kernel, kIndexMask);
   KF_CPU_KERNEL(reg, gather, gather_kernel, kIndexMask);
   KF_CPU_KERNEL(reg, index_copy_, index_copy__kernel, kIndexMask);
+  KF_CPU_KERNEL(reg, index_add_, index_add__kernel, kIndexAddMask);
   KF_CPU_KERNEL(reg, fill_, fill__kernel, kIndexMask);
   return KF_OK;
 }

@@ -172,4 +172,12 @@ TensorRef diagonal_backward(TensorImpl& grad, IntListView shape, int64_t offset,
   return z;
 }
 
+// The entries grad holds, added back at their positions along dim of a zero tensor of shape.
+TensorRef index_select_backward(TensorImpl& grad, IntListView shape, int64_t dim,
+                                TensorImpl& index) {
+  TensorRef z = zeros_shaped(grad, shape);
+  ops::index_add_(*z, dim, index, grad);
+  return z;
+}
+
 }  // namespace kf::autograd::helpers

@@ -1,6 +1,7 @@
-// Meta functions of the indexing ops: index_select, gather and index_copy_ (index dtypes and
-// shapes; the index values are checked by the kernels, which read them), masked_select_static
-// and fill_ (the value must be one of the tensor's dtype, Note [Scalars to dtypes]).
+// Meta functions of the indexing ops: index_select, gather, index_copy_ and index_add_ (index
+// dtypes and shapes; the index values are checked by the kernels, which read them),
+// masked_select_static and fill_ (the value must be one of the tensor's dtype, Note [Scalars
+// to dtypes]).
 #include <cstdint>
 
 #include "core/dtype.hpp"
@@ -73,30 +74,45 @@ void gather(const CallArgs& a, MetaResult& m) {
   m.compute_dtype = self.dtype;
 }
 
-// index_copy_(self, dim, index, source): index as index_select's; source has self's dtype and
-// self's shape with index's length along dim (a 0-dim self takes one index and a 0-dim source).
-void index_copy(const CallArgs& a, MetaResult& m) {
+namespace {
+
+// index_copy_ and index_add_(self, dim, index, source): index as index_select's; source has
+// self's dtype and self's shape with index's length along dim (a 0-dim self takes one index
+// and a 0-dim source).
+void index_write(const char* op, const CallArgs& a, MetaResult& m) {
   const TensorImpl& self = a.tensor(0);
   const TensorImpl& source = a.tensor(3);
-  const int64_t count = index_count("index_copy_", a.tensor(2));
-  const int32_t dim = wrap_dim("index_copy_", a.int_arg(1), self.ndim);
+  const int64_t count = index_count(op, a.tensor(2));
+  const int32_t dim = wrap_dim(op, a.int_arg(1), self.ndim);
   if (source.dtype != self.dtype) {
-    fail(KF_INVALID_ARGUMENT, "index_copy_: source is {} but self is {}; convert source to "
-         "self's dtype first (to_dtype)", dtype_name(source.dtype), dtype_name(self.dtype));
+    fail(KF_INVALID_ARGUMENT, "{}: source is {} but self is {}; convert source to self's dtype "
+         "first (to_dtype)", op, dtype_name(source.dtype), dtype_name(self.dtype));
   }
   bool fits = source.ndim == self.ndim && (self.ndim > 0 || count == 1);
   for (int32_t d = 0; fits && d < self.ndim; ++d) {
     fits = source.shape[d] == (d == dim ? count : self.shape[d]);
   }
   if (!fits) {
-    fail(KF_INVALID_ARGUMENT, "index_copy_: source has shape {} but self {} with an index of {} "
-         "values along dim {} takes a source of self's shape with {} at that dim",
+    fail(KF_INVALID_ARGUMENT, "{}: source has shape {} but self {} with an index of {} values "
+         "along dim {} takes a source of self's shape with {} at that dim", op,
          shape_string(source.shape, source.ndim), shape_string(self.shape, self.ndim), count,
          dim, count);
   }
   same_shape(self, m.out[0]);
   m.out[0].dtype = self.dtype;
   m.compute_dtype = self.dtype;
+}
+
+}  // namespace
+
+void index_copy(const CallArgs& a, MetaResult& m) { index_write("index_copy_", a, m); }
+
+void index_add(const CallArgs& a, MetaResult& m) {
+  if (a.tensor(0).dtype == KF_BOOL) {
+    fail(KF_INVALID_ARGUMENT, "index_add_: self is bool, which has no sum; use index_copy_ or "
+         "a numeric dtype");
+  }
+  index_write("index_add_", a, m);
 }
 
 // masked_select_static(self, mask, size): mask bool of self's shape; a 1-D output of size

@@ -1,4 +1,4 @@
-// CTS: index_select, gather, index_copy_ and masked_select: values against a reference computed
+// CTS: index_select, gather, index_copy_, index_add_ and masked_select: values against a reference computed
 // here, every dtype, int32 and int64 indices, 0-dim and empty indices, negative dims, strided
 // self and index, repeated positions (the later entry is written), broadcast masks, out= and the
 // refused arguments (an out-of-range index names its value and the valid range).
@@ -171,6 +171,47 @@ TEST_P(Index, IndexCopyStridedAndZeroDim) {
   Tensor zi = make(Values{0}, {1}, KF_INT64);
   CTS_ASSERT_OK(kf_index_copy_(z.get(), 0, zi.get(), zs.get()));
   EXPECT_TRUE(matches(z, Values{src[1]}, {}, dt()));
+}
+
+/// index_add_ of a row-major [rows, cols] matrix along dim 0 or 1, alpha 1, in index order.
+Values ref_add2(Values m, int64_t cols, int dim, const std::vector<int64_t>& idx,
+                const Values& src) {
+  const int64_t rows = static_cast<int64_t>(m.size()) / cols;
+  const int64_t k = static_cast<int64_t>(idx.size());
+  auto at = [](int64_t i) { return static_cast<size_t>(i); };
+  for (int64_t j = 0; j < k; ++j) {
+    const int64_t p = idx[at(j)];
+    if (dim == 0) {
+      for (int64_t c = 0; c < cols; ++c) m[at(p * cols + c)] += src[at(j * cols + c)];
+    } else {
+      for (int64_t r = 0; r < rows; ++r) m[at(r * cols + p)] += src[at(r * k + j)];
+    }
+  }
+  return m;
+}
+
+TEST_P(Index, IndexAddBothDimsRepeatsAndStrided) {
+  CTS_REQUIRE(dt(), "index_add_");
+  if (dt() == KF_BOOL) GTEST_SKIP() << "index_add_ of bool is refused";
+  const Values m = counting(12, dt());
+  const std::vector<int64_t> i0{2, 0, 2}, i1{3, 1};
+  const Values s0 = representable(dt(), iota(12, 1)), s1 = representable(dt(), iota(6, 2));
+  Tensor a = make(m, {3, 4}), b = make(m, {3, 4});
+  Tensor idx0 = make(as_values(i0), {3}, KF_INT64), idx1 = make(as_values(i1), {2}, KF_INT32);
+  Tensor src0 = make(s0, {3, 4}), src1 = make(s1, {3, 2});
+  CTS_ASSERT_OK(kf_index_add_(a.get(), 0, idx0.get(), src0.get(), kf_scalar_i64(1)));
+  EXPECT_TRUE(matches(a, ref_add2(m, 4, 0, i0, s0), {3, 4}, dt()));  // row 2 gets both
+  CTS_ASSERT_OK(kf_index_add_(b.get(), -1, idx1.get(), src1.get(), kf_scalar_i64(1)));
+  EXPECT_TRUE(matches(b, ref_add2(m, 4, 1, i1, s1), {3, 4}, dt()));
+  Tensor base = make(m, {3, 4}), t;
+  CTS_ASSERT_OK(kf_transpose(base.get(), 0, 1, t.put()));  // [4, 3]: adds into base's columns
+  Tensor s = make(representable(dt(), iota(6, 1)), {2, 3}), idx = make(Values{3, 1}, {2}, KF_INT64);
+  CTS_ASSERT_OK(kf_index_add_(t.get(), 0, idx.get(), s.get(), kf_scalar_i64(1)));
+  EXPECT_TRUE(matches(base, ref_add2(m, 4, 1, {3, 1}, representable(dt(), Values{1, 4, 2, 5, 3, 6})),
+                      {3, 4}, dt()));
+  Tensor bad = make(Values{4}, {1}, KF_INT64), one = make(representable(dt(), iota(4, 1)), {1, 4});
+  expect_invalid_argument(kf_index_add_(a.get(), 0, bad.get(), one.get(), kf_scalar_i64(1)),
+                          {"index_add_", "index 4"});
 }
 
 TEST_P(Index, MaskedSelectDenseStridedAndBroadcast) {

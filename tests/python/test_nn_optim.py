@@ -9,7 +9,7 @@ from kernforge import nn
 from kernforge.nn import functional as F
 
 # The ops whose numpy comparison is here (test_ops_numpy_rest.py's coverage check reads it).
-COMPARED = {"one_hot", "nll_loss"}
+COMPARED = {"one_hot", "nll_loss", "index_add_"}
 
 
 def test_one_hot_and_nll_loss_against_numpy():
@@ -96,3 +96,35 @@ def test_optimizers_refuse_what_is_not_a_parameter():
         kf.optim.AdamW([kf.ones((2,))])
     with pytest.raises(ValueError, match="negative"):
         kf.optim.SGD([kf.ones((2,), requires_grad=True)], lr=-1)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "float16", "complex64"])
+def test_index_add_against_numpy(dtype):
+    base = np.arange(12).reshape(3, 4).astype(dtype)
+    src = (np.arange(8).reshape(2, 4) + 1).astype(dtype)
+    idx = np.array([2, 2])  # a position named twice gets both
+    want = base.copy()
+    np.add.at(want, idx, src * 3)
+    got = kf.asarray(base)
+    got.index_add_(0, kf.asarray(idx), kf.asarray(src), alpha=3)
+    np.testing.assert_array_equal(got.numpy(), want)
+    col = kf.asarray(base)
+    col.index_add_(1, kf.asarray([3, 0, 3]), kf.asarray(np.ones((3, 3), dtype=dtype)))
+    want = base.copy()
+    np.add.at(want, (slice(None), [3, 0, 3]), 1)
+    np.testing.assert_array_equal(col.numpy(), want)
+    with pytest.raises(ValueError, match="bool"):
+        kf.zeros((2,), dtype=kf.bool).index_add_(0, kf.asarray([0]), kf.ones((1,), dtype=kf.bool))
+
+
+def test_embedding_trains_through_index_select():
+    kf.manual_seed(0)
+    emb = nn.Embedding(5, 3)
+    idx = kf.asarray([[1, 1], [4, 0]])
+    out = emb(idx)
+    assert out.shape == (2, 2, 3)
+    np.testing.assert_array_equal(out.detach().numpy(), emb.weight.detach().numpy()[[[1, 1], [4, 0]]])
+    (out * kf.asarray([1.0, 2.0, 3.0])).sum().backward()
+    want = np.zeros((5, 3), dtype=np.float32)
+    np.add.at(want, [1, 1, 4, 0], [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(emb.weight.grad.numpy(), want)

@@ -3,8 +3,8 @@
 activations as functions)."""
 
 from . import functional
-from .layers import GELU, Dropout, LayerNorm, Linear, ReLU, Sequential
+from .layers import GELU, Dropout, Embedding, LayerNorm, Linear, ReLU, Sequential
 from .module import Module, Parameter
 
-__all__ = ["Module", "Parameter", "Linear", "LayerNorm", "Dropout", "Sequential", "ReLU",
+__all__ = ["Module", "Parameter", "Linear", "Embedding", "LayerNorm", "Dropout", "Sequential", "ReLU",
            "GELU", "functional"]

@@ -39,6 +39,11 @@ def linear(x, weight, bias=None):
     return _ops().linear(x, weight, bias)
 
 
+def embedding(indices, weight):
+    """The rows of weight at the integer indices: shape indices.shape + [weight.shape[1]]."""
+    return _ops().embedding(weight, indices)
+
+
 def dropout(x, p=0.5, training=True):
     """Zeroes each element with probability p while training and scales the rest by 1 / (1 - p)."""
     if not 0 <= p <= 1:
@@ -76,6 +81,6 @@ def mse_loss(input, target, reduction="mean"):  # noqa: A002 - PyTorch's argumen
     return err if r == 0 else (err.mean() if r == 1 else err.sum())
 
 
-__all__ = ["relu", "gelu", "softmax", "log_softmax", "linear", "dropout", "layer_norm",
+__all__ = ["relu", "gelu", "softmax", "log_softmax", "linear", "embedding", "dropout", "layer_norm",
            "one_hot", "nll_loss", "cross_entropy", "mse_loss"]
 _ = _C  # the extension is loaded before any of these run

@@ -1,4 +1,5 @@
-"""The layers: Linear, LayerNorm, Dropout, Sequential and the activations, as PyTorch's."""
+"""The layers: Linear, Embedding, LayerNorm, Dropout, Sequential and the activations, as
+PyTorch's."""
 
 import math
 
@@ -28,6 +29,23 @@ class Linear(Module):
     def extra_repr(self):
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class Embedding(Module):
+    """Rows of a [num_embeddings, embedding_dim] table picked by integer indices; weights from
+    a standard normal (PyTorch's init)."""
+
+    def __init__(self, num_embeddings, embedding_dim):
+        super().__init__()
+        import kernforge as kf
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.weight = Parameter(kf.randn((num_embeddings, embedding_dim)))
+
+    def forward(self, indices):
+        return F.embedding(indices, self.weight)
+
+    def extra_repr(self):
+        return f"{self.num_embeddings}, {self.embedding_dim}"
 
 
 class LayerNorm(Module):
