@@ -123,17 +123,25 @@ void save_inputs(OpNode& node, const CallArgs& a, CallMode mode) {
   }
 }
 
+[[noreturn]] void refuse_complex(const OpDef& def) {
+  fail(KF_UNIMPLEMENTED, "autograd: '{}' makes a complex result from an input that requires "
+       "grad; complex autograd is not supported yet: call it under no_grad or on detached "
+       "tensors", def.name);
+}
+
 void record(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
             TensorImpl** results, const Derivative& d) {
   check_recordable(a, mode, given);
+  if (mode == CallMode::Inplace && is_complex_dtype(given[0]->dtype)) refuse_complex(*a.def);
   std::shared_ptr<OpNode> node = make_node(a, d);
   save_inputs(*node, a, mode);
   run_without_grad(layer, a, mode, given, results);
   TensorImpl& out = mode == CallMode::Functional ? *results[0] : *given[0];
   if (!is_inexact(out.dtype)) return;  // an integer result carries no gradient
-  if (is_complex_dtype(out.dtype)) {
-    fail(KF_UNIMPLEMENTED, "autograd: '{}' made a complex result from an input that requires "
-         "grad; complex autograd is not supported yet", a.def->name);
+  if (is_complex_dtype(out.dtype)) {  // Functional: the result goes back before the error
+    release(results[0]);
+    results[0] = nullptr;
+    refuse_complex(*a.def);
   }
   node->set_result_meta(out);
   if (d.saves_result) node->save(out, -1);

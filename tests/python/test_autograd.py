@@ -135,3 +135,11 @@ def test_in_place_ops_on_results_record_and_read_what_they_overwrote():
     assert y.grad_fn == "add"
     y.sum().backward()
     assert values(x.grad) == [9.0, 25.0]  # 8x + 1
+
+
+def test_a_complex_result_from_a_tensor_that_requires_grad_is_refused():
+    x = kf.ones((2,), requires_grad=True)
+    with pytest.raises(NotImplementedError, match="complex"):
+        x.to(dtype=kf.complex64)
+    with kf.no_grad():
+        assert x.to(dtype=kf.complex64).dtype == kf.complex64
