@@ -267,43 +267,53 @@ void gather_kernel(const ops::gather::Args& a) {
   });
 }
 
-/// index_copy_ of a dense self and source: self outer x size x inner, source outer x k x inner.
-template <class T>
-void copy_dense(const ops::index_copy_::Args& a, int32_t dim, const Indices& idx) {
+/// The walk index_copy_ and index_add_ share over a dense out and source (out outer x size x
+/// inner, source outer x k x inner): put(d, s) for each index entry j, with d the row of out at
+/// position idx[j] and s the row j of source, in index order for each position. Threads split
+/// the rows outside dim, or the positions along dim (each thread reads the whole index and
+/// touches only its own positions), never the index's entries.
+template <class T, class Put>
+void for_each_dense_row(const kf_tensor_view_t& out, const kf_tensor_view_t& source,
+                        int32_t dim, const Indices& idx, Put put) {
   int64_t outer = 1, inner = 1;
-  for (int32_t d = 0; d < dim; ++d) outer *= a.out.shape[d];
-  for (int32_t d = dim + 1; d < a.out.ndim; ++d) inner *= a.out.shape[d];
-  const int64_t k = idx.size(), size = a.out.shape[dim];
-  T* dst = static_cast<T*>(a.out.data);
-  const T* src = static_cast<const T*>(a.source.data);
+  for (int32_t d = 0; d < dim; ++d) outer *= out.shape[d];
+  for (int32_t d = dim + 1; d < out.ndim; ++d) inner *= out.shape[d];
+  const int64_t k = idx.size(), size = out.shape[dim];
+  T* dst = static_cast<T*>(out.data);
+  const T* src = static_cast<const T*>(source.data);
   const int64_t* ix = idx.data();
-  const size_t row = static_cast<size_t>(inner) * sizeof(T);
   const int nt = threads_for(outer * k * inner);
-  auto put = [&](int64_t o, int64_t j) {
-    T* d = dst + (o * size + ix[j]) * inner;
-    const T* s = src + (o * k + j) * inner;
-    if (inner == 1) {
-      *d = *s;
-    } else {
-      std::memcpy(d, s, row);
-    }
+  auto row = [&](int64_t o, int64_t j) {
+    put(dst + (o * size + ix[j]) * inner, src + (o * k + j) * inner, inner);
   };
   if (outer >= 4 * nt) {
 #pragma omp parallel for num_threads(nt) schedule(static)
     for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t j = 0; j < k; ++j) put(o, j);
+      for (int64_t j = 0; j < k; ++j) row(o, j);
     }
     return;
   }
 #pragma omp parallel for num_threads(nt) schedule(static, 1)
-  for (int t = 0; t < nt; ++t) {  // thread t writes the positions [lo, hi) along dim
+  for (int t = 0; t < nt; ++t) {  // thread t touches the positions [lo, hi) along dim
     const int64_t lo = size * t / nt, hi = size * (t + 1) / nt;
     for (int64_t o = 0; o < outer; ++o) {
       for (int64_t j = 0; j < k; ++j) {
-        if (ix[j] >= lo && ix[j] < hi) put(o, j);
+        if (ix[j] >= lo && ix[j] < hi) row(o, j);
       }
     }
   }
+}
+
+/// index_copy_ of a dense self and source.
+template <class T>
+void copy_dense(const ops::index_copy_::Args& a, int32_t dim, const Indices& idx) {
+  for_each_dense_row<T>(a.out, a.source, dim, idx, [](T* d, const T* s, int64_t n) {
+    if (n == 1) {
+      *d = *s;
+    } else {
+      std::memcpy(d, s, static_cast<size_t>(n) * sizeof(T));
+    }
+  });
 }
 
 template <class T>
@@ -338,41 +348,15 @@ void index_copy__kernel(const ops::index_copy_::Args& a) {
   });
 }
 
-/// index_add_ of a dense self and source, split as copy_dense splits index_copy_.
+/// index_add_ of a dense self and source: alpha times each entry, in index order per position.
 template <class T>
 void add_dense(const ops::index_add_::Args& a, int32_t dim, const Indices& idx) {
-  int64_t outer = 1, inner = 1;
-  for (int32_t d = 0; d < dim; ++d) outer *= a.out.shape[d];
-  for (int32_t d = dim + 1; d < a.out.ndim; ++d) inner *= a.out.shape[d];
-  const int64_t k = idx.size(), size = a.out.shape[dim];
-  T* dst = static_cast<T*>(a.out.data);
-  const T* src = static_cast<const T*>(a.source.data);
-  const int64_t* ix = idx.data();
   const OpMath<T> alpha = scalar_to_opmath<T>(a.alpha);
-  const int nt = threads_for(outer * k * inner);
-  auto add = [&](int64_t o, int64_t j) {
-    T* d = dst + (o * size + ix[j]) * inner;
-    const T* s = src + (o * k + j) * inner;
-    for (int64_t i = 0; i < inner; ++i) {
+  for_each_dense_row<T>(a.out, a.source, dim, idx, [alpha](T* d, const T* s, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
       d[i] = convert<T>(convert<OpMath<T>>(d[i]) + alpha * convert<OpMath<T>>(s[i]));
     }
-  };
-  if (outer >= 4 * nt) {
-#pragma omp parallel for num_threads(nt) schedule(static)
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t j = 0; j < k; ++j) add(o, j);
-    }
-    return;
-  }
-#pragma omp parallel for num_threads(nt) schedule(static, 1)
-  for (int t = 0; t < nt; ++t) {  // thread t adds into the positions [lo, hi) along dim
-    const int64_t lo = size * t / nt, hi = size * (t + 1) / nt;
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t j = 0; j < k; ++j) {
-        if (ix[j] >= lo && ix[j] < hi) add(o, j);
-      }
-    }
-  }
+  });
 }
 
 template <class T>
