@@ -9,33 +9,17 @@
 
 #include "core/scalar_conversion.hpp"
 #include "core_ops.hpp"
+#include "formula_util.hpp"
 
 namespace kf::autograd::helpers {
 namespace {
+
+using namespace formula_util;  // NOLINT(google-build-using-namespace): the shared pieces
 
 // (M_SQRT1_2 and friends are not in standard C++, nor in MinGW's strict mode.)
 constexpr double kSqrtHalf = 0.70710678118654752440;       // 1 / sqrt(2)
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;     // 1 / sqrt(2 pi)
 constexpr double kSqrt2OverPi = 0.79788456080286535588;    // sqrt(2 / pi)
-
-TensorRef number(const TensorImpl& like, kf_scalar_t v) {
-  return ops::full({}, v, like.dtype, like.device);
-}
-
-TensorRef number(const TensorImpl& like, double v) { return number(like, kf_scalar_f64(v)); }
-
-TensorRef as_dtype_of(TensorRef mask, const TensorImpl& like) {
-  return ops::to_dtype(*mask, like.dtype);
-}
-
-int64_t wrap_dim(int64_t d, int64_t ndim) { return d < 0 ? d + ndim : d; }
-
-// The dims a reduction over `dim` of a tensor of `ndim` dims reduced: all when none are given.
-std::vector<bool> reduced_dims(IntListView dim, int64_t ndim) {
-  std::vector<bool> out(static_cast<size_t>(ndim), dim.len == 0);
-  for (int32_t i = 0; i < dim.len; ++i) out[static_cast<size_t>(wrap_dim(dim.data[i], ndim))] = true;
-  return out;
-}
 
 int64_t reduced_count(IntListView shape, IntListView dim) {
   const std::vector<bool> r = reduced_dims(dim, shape.len);
@@ -45,10 +29,6 @@ int64_t reduced_count(IntListView shape, IntListView dim) {
 }
 
 IntListView all_when_empty(IntListView dim) { return dim.len == 0 ? IntListView{} : dim; }
-
-TensorRef zeros_shaped(const TensorImpl& like, IntListView shape) {
-  return ops::zeros(shape, like.dtype, like.device);
-}
 
 }  // namespace
 
@@ -111,6 +91,15 @@ TensorRef pick_backward(TensorImpl& grad, TensorImpl& self, TensorImpl& other) {
   return ops::mul(grad, *ops::add(*above, *tie, kf_scalar_f64(0.5)));
 }
 
+// copysign(x, y) is x or -x: the gradient is grad times result / x, and 0 where x is 0 (a
+// corner the sign flips at), as PyTorch has it.
+TensorRef copysign_backward(TensorImpl& grad, TensorImpl& self, TensorImpl& result) {
+  TensorRef zero = number(self, 0.0);
+  TensorRef safe = ops::where(*ops::eq(self, *zero), *number(self, 1.0), self);
+  TensorRef ratio = ops::where(*ops::eq(self, *zero), *zero, *ops::div(result, *safe));
+  return ops::mul(grad, *ratio);
+}
+
 TensorRef relu_backward(TensorImpl& grad, TensorImpl& result) {
   return ops::mul(grad, *as_dtype_of(ops::gt(result, *number(result, 0.0)), grad));
 }
@@ -169,14 +158,6 @@ TensorRef diagonal_backward(TensorImpl& grad, IntListView shape, int64_t offset,
                             int64_t dim2) {
   TensorRef z = zeros_shaped(grad, shape);
   ops::copy_(*ops::diagonal(*z, offset, dim1, dim2), grad);
-  return z;
-}
-
-// The entries grad holds, added back at their positions along dim of a zero tensor of shape.
-TensorRef index_select_backward(TensorImpl& grad, IntListView shape, int64_t dim,
-                                TensorImpl& index) {
-  TensorRef z = zeros_shaped(grad, shape);
-  ops::index_add_(*z, dim, index, grad);
   return z;
 }
 

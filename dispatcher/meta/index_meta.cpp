@@ -1,6 +1,6 @@
-// Meta functions of the indexing ops: index_select, gather, index_copy_ and index_add_ (index
-// dtypes and shapes; the index values are checked by the kernels, which read them),
-// masked_select_static and fill_ (the value must be one of the tensor's dtype, Note [Scalars
+// Meta functions of the indexing ops: index_select, gather, index_copy_, index_add_ and
+// scatter_add_ (index dtypes and shapes; the index values are checked by the kernels, which
+// read them), masked_select_static and fill_ (the value must be one of the tensor's dtype, Note [Scalars
 // to dtypes]).
 #include <cstdint>
 
@@ -113,6 +113,45 @@ void index_add(const CallArgs& a, MetaResult& m) {
          "a numeric dtype");
   }
   index_write("index_add_", a, m);
+}
+
+// scatter_add_(self, dim, index, src): gather's adjoint. src has self's dtype (not bool) and
+// self's number of dims; index is int64 with that many dims (0-dim counts as one), no larger
+// than src in any dim and no larger than self outside dim. The output is self's shape.
+void scatter_add(const CallArgs& a, MetaResult& m) {
+  const TensorImpl& self = a.tensor(0);
+  const TensorImpl& index = a.tensor(2);
+  const TensorImpl& src = a.tensor(3);
+  if (self.dtype == KF_BOOL) {
+    fail(KF_INVALID_ARGUMENT, "scatter_add_: self is bool, which has no sum; use a numeric dtype");
+  }
+  if (src.dtype != self.dtype) {
+    fail(KF_INVALID_ARGUMENT, "scatter_add_: src is {} but self is {}; convert src to self's "
+         "dtype first (to_dtype)", dtype_name(src.dtype), dtype_name(self.dtype));
+  }
+  if (index.dtype != KF_INT64) {
+    fail(KF_INVALID_ARGUMENT, "scatter_add_: index must be int64, got {}", dtype_name(index.dtype));
+  }
+  const int32_t snd = self.ndim > 0 ? self.ndim : 1;
+  if ((index.ndim > 0 ? index.ndim : 1) != snd || (src.ndim > 0 ? src.ndim : 1) != snd) {
+    fail(KF_INVALID_ARGUMENT, "scatter_add_: self {}, index {} and src {} must have the same "
+         "number of dims", shape_string(self.shape, self.ndim),
+         shape_string(index.shape, index.ndim), shape_string(src.shape, src.ndim));
+  }
+  const int32_t dim = wrap_dim("scatter_add_", a.int_arg(1), self.ndim);
+  for (int32_t d = 0; d < snd; ++d) {
+    const bool too_big = size_at(index, d) > size_at(src, d) ||
+                         (d != dim && size_at(index, d) > size_at(self, d));
+    if (too_big) {
+      fail(KF_INVALID_ARGUMENT, "scatter_add_: index has size {} at dim {} (index {}, src {}, "
+           "self {}); the index may be no larger than src in any dim, nor than self outside dim {}",
+           size_at(index, d), d, shape_string(index.shape, index.ndim),
+           shape_string(src.shape, src.ndim), shape_string(self.shape, self.ndim), dim);
+    }
+  }
+  same_shape(self, m.out[0]);
+  m.out[0].dtype = self.dtype;
+  m.compute_dtype = self.dtype;
 }
 
 // masked_select_static(self, mask, size): mask bool of self's shape; a 1-D output of size

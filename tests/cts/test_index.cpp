@@ -1,7 +1,8 @@
-// CTS: index_select, gather, index_copy_, index_add_ and masked_select: values against a reference computed
-// here, every dtype, int32 and int64 indices, 0-dim and empty indices, negative dims, strided
-// self and index, repeated positions (the later entry is written), broadcast masks, out= and the
-// refused arguments (an out-of-range index names its value and the valid range).
+// CTS: index_select, gather, index_copy_, index_add_, scatter_add_ and masked_select: values
+// against a reference computed here, every dtype, int32 and int64 indices, 0-dim and empty indices,
+// negative dims, strided self and index, repeated positions (the later entry is written), broadcast
+// masks, out= and the refused arguments (an out-of-range index names its value and the valid
+// range).
 #include "cts_util.hpp"
 
 namespace cts {
@@ -212,6 +213,47 @@ TEST_P(Index, IndexAddBothDimsRepeatsAndStrided) {
   Tensor bad = make(Values{4}, {1}, KF_INT64), one = make(representable(dt(), iota(4, 1)), {1, 4});
   expect_invalid_argument(kf_index_add_(a.get(), 0, bad.get(), one.get(), kf_scalar_i64(1)),
                           {"index_add_", "index 4"});
+}
+
+/// scatter_add_ of a row-major [rows, cols] matrix along dim 0 or 1 with an index of
+/// [irows, icols] (no larger than src, of [srows, scols]), in index order.
+Values ref_scatter2(Values m, int64_t cols, int dim, const std::vector<int64_t>& idx,
+                    int64_t icols, const Values& src, int64_t scols) {
+  auto at = [](int64_t i) { return static_cast<size_t>(i); };
+  const int64_t irows = static_cast<int64_t>(idx.size()) / icols;
+  for (int64_t i = 0; i < irows; ++i) {
+    for (int64_t j = 0; j < icols; ++j) {
+      const int64_t p = idx[at(i * icols + j)];
+      m[at(dim == 0 ? p * cols + j : i * cols + p)] += src[at(i * scols + j)];
+    }
+  }
+  return m;
+}
+
+TEST_P(Index, ScatterAddBothDimsRepeatsAndStrided) {
+  CTS_REQUIRE(dt(), "scatter_add_");
+  if (dt() == KF_BOOL) GTEST_SKIP() << "scatter_add_ of bool is refused";
+  const Values m = counting(12, dt());
+  const std::vector<int64_t> i0{2, 0, 2, 2, 1, 1}, i1{3, 3, 0, 1};
+  const Values src = representable(dt(), iota(15, 1));  // [3, 5]: larger than either index
+  Tensor a = make(m, {3, 4}), b = make(m, {3, 4}), s = make(src, {3, 5});
+  Tensor idx0 = make(as_values(i0), {2, 3}, KF_INT64), idx1 = make(as_values(i1), {2, 2}, KF_INT64);
+  CTS_ASSERT_OK(kf_scatter_add_(a.get(), 0, idx0.get(), s.get()));
+  EXPECT_TRUE(matches(a, ref_scatter2(m, 4, 0, i0, 3, src, 5), {3, 4}, dt()));  // repeats add up
+  CTS_ASSERT_OK(kf_scatter_add_(b.get(), -1, idx1.get(), s.get()));
+  EXPECT_TRUE(matches(b, ref_scatter2(m, 4, 1, i1, 2, src, 5), {3, 4}, dt()));
+  Tensor base = make(m, {3, 4}), t;
+  CTS_ASSERT_OK(kf_transpose(base.get(), 0, 1, t.put()));  // [4, 3]: adds into base's columns
+  Tensor it = make(Values{1, 0}, {1, 2}, KF_INT64), st = make(representable(dt(), Values{5, 7}), {1, 2});
+  CTS_ASSERT_OK(kf_scatter_add_(t.get(), 1, it.get(), st.get()));  // t[0][1] += 5, t[0][0] += 7
+  Values want = m;
+  want[4] += representable(dt(), Values{5})[0];
+  want[0] += representable(dt(), Values{7})[0];
+  EXPECT_TRUE(matches(base, want, {3, 4}, dt()));
+  Tensor bad = make(Values{0, 4}, {1, 2}, KF_INT64), c = make(m, {3, 4});
+  expect_invalid_argument(kf_scatter_add_(c.get(), 1, bad.get(), s.get()),
+                          {"scatter_add_", "index 4", "position 1"});
+  EXPECT_TRUE(matches(c, m, {3, 4}, dt()));  // every index is checked before a write
 }
 
 TEST_P(Index, MaskedSelectDenseStridedAndBroadcast) {

@@ -16,6 +16,9 @@ B = np.array([[1.1, 0.6, -0.8], [0.5, 1.4, -0.2]])
 P = np.abs(A) + 0.2             # positive
 U = np.clip(A, -0.8, 0.8) * 0.9  # inside (-1, 1)
 G = np.abs(A) + 1.2             # above 1
+# zeros: one in a row, two in another (prod and cumprod are multilinear: central differences
+# are exact there)
+Z = np.array([[0.3, 0.0, 1.2, 0.5], [0.0, -1.5, 0.0, 0.4], [0.9, 1.1, -0.7, 0.6]])
 
 
 def unary(name, data=A):
@@ -58,6 +61,15 @@ CASES = {name: (inputs, f) for name, inputs, f in [
     ("index_select", [A], lambda x: ops.index_select(x, 1, kf.asarray([2, 0, 2]))),
     ("index_add_", [A, B[:, :2]],
      lambda x, s: ops.index_add_(x * 1, 1, kf.asarray([1, 1]), s, alpha=2.0)),
+    ("copysign", [A, B], ops.copysign),
+    ("prod", [Z], lambda x: ops.prod(x, [1]) + ops.prod(x[2:], keepdim=True)),
+    ("cumprod", [Z], lambda x: ops.cumprod(x, 1)),
+    ("gather", [A], lambda x: ops.gather(x, 1, kf.asarray([[0, 0, 2], [1, 2, 1]]))),
+    ("scatter_add_", [A, B],
+     lambda x, s: ops.scatter_add_(x * 1, 1, kf.asarray([[2, 2], [0, 1]]), s)),
+    ("index_copy_", [A, B],
+     lambda x, s: ops.index_copy_(x * 1, 1, kf.asarray([2, 0, 2]), s)),
+    ("masked_select_static", [A], lambda x: ops.masked_select_static(x, x > 0, size=5)),
     ("copy_", [A, B[0]], lambda x, s: ops.copy_(x * 1, s)),
     ("fill_", [A], lambda x: ops.fill_(x * 1, 2.0) * x),
     ("reshape", [A], lambda x: ops.reshape(x, [3, 2])),

@@ -9,7 +9,7 @@ from kernforge import nn
 from kernforge.nn import functional as F
 
 # The ops whose numpy comparison is here (test_ops_numpy_rest.py's coverage check reads it).
-COMPARED = {"one_hot", "nll_loss", "index_add_"}
+COMPARED = {"one_hot", "nll_loss", "index_add_", "scatter_add_"}
 
 
 def test_one_hot_and_nll_loss_against_numpy():
@@ -115,6 +115,61 @@ def test_index_add_against_numpy(dtype):
     np.testing.assert_array_equal(col.numpy(), want)
     with pytest.raises(ValueError, match="bool"):
         kf.zeros((2,), dtype=kf.bool).index_add_(0, kf.asarray([0]), kf.ones((1,), dtype=kf.bool))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int64", "uint8", "float16", "complex128"])
+def test_scatter_add_against_numpy(dtype):
+    base = np.arange(12).reshape(3, 4).astype(dtype)
+    src = (np.arange(15).reshape(3, 5) % 4 + 1).astype(dtype)
+    idx = np.array([[2, 0, 2], [1, 1, 3]])  # smaller than src; repeats add up
+    want = base.copy()
+    for i, j in np.ndindex(idx.shape):  # dim 1: want[i][idx[i][j]] += src[i][j]
+        want[i, idx[i, j]] += src[i, j]
+    got = kf.asarray(base)
+    got.scatter_add_(1, kf.asarray(idx), kf.asarray(src))
+    np.testing.assert_array_equal(got.numpy(), want)
+    rows = kf.asarray(base)
+    rows.scatter_add_(0, kf.asarray(idx[:, :2]), kf.asarray(src))  # dim 0
+    want = base.copy()
+    for i, j in np.ndindex(2, 2):
+        want[idx[i, j], j] += src[i, j]
+    np.testing.assert_array_equal(rows.numpy(), want)
+
+
+def test_scatter_add_errors_leave_self_alone():
+    x = kf.zeros((2, 3))
+    with pytest.raises(ValueError, match=r"index 3 \(at position 1 of index\) is out of range"):
+        x.scatter_add_(1, kf.asarray([[0, 3]]), kf.ones((1, 2)))
+    assert float(x.sum()) == 0
+    with pytest.raises(ValueError, match="index must be int64"):
+        x.scatter_add_(1, kf.asarray([[0]], dtype=kf.int32), kf.ones((1, 1)))
+    with pytest.raises(ValueError, match="no larger than src"):
+        x.scatter_add_(1, kf.asarray([[0, 1]]), kf.ones((1, 1)))
+    with pytest.raises(ValueError, match="bool"):
+        kf.zeros((2,), dtype=kf.bool).scatter_add_(0, kf.asarray([0]), kf.ones((1,), dtype=kf.bool))
+
+
+def test_gradients_where_inputs_are_zero():
+    # prod and cumprod are exact at zeros: one zero passes the product of the others, two pass 0.
+    x = kf.asarray([[2.0, 0.0, 3.0], [0.0, 5.0, 0.0]], dtype=kf.float64, requires_grad=True)
+    kf.ops.prod(x, [1]).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [[0, 6, 0], [0, 0, 0]])
+    y = kf.asarray([2.0, 0.0, 3.0, 4.0], dtype=kf.float64, requires_grad=True)
+    kf.ops.cumprod(y, 0).sum().backward()
+    # out = [2, 0, 0, 0]: d/dy0 = 1, d/dy1 = 2 + 2*3 + 2*3*4 = 32, later entries 0.
+    np.testing.assert_array_equal(y.grad.numpy(), [1, 32, 0, 0])
+    z = kf.asarray([-1.5, 0.0, 2.0], dtype=kf.float64, requires_grad=True)
+    kf.ops.copysign(z, kf.asarray([1.0, -1.0, -1.0], dtype=kf.float64)).sum().backward()
+    np.testing.assert_array_equal(z.grad.numpy(), [-1, 0, -1])
+
+
+def test_index_copy_gradient_skips_overwritten_entries():
+    x = kf.zeros((4,), dtype=kf.float64, requires_grad=True)
+    s = kf.asarray([1.0, 2.0, 3.0], dtype=kf.float64, requires_grad=True)
+    out = kf.ops.index_copy_(x * 1, 0, kf.asarray([1, 3, 1]), s)
+    (out * kf.asarray([1.0, 10.0, 100.0, 1000.0], dtype=kf.float64)).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [1, 0, 100, 0])
+    np.testing.assert_array_equal(s.grad.numpy(), [0, 1000, 10])  # entry 0 was overwritten
 
 
 def test_embedding_trains_through_index_select():
