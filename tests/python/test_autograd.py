@@ -180,3 +180,16 @@ def test_linalg_gradients_refuse_what_is_not_determined():
         q.sum().backward()
     with pytest.raises(NotImplementedError, match="complex"):
         kf.linalg.eig(kf.ones((2, 2), requires_grad=True))
+
+
+def test_linalg_gradients_keep_float32():
+    m = [[2.0, 0.3, -0.5], [0.4, 1.5, 0.2], [-0.3, 0.6, 1.8]]
+    x = kf.asarray(m, dtype=kf.float32, requires_grad=True)
+    kf.linalg.det(x).backward()
+    assert x.grad.dtype == kf.float32
+    d, inv = kf.linalg.det(x.detach()), kf.linalg.inv(x.detach())
+    want = (inv.mT * d).reshape([-1]).tolist()
+    assert values(x.grad) == pytest.approx(want, rel=1e-4)
+    u, s, vh = kf.linalg.svd(x, full_matrices=False)
+    ((u * u).sum() + s.sum() + (vh * vh).sum()).backward()
+    assert x.grad.dtype == kf.float32
