@@ -6,13 +6,14 @@
 //   lower triangle (entry (i, j), i > j, gets G_ij + G_ji; the upper triangle none);
 // - eigh and svd divide by the gaps between eigenvalues (squared singular values): where two
 //   coincide, the gradient of the vectors is not finite, that of the values alone is;
-// - solve, det, slogdet and lstsq invert or solve with the input: at a singular (rank-deficient)
-//   matrix the backward fails as that solve does.
+// - solve, slogdet and lstsq invert or solve with the input: at a singular (rank-deficient)
+//   matrix the backward fails as that solve does; det takes the cofactors from an SVD there.
 #include <array>
 #include <optional>
 
 #include "core/error.hpp"
 #include "core_ops.hpp"
+#include "dispatch/tensor_moves.hpp"
 #include "formula_helpers.hpp"
 
 namespace kf::autograd::helpers {
@@ -115,8 +116,32 @@ TensorRef solve_backward_self(TensorImpl& grad, TensorImpl& self, TensorImpl& ot
   return ops::neg(*mm(*gb, *mT(*column(result, vector))));
 }
 
-// grad * det(A) * A^-T: at a singular A the inverse fails (see the Note).
+namespace {
+
+// The cofactor matrix of A, det(A) A^-T, without an inverse: with A = U diag(s) Vh it is
+// det(U) det(Vh) U diag(p) Vh, p_i the product of the singular values but s_i.
+TensorRef cofactors(TensorImpl& self) {
+  std::array<TensorRef, 3> usv = ops::linalg_svd(self, false);
+  TensorRef eye = identity(cols(*usv[1]), *usv[1]);
+  TensorRef others = ops::add(*ops::mul(*ops::unsqueeze(*usv[1], -2),
+                                        *affine(*eye, kf_scalar_f64(-1), kf_scalar_f64(1))),
+                              *eye);
+  static const int64_t last[] = {-1};
+  TensorRef p = ops::prod(*others, IntListView(last, 1));
+  TensorRef sign = ops::mul(*ops::linalg_det(*usv[0]), *ops::linalg_det(*usv[2]));
+  TensorRef c = scaled_product(*usv[0], *p, *usv[2]);
+  return ops::mul(*ops::unsqueeze(*ops::unsqueeze(*sign, -1), -1), *c);
+}
+
+}  // namespace
+
+// grad * det(A) * A^-T; where a matrix of the batch is singular (det 0), grad * its cofactors
+// for the whole batch (an SVD instead of an inverse).
 TensorRef det_backward(TensorImpl& grad, TensorImpl& self, TensorImpl& result) {
+  const TensorRef zeros = ops::count_nonzero(*ops::eq(result, *ops::zeros_like(result)));
+  if (tensor_item(*zeros).v.i64 > 0) {
+    return ops::mul(*ops::unsqueeze(*ops::unsqueeze(grad, -1), -1), *cofactors(self));
+  }
   TensorRef scale = ops::unsqueeze(*ops::unsqueeze(*ops::mul(grad, result), -1), -1);
   return ops::mul(*scale, *mT(*ops::linalg_inv(self)));
 }

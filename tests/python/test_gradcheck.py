@@ -105,6 +105,11 @@ CASES = {name: (inputs, f) for name, inputs, f in [
     ("linalg_solve", [M, TALL[:3, :2]], ops.linalg_solve),
     ("linalg_solve (vector rhs)", [M, TALL[0]], ops.linalg_solve),
     ("linalg_det", [M], ops.linalg_det),
+    # singular: rank 2 (the cofactors) and rank 1 (no cofactor survives) in one batch
+    ("linalg_det (singular)", [np.stack([np.outer([1.0, 2.0, -1.0], [0.5, 1.0, 3.0])
+                                         + np.outer([0.0, 1.0, 1.0], [2.0, -1.0, 0.5]),
+                                         np.outer([1.0, -2.0, 0.5], [0.3, 1.0, 2.0])])],
+     ops.linalg_det),
     ("linalg_slogdet", [M], lambda x: ops.linalg_slogdet(x)[1]),
     ("linalg_eigh", [SPD], eigh_invariant),
     ("linalg_eigh (values only)", [SPD[0]], lambda x: ops.linalg_eigh(x)[0]),
