@@ -2,10 +2,11 @@
 // One backward is a graph task: the nodes reachable from the outputs, how many edges lead
 // into each (its dependencies), and a buffer per node and output of the node (an edge's
 // input_nr) where the gradients arriving along those edges are summed. A node runs when its
-// last dependency has arrived, if a gradient arrived for any of its outputs (an output that got
-// none reaches the formula empty: Note [Gradients of several outputs] in derivatives.yaml); its gradients are
-// reduced to each input's shape (broadcast) and dtype, then passed along its edges. Leaves'
-// AccumulateGrad nodes add into .grad (backward) or are captured and skipped (grad).
+// last dependency has arrived, if a gradient arrived for any of its outputs (an output that
+// got none reaches the formula empty: Note [Gradients of several outputs] in
+// derivatives.yaml); its gradients are reduced to each input's shape (broadcast) and dtype,
+// then passed along its edges. Leaves' AccumulateGrad nodes add into .grad (backward) or are
+// captured and skipped (grad).
 // Formulas run with grad mode off, or on under create_graph so that their graph can be
 // differentiated again. Without retain_graph each node frees its saved tensors after running.
 #include "autograd/engine.hpp"
@@ -131,7 +132,7 @@ void run(const std::vector<TensorImpl*>& outputs, const std::vector<TensorImpl*>
     seeds.emplace_back(std::move(e), std::move(g));
   }
   count_dependencies(t, roots);
-  for (auto& s : seeds) add_into(t.buffer[s.first.node.get()], s.first.input_nr, std::move(s.second));
+  for (auto& [edge, g] : seeds) add_into(t.buffer[edge.node.get()], edge.input_nr, std::move(g));
   std::vector<Node*> ready;
   for (const auto& r : roots) {
     if (t.deps[r.get()] == 0) ready.push_back(r.get());

@@ -282,7 +282,8 @@ def _type_of(e: Expr, op: Op, callees: dict[str, Callee], where: str) -> str:
                               f"use its arguments or {', '.join(output_names(op))}")
         return a.base + ("[]" if a.is_list else "") + ("?" if a.optional else "")
     if e.kind == "attr":
-        if output_names(op).get(e.text, ("", 0))[0] != "result" and (e.text not in args or args[e.text].base != "Tensor"):
+        is_result = output_names(op).get(e.text, ("", 0))[0] == "result"
+        if not is_result and (e.text not in args or args[e.text].base != "Tensor"):
             raise SchemaError(f"{where}: '{e.text}.{e.attr}': not a tensor of {op.name}")
         return "int[]" if e.attr == "shape" else "ScalarType"
     if e.kind == "list":
