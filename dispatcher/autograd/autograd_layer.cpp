@@ -129,6 +129,36 @@ void save_inputs(OpNode& node, const CallArgs& a, CallMode mode) {
        "tensors", def.name);
 }
 
+// The outputs of a recorded call: a complex one is refused (a Functional call's results go
+// back before the error); every floating-point output the formulas differentiate points at the
+// node as output k, an integer one (indices, a rank) carries no gradient.
+void attach_outputs(const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                    TensorImpl** results, const std::shared_ptr<OpNode>& node) {
+  const Derivative& d = node->derivative();
+  const int32_t n = a.def->nreturns;
+  auto output = [&](int32_t k) -> TensorImpl& {
+    return mode == CallMode::Functional ? *results[k] : *given[k];
+  };
+  for (int32_t k = 0; k < n; ++k) {
+    if (!is_complex_dtype(output(k).dtype)) continue;
+    for (int32_t j = 0; mode == CallMode::Functional && j < n; ++j) {
+      release(results[j]);
+      results[j] = nullptr;
+    }
+    refuse_complex(*a.def);
+  }
+  for (int32_t k = 0; k < n; ++k) {
+    TensorImpl& out = output(k);
+    node->set_result_meta(k, out);
+    if ((d.saves_results >> k & 1u) != 0) node->save(out, -1 - k);
+    if (!is_inexact(out.dtype) || (d.nondiff_outputs >> k & 1u) != 0) continue;
+    AutogradMeta& m = ensure_meta(out);
+    m.grad_fn = node;
+    m.output_nr = k;
+    m.is_view = m.is_view || a.def->kind == OpKind::View;
+  }
+}
+
 void record(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
             TensorImpl** results, const Derivative& d) {
   check_recordable(a, mode, given);
@@ -136,19 +166,7 @@ void record(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* 
   std::shared_ptr<OpNode> node = make_node(a, d);
   save_inputs(*node, a, mode);
   run_without_grad(layer, a, mode, given, results);
-  TensorImpl& out = mode == CallMode::Functional ? *results[0] : *given[0];
-  if (!is_inexact(out.dtype)) return;  // an integer result carries no gradient
-  if (is_complex_dtype(out.dtype)) {  // Functional: the result goes back before the error
-    release(results[0]);
-    results[0] = nullptr;
-    refuse_complex(*a.def);
-  }
-  node->set_result_meta(out);
-  if (d.saves_result) node->save(out, -1);
-  AutogradMeta& m = ensure_meta(out);
-  m.grad_fn = node;
-  m.output_nr = 0;
-  m.is_view = m.is_view || a.def->kind == OpKind::View;
+  attach_outputs(a, mode, given, results, node);
 }
 
 void handle(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,

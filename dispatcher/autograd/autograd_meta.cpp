@@ -40,7 +40,8 @@ AccumulateGrad::AccumulateGrad(TensorImpl& leaf) {
 // The first gradient is kept as it is when nothing else holds it, else copied (it may be the
 // caller's grad_output or another input's gradient); later ones are added out of place, so a
 // .grad the user holds never changes behind their back.
-void AccumulateGrad::apply(TensorImpl& grad, std::vector<TensorRef>& /*grads*/) {
+void AccumulateGrad::apply(std::vector<TensorRef>& in, std::vector<TensorRef>& /*grads*/) {
+  TensorImpl& grad = *in[0];
   AutogradMeta& m = ensure_meta(*leaf_);
   if (!m.grad) {
     if (grad.refs.load(std::memory_order_acquire) == 1 && grad.layer_data == nullptr) {

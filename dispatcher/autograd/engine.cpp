@@ -1,9 +1,12 @@
 // Note [The backward engine]
 // One backward is a graph task: the nodes reachable from the outputs, how many edges lead
-// into each (its dependencies), and a buffer per node where the gradients arriving along
-// those edges are summed. A node runs when its last dependency has arrived; its gradients are
-// reduced to each input's shape (broadcast) and dtype, then passed along its edges. Leaves'
-// AccumulateGrad nodes add into .grad (backward) or are captured and skipped (grad).
+// into each (its dependencies), and a buffer per node and output of the node (an edge's
+// input_nr) where the gradients arriving along those edges are summed. A node runs when its
+// last dependency has arrived, if a gradient arrived for any of its outputs (an output that
+// got none reaches the formula empty: Note [Gradients of several outputs] in
+// derivatives.yaml); its gradients are reduced to each input's shape (broadcast) and dtype,
+// then passed along its edges. Leaves' AccumulateGrad nodes add into .grad (backward) or are
+// captured and skipped (grad).
 // Formulas run with grad mode off, or on under create_graph so that their graph can be
 // differentiated again. Without retain_graph each node frees its saved tensors after running.
 #include "autograd/engine.hpp"
@@ -20,15 +23,33 @@
 namespace kf::autograd {
 namespace {
 
+using Grads = std::vector<TensorRef>;  // one per output of a node
+
 struct Task {
   std::unordered_map<Node*, int32_t> deps;
-  std::unordered_map<Node*, TensorRef> buffer;  // every node here has one output
+  std::unordered_map<Node*, Grads> buffer;
   std::unordered_map<Node*, std::shared_ptr<Node>> keep;
-  std::unordered_map<Node*, size_t> captured;   // a grad() input's node -> its slot
+  // a grad() input's node -> (which of its outputs, the input's slot)
+  std::unordered_map<Node*, std::vector<std::pair<int32_t, size_t>>> captured;
 };
 
-void add_into(TensorRef& slot, TensorRef g) {
+void add_into(Grads& slots, int32_t output, TensorRef g) {
+  if (slots.size() <= static_cast<size_t>(output)) slots.resize(static_cast<size_t>(output) + 1);
+  TensorRef& slot = slots[static_cast<size_t>(output)];
   slot = slot ? ops::add(*slot, *g) : std::move(g);
+}
+
+bool any_defined(const Grads& g) noexcept {
+  for (const TensorRef& t : g) {
+    if (t) return true;
+  }
+  return false;
+}
+
+TensorRef share(const TensorRef& t) {
+  if (!t) return TensorRef();
+  retain(t.get());
+  return TensorRef(t.get());
 }
 
 TensorRef seed(TensorImpl& out, TensorImpl* given, size_t i) {
@@ -74,26 +95,28 @@ TensorRef fit(TensorRef g, const InputMeta& m) {
   return g;
 }
 
-void run_node(Task& t, Node* n, TensorRef grad, const BackwardOptions& o,
-              std::vector<Node*>& ready, std::vector<TensorRef>* captured) {
+void run_node(Task& t, Node* n, Grads in, const BackwardOptions& o, std::vector<Node*>& ready,
+              std::vector<TensorRef>* captured) {
+  in.resize(static_cast<size_t>(n->num_outputs()));
   auto c = t.captured.find(n);
   if (c != t.captured.end()) {
-    (*captured)[c->second] = std::move(grad);
-    if (dynamic_cast<AccumulateGrad*>(n) != nullptr) return;
-    retain((*captured)[c->second].get());
-    grad = TensorRef((*captured)[c->second].get());
+    for (const auto& [output, slot] : c->second) {
+      (*captured)[slot] = share(in[static_cast<size_t>(output)]);
+    }
   }
   if (captured != nullptr && dynamic_cast<AccumulateGrad*>(n) != nullptr) return;
   std::vector<TensorRef> grads(n->next.size());
   {
     GradModeGuard mode(o.create_graph);
-    n->apply(*grad, grads);
+    n->apply(in, grads);
   }
   if (!o.retain_graph) n->release_saved();
   for (size_t k = 0; k < n->next.size(); ++k) {
     const Edge& e = n->next[k];
     if (!e.node) continue;
-    if (grads[k]) add_into(t.buffer[e.node.get()], fit(std::move(grads[k]), n->inputs[k]));
+    if (grads[k]) {
+      add_into(t.buffer[e.node.get()], e.input_nr, fit(std::move(grads[k]), n->inputs[k]));
+    }
     if (--t.deps[e.node.get()] == 0) ready.push_back(e.node.get());
   }
 }
@@ -101,15 +124,15 @@ void run_node(Task& t, Node* n, TensorRef grad, const BackwardOptions& o,
 void run(const std::vector<TensorImpl*>& outputs, const std::vector<TensorImpl*>& grad_outputs,
          const BackwardOptions& o, Task& t, std::vector<TensorRef>* captured) {
   std::vector<std::shared_ptr<Node>> roots;
-  std::vector<std::pair<Node*, TensorRef>> seeds;
+  std::vector<std::pair<Edge, TensorRef>> seeds;
   for (size_t i = 0; i < outputs.size(); ++i) {
     TensorRef g = seed(*outputs[i], i < grad_outputs.size() ? grad_outputs[i] : nullptr, i);
     Edge e = gradient_edge(*outputs[i]);
     roots.push_back(e.node);
-    seeds.emplace_back(e.node.get(), std::move(g));
+    seeds.emplace_back(std::move(e), std::move(g));
   }
   count_dependencies(t, roots);
-  for (auto& s : seeds) add_into(t.buffer[s.first], std::move(s.second));
+  for (auto& [edge, g] : seeds) add_into(t.buffer[edge.node.get()], edge.input_nr, std::move(g));
   std::vector<Node*> ready;
   for (const auto& r : roots) {
     if (t.deps[r.get()] == 0) ready.push_back(r.get());
@@ -120,8 +143,8 @@ void run(const std::vector<TensorImpl*>& outputs, const std::vector<TensorImpl*>
     ready.pop_back();
     if (done[n]) continue;
     done[n] = true;
-    TensorRef g = std::move(t.buffer[n]);
-    if (!g) {  // every gradient into it was empty: nothing flows on
+    Grads g = std::move(t.buffer[n]);
+    if (!any_defined(g)) {  // every gradient into it was empty: nothing flows on
       for (const Edge& e : n->next) {
         if (e.node && --t.deps[e.node.get()] == 0) ready.push_back(e.node.get());
       }
@@ -149,11 +172,8 @@ std::vector<TensorRef> grad(const std::vector<TensorImpl*>& outputs,
     if (!requires_grad(*inputs[i])) {
       fail(KF_INVALID_ARGUMENT, "autograd: input {} does not require grad", i);
     }
-    const AutogradMeta* m = meta_of(*inputs[i]);
-    if (m->grad_fn && m->output_nr != 0) {
-      fail(KF_INTERNAL, "autograd: input {} is output {} of its node", i, m->output_nr);
-    }
-    t.captured[gradient_edge(*inputs[i]).node.get()] = i;
+    const Edge e = gradient_edge(*inputs[i]);
+    t.captured[e.node.get()].emplace_back(e.input_nr, i);
   }
   run(outputs, grad_outputs, options, t, &result);
   for (size_t i = 0; i < inputs.size(); ++i) {

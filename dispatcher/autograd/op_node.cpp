@@ -3,11 +3,13 @@
 #include "autograd/autograd_meta.hpp"
 #include "autograd/grad_mode.hpp"
 #include "core/error.hpp"
+#include "core_ops.hpp"
 
 namespace kf::autograd {
 
 OpNode::OpNode(const CallArgs& args, const Derivative& d)
-    : def_(args.def), derivative_(&d), ordinal_(static_cast<size_t>(args.nargs), -1) {
+    : def_(args.def), derivative_(&d), ordinal_(static_cast<size_t>(args.nargs), -1),
+      result_meta_(static_cast<size_t>(args.def->nreturns)) {
   args_.def = args.def;
   args_.nargs = args.nargs;
   lists_.resize(static_cast<size_t>(args.nargs));
@@ -28,10 +30,11 @@ OpNode::OpNode(const CallArgs& args, const Derivative& d)
 
 // Note [Saved tensors]
 // An input is saved as itself: the graph then holds it and the nodes before it, never this
-// node, and a double backward (create_graph) differentiates through it. The result is saved
-// as a view of its elements without autograd data, since the result holds this node and
-// holding the result here would make a cycle; while the node runs under create_graph that view
-// points at this node, so that what the formula computes from the result records as well.
+// node, and a double backward (create_graph) differentiates through it. An output is saved
+// as a view of its elements without autograd data, since the output holds this node and
+// holding the output here would make a cycle; while the node runs under create_graph that view
+// points at this node (as the output it is), so that what the formula computes from the
+// output records as well.
 void OpNode::save(TensorImpl& t, int32_t index) {
   SavedTensor s;
   if (index >= 0) {
@@ -45,8 +48,19 @@ void OpNode::save(TensorImpl& t, int32_t index) {
   saved_.push_back(std::move(s));
 }
 
-void OpNode::set_result_meta(const TensorImpl& r) {
-  result_meta_ = InputMeta{{r.shape, r.shape + r.ndim}, r.dtype, r.device};
+void OpNode::set_result_meta(int32_t k, const TensorImpl& r) {
+  result_meta_[static_cast<size_t>(k)] = InputMeta{{r.shape, r.shape + r.ndim}, r.dtype,
+                                                   r.device};
+}
+
+TensorImpl& OpNode::grad_or_zeros(TensorRef* in, int32_t k) const {
+  TensorRef& g = in[k];
+  if (!g) {
+    const InputMeta& m = meta_at(-1 - k);
+    g = ops::zeros(IntListView(m.shape.data(), static_cast<int32_t>(m.shape.size())), m.dtype,
+                   m.device);
+  }
+  return *g;
 }
 
 TensorImpl& OpNode::saved(int32_t index) const {
@@ -62,7 +76,7 @@ TensorImpl& OpNode::saved(int32_t index) const {
       fail(KF_FAILED_PRECONDITION, "autograd: {} of '{}', saved for its backward, was modified by an "
            "in-place op afterwards (version {} when saved, {} now); clone it before the "
            "in-place op, or make the in-place op out of place",
-           index < 0 ? std::string("the result") : fmt::format("argument '{}'",
+           index < 0 ? fmt::format("output {}", -1 - index) : fmt::format("argument '{}'",
                                                                def_->args[index].name),
            def_->name, s.version, now);
     }
@@ -72,7 +86,7 @@ TensorImpl& OpNode::saved(int32_t index) const {
 }
 
 const InputMeta& OpNode::meta_at(int32_t index) const noexcept {
-  if (index < 0) return result_meta_;
+  if (index < 0) return result_meta_[static_cast<size_t>(-1 - index)];
   return inputs[static_cast<size_t>(ordinal_[static_cast<size_t>(index)])];
 }
 
@@ -102,20 +116,33 @@ std::optional<double> OpNode::optional_float(int32_t index) const noexcept {
   return args_.float_arg(index);
 }
 
-void OpNode::apply(TensorImpl& grad, std::vector<TensorRef>& grads) {
-  TensorRef out[kMaxTensorArgs];
-  TensorImpl* result = nullptr;
+// Under create_graph the saved outputs point at this node while its formulas run (Note
+// [Saved tensors]); `on` false detaches them again.
+void OpNode::link_saved_outputs(bool on) {
   for (SavedTensor& s : saved_) {
-    if (s.index < 0 && grad_enabled()) result = s.value.get();
+    if (s.index >= 0) continue;
+    if (!on) {
+      if (AutogradMeta* m = meta_of(*s.value)) m->grad_fn.reset();
+      continue;
+    }
+    AutogradMeta& m = ensure_meta(*s.value);
+    m.grad_fn = shared_from_this();
+    m.output_nr = -1 - s.index;
   }
-  if (result != nullptr) ensure_meta(*result).grad_fn = shared_from_this();
+}
+
+void OpNode::apply(std::vector<TensorRef>& in, std::vector<TensorRef>& grads) {
+  TensorRef out[kMaxTensorArgs];
+  in.resize(static_cast<size_t>(def_->nreturns));
+  const bool link = grad_enabled();
+  if (link) link_saved_outputs(true);
   try {
-    derivative_->fn(*this, grad, out);
+    derivative_->fn(*this, in.data(), out);
   } catch (...) {
-    if (result != nullptr) meta_of(*result)->grad_fn.reset();
+    if (link) link_saved_outputs(false);
     throw;
   }
-  if (result != nullptr) meta_of(*result)->grad_fn.reset();
+  if (link) link_saved_outputs(false);
   for (size_t k = 0; k < grads.size() && k < kMaxTensorArgs; ++k) grads[k] = std::move(out[k]);
 }
 

@@ -339,5 +339,72 @@ TEST(AbiAutograd, DoubleBackwardThroughCreateGraph) {
   EXPECT_EQ(values(d2.get()), (std::vector<double>{3.0, 12.0}));  // 6x
 }
 
+// Ops with several outputs: every floating-point output the formulas differentiate points at
+// the node (as its output k), a gradient may start from any of them, and one that got no
+// gradient reaches the formula as zeros or as None.
+TEST(AbiAutograd, EveryDifferentiableOutputOfAMultiOutputOpHasAGradFn) {
+  const std::vector<double> spd = {4.0, 1.0, 0.5, 1.0, 3.0, -0.2, 0.5, -0.2, 2.0};
+  T x = tensor(spd, {3, 3});
+  T sign, logabs, values_, vectors;
+  ASSERT_EQ(kf_linalg_slogdet(x.get(), sign.put(), logabs.put()), KF_OK);
+  bool rg = true;
+  ASSERT_EQ(kf_tensor_requires_grad(sign.get(), &rg), KF_OK);
+  EXPECT_FALSE(rg) << "slogdet's sign is not differentiable";
+  const char* name = nullptr;
+  ASSERT_EQ(kf_tensor_grad_fn_name(logabs.get(), &name), KF_OK);
+  EXPECT_STREQ(name, "linalg_slogdet");
+  ASSERT_EQ(kf_linalg_eigh(x.get(), values_.put(), vectors.put()), KF_OK);
+  for (kf_tensor_t t : {values_.get(), vectors.get()}) {
+    ASSERT_EQ(kf_tensor_grad_fn_name(t, &name), KF_OK);
+    EXPECT_STREQ(name, "linalg_eigh");
+  }
+  // d sum(S^2) / dS through grad() at output 1 of svd: 2 S.
+  T u, s, vh, s2, total;
+  ASSERT_EQ(kf_linalg_svd(x.get(), false, u.put(), s.put(), vh.put()), KF_OK);
+  ASSERT_EQ(kf_mul(s.get(), s.get(), s2.put()), KF_OK);
+  ASSERT_EQ(kf_sum(s2.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, total.put()), KF_OK);
+  kf_tensor_t in[] = {s.get()};
+  kf_tensor_t g = nullptr;
+  ASSERT_EQ(kf_autograd_grad(total.put(), nullptr, 1, in, 1, false, false, false, &g), KF_OK)
+      << kf_last_error_message();
+  T gs(g);
+  const std::vector<double> sv = values(s.get()), got = values(gs.get());
+  for (size_t i = 0; i < sv.size(); ++i) EXPECT_NEAR(got[i], 2 * sv[i], 1e-12);
+}
+
+TEST(AbiAutograd, MultiOutputGradientsMatchFiniteDifferences) {
+  const std::vector<double> spd = {4.0, 1.0, 0.5, 1.0, 3.0, -0.2, 0.5, -0.2, 2.0};
+  const std::vector<double> tall = {1.0, 0.2, 0.3, -1.2, 0.7, 0.4, -0.5, 0.9};
+  const std::vector<Case> cases = {
+      // eigenvalues + squared eigenvectors (free of the vectors' signs)
+      {"linalg_eigh", {{spd, {3, 3}}}, [](auto& x, kf_tensor_t* o) {
+         T l, v, vv, lu;
+         kf_status_t st = kf_linalg_eigh(x[0], l.put(), v.put());
+         if (st == KF_OK) st = kf_mul(v.get(), v.get(), vv.put());
+         if (st == KF_OK) st = kf_unsqueeze(l.get(), -2, lu.put());
+         return st == KF_OK ? kf_add(vv.get(), lu.get(), kf_scalar_i64(1), o) : st;
+       }},
+      // the singular values alone: U's and Vh's gradients never arrive
+      {"linalg_svd S", {{tall, {4, 2}}}, [](auto& x, kf_tensor_t* o) {
+         T u, vh;
+         return kf_linalg_svd(x[0], false, u.put(), o, vh.put());
+       }},
+      {"linalg_qr R", {{tall, {4, 2}}}, [](auto& x, kf_tensor_t* o) {
+         T q;
+         return kf_linalg_qr(x[0], false, q.put(), o);
+       }},
+  };
+  for (const Case& c : cases) gradcheck(c);
+}
+
+TEST(AbiAutograd, UndeterminedSingularVectorsAreAClearError) {
+  T x = tensor({1.0, 0.2, 0.3, -1.2, 0.7, 0.4}, {3, 2});
+  T u, s, vh, total;
+  ASSERT_EQ(kf_linalg_svd(x.get(), true, u.put(), s.put(), vh.put()), KF_OK);
+  ASSERT_EQ(kf_sum(u.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, total.put()), KF_OK);
+  EXPECT_TRUE(fails_with(kf_backward(total.put(), nullptr, 1, false, false), {KF_UNIMPLEMENTED},
+                         {{"linalg_svd", "full_matrices=False"}, {}}));
+}
+
 }  // namespace
 }  // namespace kfabi

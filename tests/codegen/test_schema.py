@@ -21,6 +21,8 @@ CODEGEN = os.path.join(ROOT, "tools", "codegen")
 if CODEGEN not in sys.path:
     sys.path.insert(0, CODEGEN)
 
+import derivatives  # noqa: E402
+import gen_autograd  # noqa: E402
 import gen_c  # noqa: E402
 import gen_docs  # noqa: E402
 import gen_kinds  # noqa: E402
@@ -637,6 +639,49 @@ class ArrayApiSpellings(SchemaTestCase):
         self.assertEqual(spelled["max"], "amax")
         self.assertEqual(spelled["permute_dims"], "permute")
         self.assertIn("var", spelled)
+
+
+class MultiOutputFormulas(SchemaTestCase):
+    """derivatives.yaml's names for the outputs of an op with several: grad<k>, result<k>."""
+    HEAD = textwrap.dedent("""\
+        helpers:
+          - pair_backward(Tensor? grad_a, Tensor? grad_b, Tensor b) -> Tensor
+        derivatives:
+          - {op: add, non_differentiable: true}
+          - {op: neg, non_differentiable: true}
+        """)
+
+    def load_formulas(self, entry: str) -> derivatives.Table:
+        ops = [op for op in schema.load(OPS_YAML) if op.name in ("linalg_eigh", "add", "neg")]
+        text = self.HEAD + textwrap.indent(textwrap.dedent(entry), "  ")
+        return derivatives.load(self.write(text, "d.yaml"), ops)
+
+    def test_outputs_are_numbered_and_an_absent_gradient_is_none_or_zeros(self):
+        table = self.load_formulas("""\
+            - op: linalg_eigh
+              non_differentiable_outputs: [0]
+              self: add(pair_backward(grad0, grad1, result1), grad1)
+            """)
+        d = table.derivatives[0]
+        self.assertEqual((d.saves_results, d.nondiff_outputs), ([1], [0]))
+        code = gen_autograd.source(table)
+        self.assertIn("helpers::pair_backward(in[0].get(), in[1].get(), n.result(1))", code)
+        self.assertIn("n.grad_or_zeros(in, 1)", code)
+        self.assertIn("0x2u, 0x1u}", code)  # saves output 1; output 0 not differentiable
+
+    def test_bad_output_names_and_numbers_are_refused(self):
+        for entry, words in [
+                ("{op: linalg_eigh, self: 'neg(grad)'}", ["'grad'", "grad0, grad1"]),
+                ("{op: linalg_eigh, self: 'neg(grad2)'}", ["'grad2'"]),
+                ("{op: linalg_eigh, non_differentiable_outputs: [2], self: 'neg(grad0)'}",
+                 ["non_differentiable_outputs", "below 2"]),
+                ("{op: linalg_eigh, non_differentiable_outputs: [0, 1], self: 'neg(grad0)'}",
+                 ["non_differentiable: true"])]:
+            with self.subTest(entry=entry), self.assertRaises(SchemaError) as cm:
+                self.load_formulas("- " + entry + "\n")
+            for w in words:
+                self.assertIn(w, str(cm.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

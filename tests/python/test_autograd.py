@@ -143,3 +143,53 @@ def test_a_complex_result_from_a_tensor_that_requires_grad_is_refused():
         x.to(dtype=kf.complex64)
     with kf.no_grad():
         assert x.to(dtype=kf.complex64).dtype == kf.complex64
+
+
+def test_every_float_output_of_an_op_with_several_outputs_records():
+    x = kf.asarray([[4.0, 1.0], [1.0, 3.0]], dtype=kf.float64, requires_grad=True)
+    values_, vectors = kf.linalg.eigh(x)
+    assert values_.grad_fn == "linalg_eigh" and vectors.grad_fn == "linalg_eigh"
+    sign, logabsdet = kf.linalg.slogdet(x)
+    assert not sign.requires_grad and logabsdet.grad_fn == "linalg_slogdet"
+    solution, residuals, rank, sv = kf.linalg.lstsq(x, kf.ones((2, 1), dtype=kf.float64))
+    assert solution.requires_grad
+    assert not (residuals.requires_grad or rank.requires_grad or sv.requires_grad)
+    # A gradient may start at any output, and grad() may stop at any.
+    u, s, vh = kf.linalg.svd(x, full_matrices=False)
+    (gs,) = kf.autograd.grad((s * s).sum(), [s])
+    assert values(gs) == values(s * 2)
+
+
+def test_an_output_without_a_gradient_does_not_spoil_the_others():
+    # Repeated eigenvalues: the eigenvectors' gradient is not finite there, but the
+    # eigenvalues' alone (the vectors' gradient never arrives) is V diag(g) V^T.
+    x = kf.eye(3, dtype=kf.float64, requires_grad=True)
+    values_, _ = kf.linalg.eigh(x * 2)
+    values_.sum().backward()
+    assert values(x.grad) == [2.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0]
+
+
+def test_linalg_gradients_refuse_what_is_not_determined():
+    tall = kf.asarray([[1.0, 0.2], [0.3, -1.2], [0.7, 0.4]], dtype=kf.float64,
+                      requires_grad=True)
+    u, _, _ = kf.linalg.svd(tall)  # full_matrices=True: U's last column is arbitrary
+    with pytest.raises(NotImplementedError, match="full_matrices=False"):
+        u.sum().backward()
+    q, _ = kf.linalg.qr(tall, mode="complete")
+    with pytest.raises(NotImplementedError, match="complete=False"):
+        q.sum().backward()
+    with pytest.raises(NotImplementedError, match="complex"):
+        kf.linalg.eig(kf.ones((2, 2), requires_grad=True))
+
+
+def test_linalg_gradients_keep_float32():
+    m = [[2.0, 0.3, -0.5], [0.4, 1.5, 0.2], [-0.3, 0.6, 1.8]]
+    x = kf.asarray(m, dtype=kf.float32, requires_grad=True)
+    kf.linalg.det(x).backward()
+    assert x.grad.dtype == kf.float32
+    d, inv = kf.linalg.det(x.detach()), kf.linalg.inv(x.detach())
+    want = (inv.mT * d).reshape([-1]).tolist()
+    assert values(x.grad) == pytest.approx(want, rel=1e-4)
+    u, s, vh = kf.linalg.svd(x, full_matrices=False)
+    ((u * u).sum() + s.sum() + (vh * vh).sum()).backward()
+    assert x.grad.dtype == kf.float32

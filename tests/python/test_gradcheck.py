@@ -19,10 +19,36 @@ G = np.abs(A) + 1.2             # above 1
 # zeros: one in a row, two in another (prod and cumprod are multilinear: central differences
 # are exact there)
 Z = np.array([[0.3, 0.0, 1.2, 0.5], [0.0, -1.5, 0.0, 0.4], [0.9, 1.1, -0.7, 0.6]])
+# Matrices for linalg: M a batch of two well-conditioned 3x3 (one with a negative determinant),
+# SPD a batch of two symmetric positive-definite ones with distinct eigenvalues, TALL and WIDE
+# full-rank rectangles with distinct singular values.
+M = np.array([[[2.0, 0.3, -0.5], [0.4, 1.5, 0.2], [-0.3, 0.6, 1.8]],
+              [[0.2, 1.7, 0.4], [1.3, -0.1, 0.5], [0.3, 0.6, -1.4]]])
+SPD = np.einsum("bij,bkj->bik", M, M) + np.eye(3)
+TALL = np.array([[1.0, 0.2, -0.4], [0.3, -1.2, 0.5], [0.7, 0.4, 1.6], [-0.5, 0.9, 0.1]])
+WIDE = TALL.T[:, :3].copy() + np.array([[0.0, 0.1, 0.0], [0.2, 0.0, 0.0], [0.0, 0.0, -0.3]])
+WIDE = np.concatenate([WIDE, np.array([[0.4], [-0.6], [0.25]])], axis=1)  # 3x4
 
 
 def unary(name, data=A):
     return name, [data], lambda x: getattr(ops, name)(x)
+
+
+def eigh_invariant(x):
+    # the eigenvalues and the squared eigenvectors: both free of the vectors' signs
+    values, vectors = ops.linalg_eigh(x)
+    return vectors * vectors + ops.unsqueeze(values, -2)
+
+
+def svd_invariant(x, full_matrices=False):
+    # (U * U) @ (Vh * Vh) + U diag(S^3) Vh: each free of the singular vectors' signs
+    u, s, vh = ops.linalg_svd(x, full_matrices)
+    return ops.matmul(u * u, vh * vh) + ops.matmul(u * ops.unsqueeze(s * s * s, -2), vh)
+
+
+def qr_product(x, complete=False):
+    q, r = ops.linalg_qr(x, complete)
+    return ops.matmul(q, r * r)
 
 
 # name: (inputs, f(*tensors) -> tensor). Ops whose gradient is zero almost everywhere (floor,
@@ -83,6 +109,38 @@ CASES = {name: (inputs, f) for name, inputs, f in [
     ("select", [A], lambda x: ops.select(x, 1, -1)),
     ("slice", [A], lambda x: ops.slice(x, 1, 0, None, 2)),
     ("diagonal", [A], lambda x: ops.diagonal(x)),
+    ("sort", [A], lambda x: ops.sort(x, 1)),
+    ("sort (descending, dim 0)", [B], lambda x: ops.sort(x, 0, descending=True)),
+    ("linalg_cholesky", [SPD], ops.linalg_cholesky),
+    ("linalg_cholesky (upper)", [SPD[0]], lambda x: ops.linalg_cholesky(x, upper=True)),
+    ("linalg_inv", [M], ops.linalg_inv),
+    ("linalg_solve", [M, TALL[:3, :2]], ops.linalg_solve),
+    ("linalg_solve (vector rhs)", [M, TALL[0]], ops.linalg_solve),
+    ("linalg_det", [M], ops.linalg_det),
+    # singular: rank 2 (the cofactors) and rank 1 (no cofactor survives) in one batch
+    ("linalg_det (singular)", [np.stack([np.outer([1.0, 2.0, -1.0], [0.5, 1.0, 3.0])
+                                         + np.outer([0.0, 1.0, 1.0], [2.0, -1.0, 0.5]),
+                                         np.outer([1.0, -2.0, 0.5], [0.3, 1.0, 2.0])])],
+     ops.linalg_det),
+    ("linalg_slogdet", [M], lambda x: ops.linalg_slogdet(x)[1]),
+    ("linalg_eigh", [SPD], eigh_invariant),
+    ("linalg_eigh (values only)", [SPD[0]], lambda x: ops.linalg_eigh(x)[0]),
+    ("linalg_eigvalsh", [SPD], ops.linalg_eigvalsh),
+    ("linalg_svd", [TALL], svd_invariant),
+    ("linalg_svd (wide, batched)", [np.stack([WIDE, WIDE * 0.5 + 0.1])], svd_invariant),
+    ("linalg_svd (square, full_matrices)", [M], lambda x: svd_invariant(x, True)),
+    ("linalg_svd (S only)", [WIDE], lambda x: ops.linalg_svd(x, True)[1]),
+    ("linalg_svd (U only, wide)", [WIDE], lambda x: ops.linalg_svd(x, False)[0] ** 2),
+    ("linalg_svd (Vh only, tall)", [TALL], lambda x: ops.linalg_svd(x, False)[2] ** 2),
+    ("linalg_svdvals", [TALL], ops.linalg_svdvals),
+    ("linalg_qr", [TALL], qr_product),
+    ("linalg_qr (wide)", [WIDE], qr_product),
+    ("linalg_qr (square, complete)", [M], lambda x: qr_product(x, True)),
+    ("linalg_qr (Q only, wide)", [WIDE], lambda x: ops.linalg_qr(x)[0]),
+    ("linalg_lstsq", [TALL, TALL[:, :2] * 0.7 + 0.1],
+     lambda a, b: ops.linalg_lstsq(a, b)[0]),
+    ("linalg_lstsq (wide, vector rhs)", [WIDE, TALL[:3, 0]],
+     lambda a, b: ops.linalg_lstsq(a, b)[0]),
 ]}
 
 
@@ -123,3 +181,36 @@ def test_every_op_with_a_formula_has_a_case():
                      if not e.get("non_differentiable") and "not_yet" not in e}
     missing = sorted(with_formulas - set(CASES))
     assert not missing, f"ops with a backward formula but no gradient check: {missing}"
+
+
+# Double backward: d/dx <grad_x f(x), v>, through formulas that record under create_graph,
+# against central differences of the first gradient (itself checked above).
+SECOND_ORDER = {
+    "linalg_inv": (M[0], ops.linalg_inv),
+    "linalg_det": (M, ops.linalg_det),
+    "linalg_cholesky": (SPD[1], ops.linalg_cholesky),
+    "linalg_eigh": (SPD[0], eigh_invariant),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER))
+def test_double_backward_matches_finite_differences(name):
+    a, f = np.array(SECOND_ORDER[name][0]), SECOND_ORDER[name][1]
+    _, w = weighted(f, [a])
+    v = kf.asarray(0.3 + 0.1 * (np.arange(a.size) % 7).reshape(a.shape))
+
+    def first(arr, create_graph):
+        x = kf.asarray(arr, requires_grad=True)
+        (g,) = kf.autograd.grad(f(x), [x], grad_outputs=kf.asarray(w),
+                                create_graph=create_graph)
+        return x, (g * v).sum()
+
+    x, h = first(a, True)
+    (analytic,) = kf.autograd.grad(h, [x])
+    numeric = np.zeros_like(a)
+    for j in np.ndindex(a.shape):
+        up, down = a.copy(), a.copy()
+        up[j] += 1e-6
+        down[j] -= 1e-6
+        numeric[j] = (first(up, False)[1].item() - first(down, False)[1].item()) / 2e-6
+    np.testing.assert_allclose(analytic.numpy(), numeric, rtol=1e-5, atol=1e-6, err_msg=name)

@@ -12,7 +12,10 @@ Every op of ops.yaml is classified, or the build fails naming it:
 The formula grammar: expr := NUMBER | True | False | NAME | NAME '.' ('shape' | 'dtype')
                              | NAME '(' [arg (',' arg)*] ')' | '[' [expr (',' expr)*] ']'
                       arg  := expr | NAME '=' expr
-Names are `grad` (the gradient of the output), `result` (the output) and the op's arguments.
+Names are `grad` (the gradient of the output), `result` (the output) and the op's arguments;
+an op with several outputs names them `grad0`, `grad1`, ... and `result0`, `result1`, ...
+(`grad<k>` is zeros where output k got no gradient, or None passed to a helper's `Tensor?`),
+and may list `non_differentiable_outputs: [k, ...]` (outputs that never require grad).
 """
 from __future__ import annotations
 
@@ -129,7 +132,16 @@ class Derivative:
     formulas: dict[str, Expr]     # tensor argument name -> formula
     line: int
     saves: list[str] = field(default_factory=list)   # tensor arguments saved by value
-    saves_result: bool = False
+    saves_results: list[int] = field(default_factory=list)  # outputs saved (by number)
+    nondiff_outputs: list[int] = field(default_factory=list)
+
+
+def output_names(op: Op) -> dict[str, tuple[str, int]]:
+    """The names a formula of op may use for its outputs: name -> (grad/result, output)."""
+    if len(op.returns) == 1:
+        return {"grad": ("grad", 0), "result": ("result", 0)}
+    return {f"{kind}{k}": (kind, k) for kind in ("grad", "result")
+            for k in range(len(op.returns))}
 
 
 @dataclass
@@ -213,10 +225,21 @@ def load(path: str, ops: list[Op]) -> Table:
     return Table(derivs, nondiff, not_yet, helpers, callees)
 
 
+def _nondiff_outputs(op: Op, rest: dict, where: str) -> list[int]:
+    ks = rest.pop("non_differentiable_outputs", [])
+    n = len(op.returns)
+    if not isinstance(ks, list) or any(not isinstance(k, int) or not 0 <= k < n for k in ks):
+        raise SchemaError(f"{where}: non_differentiable_outputs of {op.name} must be a list of "
+                          f"output numbers below {n}")
+    if len(ks) >= n:
+        raise SchemaError(f"{where}: every output of {op.name} is non-differentiable: write "
+                          f"non_differentiable: true instead")
+    return sorted(set(ks))
+
+
 def _derivative(op: Op, rest: dict, where: str, callees: dict[str, Callee]) -> Derivative:
-    if len(op.returns) != 1:
-        raise SchemaError(f"{where}: '{op.name}' returns {len(op.returns)} tensors; formulas "
-                          f"for several outputs are not supported yet (use not_yet)")
+    rest = dict(rest)
+    nondiff_outputs = _nondiff_outputs(op, rest, where)
     tensors = {a.name for a in op.args if a.base == "Tensor"}
     formulas = {}
     for arg, text in rest.items():
@@ -225,18 +248,21 @@ def _derivative(op: Op, rest: dict, where: str, callees: dict[str, Callee]) -> D
         if text == "non_differentiable":
             continue
         formulas[arg] = parse_formula(text, where)
-    d = Derivative(op, formulas, int(where.rsplit(":", 1)[1]))
+    d = Derivative(op, formulas, int(where.rsplit(":", 1)[1]),
+                   nondiff_outputs=nondiff_outputs)
     used, values = set(), set()
     for e in formulas.values():
         _names_used(e, used, values)
         _check(e, op, callees, where)
     args = {a.name: a for a in op.args}
+    outs = output_names(op)
     for n in sorted(used):
-        if n not in args and n not in ("grad", "result"):
-            raise SchemaError(f"{where}: '{n}' is neither grad, result nor an argument of "
-                              f"{op.name}")
+        if n not in args and n not in outs:
+            raise SchemaError(f"{where}: '{n}' is neither an argument of {op.name} nor one of "
+                              f"{', '.join(outs)}")
     d.saves = [a.name for a in op.args if a.base == "Tensor" and a.name in values]
-    d.saves_result = "result" in values
+    d.saves_results = sorted(k for name, (kind, k) in outs.items()
+                             if kind == "result" and name in values)
     return d
 
 
@@ -246,16 +272,18 @@ def _type_of(e: Expr, op: Op, callees: dict[str, Callee], where: str) -> str:
     if e.kind == "num":
         return "number"
     if e.kind == "name":
-        if e.text in ("grad", "result"):
+        if e.text in output_names(op):
             return "Tensor"
         if e.text in ("True", "False"):
             return "bool"
         a = args.get(e.text)
         if a is None:
-            raise SchemaError(f"{where}: unknown name '{e.text}' in a formula of {op.name}")
+            raise SchemaError(f"{where}: unknown name '{e.text}' in a formula of {op.name}: "
+                              f"use its arguments or {', '.join(output_names(op))}")
         return a.base + ("[]" if a.is_list else "") + ("?" if a.optional else "")
     if e.kind == "attr":
-        if e.text != "result" and (e.text not in args or args[e.text].base != "Tensor"):
+        is_result = output_names(op).get(e.text, ("", 0))[0] == "result"
+        if not is_result and (e.text not in args or args[e.text].base != "Tensor"):
             raise SchemaError(f"{where}: '{e.text}.{e.attr}': not a tensor of {op.name}")
         return "int[]" if e.attr == "shape" else "ScalarType"
     if e.kind == "list":

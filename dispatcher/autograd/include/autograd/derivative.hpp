@@ -10,16 +10,18 @@ namespace kf::autograd {
 
 class OpNode;
 
-/// Computes the gradients of the op's tensor arguments (by tensor ordinal) from the gradient of
-/// its output; an argument the node does not need stays empty.
-using BackwardFn = void (*)(OpNode& n, TensorImpl& grad, TensorRef* grads);
+/// Computes the gradients of the op's tensor arguments (by tensor ordinal) from the gradients
+/// of its outputs `in` (one per output; empty where an output got none, and at least one is
+/// given); an argument the node does not need stays empty.
+using BackwardFn = void (*)(OpNode& n, TensorRef* in, TensorRef* grads);
 
 struct Derivative {
   int32_t op;
   BackwardFn fn;
-  uint32_t differentiable;  // bit k: tensor argument k has a formula
-  uint32_t saves;           // bit i: schema argument i is saved by value
-  bool saves_result;
+  uint32_t differentiable;   // bit k: tensor argument k has a formula
+  uint32_t saves;            // bit i: schema argument i is saved by value
+  uint32_t saves_results;    // bit k: output k is saved
+  uint32_t nondiff_outputs;  // bit k: output k never requires grad
 };
 
 /// An op without a gradient: never (reason nullptr), or not yet (the reason).

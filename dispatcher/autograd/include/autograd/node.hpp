@@ -14,7 +14,8 @@ namespace kf::autograd {
 class Node;
 
 /// Where an input's gradient goes: the node that made the input, and which of its outputs it
-/// was. An empty edge: the input needs no gradient.
+/// was (input_nr: the gradient arrives as that output's). An empty edge: the input needs no
+/// gradient.
 struct Edge {
   std::shared_ptr<Node> node;
   int32_t input_nr = 0;
@@ -30,8 +31,11 @@ struct InputMeta {
 class Node : public std::enable_shared_from_this<Node> {
  public:
   virtual ~Node() = default;
-  /// The gradients of the inputs (one per edge, empty where none) from the output's.
-  virtual void apply(TensorImpl& grad, std::vector<TensorRef>& grads) = 0;
+  /// The gradients of the inputs (one per edge, empty where none) from the outputs' (one per
+  /// output, num_outputs() of them, empty where an output got none; at least one is given).
+  virtual void apply(std::vector<TensorRef>& in, std::vector<TensorRef>& grads) = 0;
+  /// How many outputs the node's op has (Edge::input_nr is below it).
+  virtual int32_t num_outputs() const noexcept { return 1; }
   /// The op's name, for errors and for kf_tensor_grad_fn_name.
   virtual const char* name() const noexcept = 0;
   /// Frees what the node saved (after a backward without retain_graph).
@@ -49,7 +53,7 @@ class Node : public std::enable_shared_from_this<Node> {
 class AccumulateGrad final : public Node {
  public:
   explicit AccumulateGrad(TensorImpl& leaf);
-  void apply(TensorImpl& grad, std::vector<TensorRef>& grads) override;
+  void apply(std::vector<TensorRef>& in, std::vector<TensorRef>& grads) override;
   const char* name() const noexcept override { return "AccumulateGrad"; }
   TensorImpl& leaf() const noexcept { return *leaf_; }
 

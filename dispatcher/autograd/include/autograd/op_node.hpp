@@ -16,14 +16,15 @@ namespace kf::autograd {
 struct SavedTensor {
   TensorRef value;
   uint32_t version = 0;
-  int32_t index = -1;  // the schema argument, or -1 for the result
+  int32_t index = -1;  // the schema argument, or -1 - k for output k
 };
 
 class OpNode final : public Node {
  public:
   OpNode(const CallArgs& args, const Derivative& d);
-  void apply(TensorImpl& grad, std::vector<TensorRef>& grads) override;
+  void apply(std::vector<TensorRef>& in, std::vector<TensorRef>& grads) override;
   const char* name() const noexcept override { return def_->name; }
+  int32_t num_outputs() const noexcept override { return def_->nreturns; }
   void release_saved() noexcept override;
 
   void save(TensorImpl& t, int32_t index);
@@ -32,28 +33,31 @@ class OpNode final : public Node {
   // What the generated formulas read (schema argument indices).
   const CallArgs& args() const noexcept { return args_; }
   TensorImpl& saved(int32_t index) const;
-  TensorImpl& result() const { return saved(-1); }
+  TensorImpl& result(int32_t k) const { return saved(-1 - k); }
   IntListView shape_of(int32_t index) const noexcept;
-  IntListView result_shape() const noexcept { return shape_of(-1); }
+  IntListView result_shape(int32_t k) const noexcept { return shape_of(-1 - k); }
   kf_dtype_t dtype_of(int32_t index) const noexcept;
-  kf_dtype_t result_dtype() const noexcept { return dtype_of(-1); }
+  kf_dtype_t result_dtype(int32_t k) const noexcept { return dtype_of(-1 - k); }
+  /// Output k's gradient, made zeros of the output's shape and dtype where none arrived.
+  TensorImpl& grad_or_zeros(TensorRef* in, int32_t k) const;
   IntListView optional_ints(int32_t index) const noexcept;
   std::optional<int64_t> optional_int(int32_t index) const noexcept;
   std::optional<kf_scalar_t> optional_scalar(int32_t index) const noexcept;
   std::optional<double> optional_float(int32_t index) const noexcept;
 
-  /// The result's layout, set when the call returns.
-  void set_result_meta(const TensorImpl& result);
+  /// Output k's layout, set when the call returns.
+  void set_result_meta(int32_t k, const TensorImpl& result);
 
  private:
   const InputMeta& meta_at(int32_t index) const noexcept;
+  void link_saved_outputs(bool on);
 
   const OpDef* def_;
   const Derivative* derivative_;
   CallArgs args_;
   std::vector<std::vector<int64_t>> lists_;  // the int[] arguments' values
   std::vector<int32_t> ordinal_;             // schema index -> tensor ordinal (-1: none)
-  InputMeta result_meta_;
+  std::vector<InputMeta> result_meta_;  // per output
   std::vector<SavedTensor> saved_;
   bool released_ = false;
 };
