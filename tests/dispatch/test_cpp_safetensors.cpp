@@ -1,5 +1,6 @@
 // The C++ frontend's safetensors files (kernforge/safetensors.hpp): a round trip in order with
-// metadata, a view written row-major, and a malformed file thrown as kf::Error with its reason.
+// metadata, a view written row-major, and a malformed file thrown as kf::Error with its reason;
+// and through the C ABI, tensors of another device (testdev) saved and loaded onto it.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -46,6 +47,30 @@ TEST(CppSafetensors, AMalformedFileThrowsWithItsReason) {
     EXPECT_NE(std::string(e.what()).find("shorter than the 8-byte header length"),
               std::string::npos) << e.what();
   }
+  std::remove(path.c_str());
+}
+
+// A testdev tensor (and a transposed view of one) is written as its host bytes; a file loads
+// onto testdev:1 with the same bytes.
+TEST_F(Dispatch, SafetensorsOfAnotherDeviceSaveAndLoadThere) {
+  const std::string path = temp_file("testdev.safetensors");
+  T a, at;
+  make<int32_t>(a, {1, 2, 3, 4, 5, 6}, {2, 3}, KF_INT32, td0);
+  ASSERT_EQ(kf_transpose(a, 0, 1, at.out()), KF_OK) << last_error();
+  const char* names[] = {"a", "at"};
+  const kf_tensor_t handles[] = {a, at};
+  ASSERT_EQ(kf_safetensors_save(path.c_str(), names, handles, 2, nullptr, nullptr, 0), KF_OK)
+      << last_error();
+  kf_safetensors_t f = nullptr;
+  ASSERT_EQ(kf_safetensors_load(path.c_str(), td1, &f), KF_OK) << last_error();
+  T back_a, back_at;
+  ASSERT_EQ(kf_safetensors_tensor(f, 0, back_a.out()), KF_OK) << last_error();
+  ASSERT_EQ(kf_safetensors_tensor(f, 1, back_at.out()), KF_OK) << last_error();
+  ASSERT_EQ(kf_safetensors_release(f), KF_OK);
+  EXPECT_EQ(device_name(device_of(back_a)), "testdev:1");
+  EXPECT_EQ(device_name(device_of(back_at)), "testdev:1");
+  EXPECT_EQ(host<int32_t>(back_a), (std::vector<int32_t>{1, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(host<int32_t>(back_at), (std::vector<int32_t>{1, 4, 2, 5, 3, 6}));
   std::remove(path.c_str());
 }
 
