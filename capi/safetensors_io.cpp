@@ -54,7 +54,9 @@ void write_tensor(std::ofstream& f, TensorImpl& t, uint64_t bytes, std::vector<c
   if (!direct) {
     buffer.resize(bytes);
     copy_to_host(t, buffer.data(), bytes);
-    if (t.dtype == KF_BOOL) normalise_bools(reinterpret_cast<unsigned char*>(buffer.data()), bytes);
+    if (t.dtype == KF_BOOL) {
+      normalise_bools(reinterpret_cast<unsigned char*>(buffer.data()), bytes);
+    }
     p = buffer.data();
   }
   f.write(p, static_cast<std::streamsize>(bytes));
@@ -100,10 +102,13 @@ void read_tensors(std::ifstream& f, const Header& h, const std::string& path,
   const kf_device_t cpu{KF_DEVICE_CPU, 0};
   for (size_t i : order) {
     const Entry& e = h.entries[i];
-    TensorImpl* t = new_tensor(e.shape.data(), static_cast<int32_t>(e.shape.size()), e.dtype, cpu);
+    const auto ndim = static_cast<int32_t>(e.shape.size());
+    TensorImpl* t = new_tensor(e.shape.data(), ndim, e.dtype, cpu);
     out.tensors[i] = t;
     read_exactly(f, data_ptr(*t), e.end - e.begin, path, ("tensor '" + e.name + "'").c_str());
-    if (e.dtype == KF_BOOL) normalise_bools(static_cast<unsigned char*>(data_ptr(*t)), e.end - e.begin);
+    if (e.dtype == KF_BOOL) {
+      normalise_bools(static_cast<unsigned char*>(data_ptr(*t)), e.end - e.begin);
+    }
     if (device.type != KF_DEVICE_CPU) {
       out.tensors[i] = tensor_to(*t, device, KF_DTYPE_UNDEFINED);
       release(t);
@@ -126,7 +131,8 @@ void save_file(const std::string& path,
   std::vector<Entry> entries;
   entries.reserve(tensors.size());
   for (const auto& [name, t] : tensors) {
-    entries.push_back(Entry{name, t->dtype, std::vector<int64_t>(t->shape, t->shape + t->ndim), 0, 0});
+    entries.push_back(
+        Entry{name, t->dtype, std::vector<int64_t>(t->shape, t->shape + t->ndim), 0, 0});
   }
   std::vector<size_t> order;
   const std::string header = write_header(entries, metadata, &order);
@@ -144,7 +150,9 @@ void load_file(const std::string& path, kf_device_t device, Loaded& out) {
   errno = 0;
   std::ifstream f(path, std::ios::binary);
   std::error_code ec;
-  if (!f || std::filesystem::is_directory(path, ec)) open_failed(path, "kf_safetensors_load", "reading");
+  if (!f || std::filesystem::is_directory(path, ec)) {
+    open_failed(path, "kf_safetensors_load", "reading");
+  }
   f.seekg(0, std::ios::end);
   const std::streamoff end = f.tellg();
   if (end < 0) {

@@ -78,12 +78,17 @@ bool HeaderReader::unexpected(const std::string& got) {
   switch (at_) {
     case At::Start: bad(source_, "the header must be a JSON object, but it is {}", got);
     case At::Root:
-      if (key_ == kMetadataKey) bad(source_, "__metadata__ must be an object of strings, got {}", got);
+      if (key_ == kMetadataKey) {
+        bad(source_, "__metadata__ must be an object of strings, got {}", got);
+      }
       bad(source_, "tensor '{}' must be an object with dtype, shape and data_offsets, got {}",
           key_, got);
     case At::Metadata: bad(source_, "__metadata__ '{}' must be a string, got {}", key_, got);
     case At::Entry:
-      if (field_ == kDtype) bad(source_, "tensor '{}': dtype must be a string such as \"F32\", got {}", entry().name, got);
+      if (field_ == kDtype) {
+        bad(source_, "tensor '{}': dtype must be a string such as \"F32\", got {}",
+            entry().name, got);
+      }
       bad(source_, "tensor '{}': {} must be an array of integers, got {}", entry().name,
           field_ == kShape ? "shape" : "data_offsets", got);
     case At::Shape:
@@ -170,8 +175,14 @@ bool HeaderReader::key(string_t& k) {
     return true;
   }
   // At::Entry: one of the three fields, once each.
-  const unsigned f = k == "dtype" ? kDtype : k == "shape" ? kShape : k == "data_offsets" ? kOffsets : kNone;
-  if (f == kNone) bad(source_, "tensor '{}': unknown field '{}' (a tensor has dtype, shape and data_offsets)", entry().name, k);
+  const unsigned f = k == "dtype"          ? kDtype
+                     : k == "shape"        ? kShape
+                     : k == "data_offsets" ? kOffsets
+                                           : kNone;
+  if (f == kNone) {
+    bad(source_, "tensor '{}': unknown field '{}' (a tensor has dtype, shape and data_offsets)",
+        entry().name, k);
+  }
   if (seen_ & f) bad(source_, "tensor '{}': field '{}' appears twice", entry().name, k);
   field_ = f;
   return true;

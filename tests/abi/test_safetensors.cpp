@@ -105,7 +105,8 @@ TEST_F(Safetensors, EveryDtypeAndTheMetadataRoundTripInOrder) {
   ASSERT_EQ(kf_safetensors_save(p.c_str(), n.data(), h.data(), static_cast<int32_t>(h.size()),
                                 keys, values, 2), KF_OK) << kf_last_error_message();
   File f;
-  ASSERT_EQ(kf_safetensors_load(p.c_str(), kf_device_cpu(), &f.h), KF_OK) << kf_last_error_message();
+  ASSERT_EQ(kf_safetensors_load(p.c_str(), kf_device_cpu(), &f.h), KF_OK)
+      << kf_last_error_message();
   int32_t count = 0, meta = 0;
   ASSERT_EQ(kf_safetensors_count(f.h, &count), KF_OK);
   ASSERT_EQ(count, static_cast<int32_t>(tensors.size()));
@@ -211,16 +212,19 @@ TEST_F(Safetensors, TensorsOutliveTheirFileAndHandlesAreChecked) {
   Tensor t;
   ASSERT_EQ(kf_safetensors_tensor(f, 0, t.put()), KF_OK);
   const char* name = nullptr;
-  EXPECT_TRUE(fails_with(kf_safetensors_name(f, 1, &name), KF_OUT_OF_RANGE, {{"index 1", "1 tensors"}, {}}));
+  EXPECT_TRUE(fails_with(kf_safetensors_name(f, 1, &name), KF_OUT_OF_RANGE,
+                         {{"index 1", "1 tensors"}, {}}));
   EXPECT_TRUE(fails_with(kf_safetensors_metadata(f, 0, &name, &name), KF_OUT_OF_RANGE,
                          {{"index 0", "metadata"}, {}}));
-  EXPECT_TRUE(fails_with(kf_safetensors_count(f, nullptr), KF_INVALID_ARGUMENT, {{"out", "NULL"}, {}}));
+  EXPECT_TRUE(fails_with(kf_safetensors_count(f, nullptr), KF_INVALID_ARGUMENT,
+                         {{"out", "NULL"}, {}}));
   ASSERT_EQ(kf_safetensors_release(f), KF_OK);
   EXPECT_EQ(bytes_of(t.get()), bytes_of(a.get()));  // the tensor lives on
   int32_t count = 0;
   EXPECT_TRUE(fails_with(kf_safetensors_count(f, &count), KF_INVALID_ARGUMENT, {{"released"}, {}}));
   EXPECT_TRUE(fails_with(kf_safetensors_release(f), KF_INVALID_ARGUMENT, {{"released"}, {}}));
-  EXPECT_TRUE(fails_with(kf_safetensors_count(nullptr, &count), KF_INVALID_ARGUMENT, {{"NULL"}, {}}));
+  EXPECT_TRUE(fails_with(kf_safetensors_count(nullptr, &count), KF_INVALID_ARGUMENT,
+                         {{"NULL"}, {}}));
   EXPECT_EQ(kf_safetensors_release(nullptr), KF_OK);
 }
 
@@ -308,9 +312,11 @@ std::vector<Malformed> malformed_files() {
       {"shape_overflow",
        file_of("{" + entry("w", "F64", "[4611686018427387904,4]", 0, 8) + "}", "xxxxxxxx"),
        {{"'w'", "int64"}, {{4611686018427387904, 4}}}},
-      {"too_many_dims", file_of("{" + entry("w", "U8", "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]", 0, 1) + "}", "x"),
+      {"too_many_dims",
+       file_of("{" + entry("w", "U8", "[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]", 0, 1) + "}", "x"),
        {{"'w'", "16 dims"}, {}}},
-      {"offsets_not_pair", file_of("{\"w\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0]}}", "x"),
+      {"offsets_not_pair",
+       file_of("{\"w\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0]}}", "x"),
        {{"'w'", "[begin, end]", "1 number"}, {}}},
       {"offsets_reversed", file_of("{" + entry("w", "U8", "[0]", 1, 0) + "}", "x"),
        {{"'w'", "[1, 0]", "end before they begin"}, {}}},
@@ -318,18 +324,23 @@ std::vector<Malformed> malformed_files() {
        {{"'w'", "hold 4 bytes", "F32", "8 bytes"}, {{2}}}},
       {"outside", file_of("{" + entry("w", "U8", "[4]", 0, 4) + "}", "xx"),
        {{"'w'", "[0, 4]", "past the data section", "2 bytes"}, {}}},
-      {"overlap", file_of("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("b", "U8", "[2]", 1, 3) + "}", "xxx"),
+      {"overlap",
+       file_of("{" + entry("a", "U8", "[2]", 0, 2) + "," + entry("b", "U8", "[2]", 1, 3) + "}",
+               "xxx"),
        {{"'a' [0, 2]", "'b' [1, 3]", "overlap"}, {}}},
       {"hole", file_of("{" + u8a + "," + entry("b", "U8", "[1]", 2, 3) + "}", "xxx"),
        {{"[1, 2)", "no tensor", "'b'"}, {}}},
-      {"trailing", file_of("{" + u8a + "}", "xyz"), {{"3 bytes", "end at byte 1", "2 trailing"}, {}}},
+      {"trailing", file_of("{" + u8a + "}", "xyz"),
+       {{"3 bytes", "end at byte 1", "2 trailing"}, {}}},
       {"duplicate", file_of("{" + u8a + "," + entry("a", "U8", "[1]", 1, 2) + "}", "xy"),
        {{"'a'", "twice"}, {}}},
       {"metadata_not_string", file_of("{\"__metadata__\":{\"n\":3}}"),
        {{"__metadata__ 'n'", "must be a string", "3"}, {}}},
       {"missing_field", file_of("{\"w\":{\"dtype\":\"U8\",\"shape\":[1]}}", "x"),
        {{"'w'", "data_offsets"}, {}}},
-      {"unknown_field", file_of("{\"w\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],\"x\":1}}", "x"),
+      {"unknown_field",
+       file_of("{\"w\":{\"dtype\":\"U8\",\"shape\":[1],\"data_offsets\":[0,1],\"x\":1}}",
+               "x"),
        {{"'w'", "unknown field 'x'"}, {}}},
       {"nul_in_name", file_of("{\"a\\u0000b\":{}}"), {{"NUL"}, {}}},
       {"nested", file_of("{\"w\":{\"dtype\":\"U8\",\"shape\":[[1]],\"data_offsets\":[0,1]}}", "x"),
