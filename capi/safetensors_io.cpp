@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "device/backend_registry.hpp"
 #include "dispatch/tensor_moves.hpp"
 
 namespace kf::safetensors {
@@ -147,6 +148,7 @@ void save_file(const std::string& path,
 
 void load_file(const std::string& path, kf_device_t device, Loaded& out) {
   require_little_endian("kf_safetensors_load");
+  require_device(device);  // an unknown device is refused before the file is read
   errno = 0;
   std::ifstream f(path, std::ios::binary);
   std::error_code ec;

@@ -276,6 +276,9 @@ TEST_F(Safetensors, LoadingRefusesMissingFilesAndFolders) {
                          KF_INVALID_ARGUMENT, {{"folder"}, {}}));
   EXPECT_TRUE(fails_with(kf_safetensors_load(missing.c_str(), kf_device_cpu(), nullptr),
                          KF_INVALID_ARGUMENT, {{"out", "NULL"}, {}}));
+  const kf_device_t nowhere{KF_DEVICE_CPU, 99};
+  EXPECT_TRUE(fails_with(kf_safetensors_load(missing.c_str(), nowhere, &f.h),
+                         KF_INVALID_ARGUMENT, {{"cpu:99"}, {}}));
   EXPECT_EQ(f.h, nullptr);
 }
 
