@@ -675,7 +675,8 @@ KF_API kf_status_t kf_safetensors_save(const char* path, const char* const* name
                                        const char* const* metadata_values,
                                        int32_t metadata_count);
 /** Reads `path` into new contiguous tensors on `device` (KF_NOT_FOUND when there is no such
- * file); *out owns them. Every check of the header runs before any tensor is made. */
+ * file; a device no backend serves is refused before the file is read); *out owns them. Every
+ * check of the header runs before any tensor is made. */
 KF_API kf_status_t kf_safetensors_load(const char* path, kf_device_t device,
                                        kf_safetensors_t* out);
 /** Releases a loaded file and its references to the tensors (tensors taken from it live on).
