@@ -1,5 +1,7 @@
 """Trains a small MLP with kernforge's autograd, nn and optim until its loss falls under a
-threshold: the classic two spirals, 2 inputs, two hidden layers of 64, 2 classes, AdamW.
+threshold: the classic two spirals, 2 inputs, two hidden layers of 64, 2 classes, AdamW. The
+trained weights are then saved to a safetensors file and loaded into a fresh model, which must
+give the same loss.
 
     python3 examples/python/train_mlp.py [--steps N] [--threshold T]
 
@@ -7,7 +9,9 @@ Exits 1 if the loss is not under the threshold after --steps steps."""
 
 import argparse
 import math
+import os
 import sys
+import tempfile
 
 import kernforge as kf
 from kernforge import nn
@@ -28,14 +32,28 @@ def spirals(n_per_class):
     return kf.concat(arms), labels
 
 
+def mlp():
+    return nn.Sequential(nn.Linear(2, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(),
+                         nn.Linear(64, 2))
+
+
+def reloaded_loss(model, x, y, step):
+    """The loss of a fresh model that loads model's state dict from a safetensors file."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "mlp.safetensors")
+        kf.save_file(model.state_dict(), path, metadata={"step": str(step)})
+        fresh = mlp()
+        fresh.load_state_dict(kf.load_file(path))
+    return F.cross_entropy(fresh(x), y).item()
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--steps", type=int, default=2000)
     p.add_argument("--threshold", type=float, default=0.05)
     a = p.parse_args()
     x, y = spirals(256)
-    model = nn.Sequential(nn.Linear(2, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(),
-                          nn.Linear(64, 2))
+    model = mlp()
     opt = kf.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=1e-4)
     for step in range(1, a.steps + 1):
         opt.zero_grad()
@@ -49,7 +67,9 @@ def main():
             accuracy = (model(x).argmax(1) == y).to(dtype=kf.float32).mean().item()
             print(f"reached loss {value:.4f} < {a.threshold} at step {step}; "
                   f"accuracy {accuracy:.3f}")
-            return 0
+            again = reloaded_loss(model, x, y, step)
+            print(f"saved to a safetensors file and loaded into a fresh model: loss {again:.4f}")
+            return 0 if again == F.cross_entropy(model(x), y).item() else 1
     print(f"the loss {value:.4f} is still above {a.threshold} after {a.steps} steps",
           file=sys.stderr)
     return 1

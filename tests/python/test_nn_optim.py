@@ -56,7 +56,7 @@ def test_modules_register_parameters_and_state_dicts_round_trip():
     x = kf.randn((3, 4))
     model.eval(), other.eval()
     np.testing.assert_array_equal(model(x).numpy(), other(x).numpy())
-    with pytest.raises(KeyError, match="missing"):
+    with pytest.raises(RuntimeError, match="Missing key"):
         other.load_state_dict({})
     assert "Linear(in_features=4, out_features=8, bias=True)" in repr(model)
 

@@ -24,6 +24,7 @@ from . import _plugins  # noqa: E402
 _entry_points = _plugins.load(_C)
 
 from . import _array_api, _creation, _dlpack, _doctor, _ops, _tensor  # noqa: E402
+from ._safetensors import load_file, load_file_with_metadata, save_file  # noqa: E402,F401
 from . import autograd, fft, linalg, nn, optim  # noqa: E402
 from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: E402,F401
 

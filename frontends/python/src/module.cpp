@@ -16,6 +16,7 @@ namespace kfpy {
 void bind_ops(nb::module_& m);
 void bind_runtime(nb::module_& m);
 void bind_dlpack(nb::module_& m);
+void bind_safetensors(nb::module_& m);
 }  // namespace kfpy
 
 NB_MODULE(_C, m) {
@@ -38,4 +39,5 @@ NB_MODULE(_C, m) {
   kfpy::bind_ops(m);
   kfpy::bind_runtime(m);
   kfpy::bind_dlpack(m);
+  kfpy::bind_safetensors(m);
 }

@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #define KF_ABI_VERSION_MAJOR 2
-#define KF_ABI_VERSION_MINOR 4
+#define KF_ABI_VERSION_MINOR 5
 
 /** Maximum number of dimensions of a tensor. */
 #define KF_MAX_NDIM 16

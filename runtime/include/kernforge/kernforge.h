@@ -37,6 +37,7 @@
  * matrix decompositions and solvers, the typed kf_linalg_* entry points of
  * kernforge_ops.h, and the diagonal view, kf_diagonal. 2.3: the discrete Fourier transforms,
  * kf_fft_c2c, kf_fft_r2c and kf_fft_c2r. 2.4: autograd, kf_tensor_set_requires_grad and the
+ * functions after it. 2.5: safetensors files, kf_safetensors_save, kf_safetensors_load and the
  * functions after it. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
@@ -648,6 +649,50 @@ KF_API kf_status_t kf_autograd_grad(const kf_tensor_t* outputs, const kf_tensor_
 KF_API kf_status_t kf_set_grad_enabled(bool enabled, bool* previous);
 /** Whether grad mode is on for the calling thread. */
 KF_API kf_status_t kf_is_grad_enabled(bool* out);
+
+/* ---------------------------------------------------------- safetensors files (2.5) -- */
+/* Tensors saved to and loaded from safetensors files (docs/serialization.md): 8 bytes of header
+ * length (a little-endian u64), a JSON header naming each tensor's dtype, shape and byte range,
+ * then the bytes, contiguous, row-major and little-endian. The dtypes are all kernforge's but
+ * complex128, which the format has no code for (BOOL, U8, I8, U16, I16, U32, I32, U64, I64,
+ * F16, BF16, F32, F64, C64). A file that breaks any rule of the format (a length or offset
+ * outside the file, JSON that is not the header's shape, an unknown dtype, a byte count that
+ * does not match the dtype and shape, tensors that overlap or leave bytes unindexed, a name
+ * given twice) is KF_INVALID_ARGUMENT with a message naming the tensor and the numbers. */
+
+/** A loaded file: its tensors and metadata, released with kf_safetensors_release. */
+typedef struct kf_safetensors_s* kf_safetensors_t;
+
+/** Writes tensors[0..count) under names[i] and metadata_count string pairs (metadata_keys and
+ * metadata_values may be NULL when it is 0) to `path`, replacing it. Tensors of any layout and
+ * device are written as their contiguous host bytes, the widest elements first (so each is
+ * aligned to its element size); the header lists them in the order given. Duplicate names, the
+ * name "__metadata__", complex128 and text that is not UTF-8 are KF_INVALID_ARGUMENT, naming
+ * the tensor; a failed write removes the file. */
+KF_API kf_status_t kf_safetensors_save(const char* path, const char* const* names,
+                                       const kf_tensor_t* tensors, int32_t count,
+                                       const char* const* metadata_keys,
+                                       const char* const* metadata_values,
+                                       int32_t metadata_count);
+/** Reads `path` into new contiguous tensors on `device` (KF_NOT_FOUND when there is no such
+ * file; a device no backend serves is refused before the file is read); *out owns them. Every
+ * check of the header runs before any tensor is made. */
+KF_API kf_status_t kf_safetensors_load(const char* path, kf_device_t device,
+                                       kf_safetensors_t* out);
+/** Releases a loaded file and its references to the tensors (tensors taken from it live on).
+ * Releasing NULL is KF_OK. */
+KF_API kf_status_t kf_safetensors_release(kf_safetensors_t file);
+/** The number of tensors in the file. */
+KF_API kf_status_t kf_safetensors_count(kf_safetensors_t file, int32_t* out);
+/** The name of tensor `index`, in the header's order; the string lives as long as `file`. */
+KF_API kf_status_t kf_safetensors_name(kf_safetensors_t file, int32_t index, const char** out);
+/** A new reference to tensor `index` (release it with kf_tensor_release). */
+KF_API kf_status_t kf_safetensors_tensor(kf_safetensors_t file, int32_t index, kf_tensor_t* out);
+/** The number of metadata entries (the header's "__metadata__"). */
+KF_API kf_status_t kf_safetensors_metadata_count(kf_safetensors_t file, int32_t* out);
+/** Metadata entry `index`, in the header's order; the strings live as long as `file`. */
+KF_API kf_status_t kf_safetensors_metadata(kf_safetensors_t file, int32_t index,
+                                           const char** out_key, const char** out_value);
 
 #ifdef __cplusplus
 } /* extern "C" */

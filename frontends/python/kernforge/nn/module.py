@@ -5,7 +5,11 @@ assigning one to a module's attribute registers it, as assigning a module regist
 ``parameters()``, ``named_parameters()``, ``state_dict()``, ``load_state_dict()``, ``train()``
 and ``eval()`` walk the tree."""
 
+from collections import namedtuple
+
 from .. import _C
+
+_IncompatibleKeys = namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])
 
 
 def Parameter(data, requires_grad=True):  # noqa: N802 - PyTorch's spelling
@@ -82,24 +86,36 @@ class Module:
             p.grad = None
 
     def state_dict(self):
-        """Every parameter by its dotted name, detached."""
+        """Every parameter by its dotted name, detached (in the order named_parameters gives:
+        save it with kernforge.save_file)."""
         return {name: p.detach() for name, p in self.named_parameters()}
 
-    def load_state_dict(self, state):
-        """Copies state's tensors into the parameters of the same names (shapes must match);
-        KeyError names what is missing or unexpected."""
+    def load_state_dict(self, state_dict, strict=True):
+        """Copies state_dict's tensors into the parameters of the same names (converted to each
+        parameter's dtype and device). With strict, missing and unexpected keys raise
+        RuntimeError listing them all, as PyTorch's does; a shape mismatch raises always.
+        Returns ``(missing_keys, unexpected_keys)``."""
         own = dict(self.named_parameters())
-        missing, unexpected = sorted(set(own) - set(state)), sorted(set(state) - set(own))
-        if missing or unexpected:
-            raise KeyError(f"load_state_dict: missing {missing}, unexpected {unexpected}")
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = [f"size mismatch for {k}: copying a tensor of shape {tuple(v.shape)}, the "
+                  f"parameter in this module has shape {tuple(own[k].shape)}"
+                  for k, v in state_dict.items()
+                  if k in own and tuple(v.shape) != tuple(own[k].shape)]
+        if strict and missing:
+            errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(map(repr, missing)))
+        if strict and unexpected:
+            errors.insert(0, "Unexpected key(s) in state_dict: " +
+                          ", ".join(map(repr, unexpected)))
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" +
+                               "\n\t".join(errors))
         from .._grad_mode import no_grad
         with no_grad():
             for name, p in own.items():
-                value = state[name]
-                if tuple(value.shape) != tuple(p.shape):
-                    raise ValueError(f"load_state_dict: {name} has shape {tuple(value.shape)}, "
-                                     f"the parameter {tuple(p.shape)}")
-                p.copy_(value)
+                if name in state_dict:
+                    p.copy_(state_dict[name])
+        return _IncompatibleKeys(missing, unexpected)
 
     def __repr__(self):
         inner = "".join(f"\n  ({n}): " + repr(m).replace("\n", "\n  ")
