@@ -8,6 +8,11 @@ torch: Debian's python3-torch is /usr/bin/python3's):
 - One training step (zero_grad, forward, cross-entropy, backward, AdamW) of the MLP 784-512-512-10
   on a batch of 64, float32, each framework's own nn and optim; medians of 30 steps after 5
   warm-up steps, interleaved.
+- The same for examples/python/train_transformer.py's model (the two-block decoder of
+  examples/transformer) on 16 windows of 32 characters of its text, and the identical model in
+  torch with the same weights and batch (torch 1.13 has no scaled_dot_product_attention or
+  RMSNorm: both written out). Both frameworks get kernforge's thread count
+  (KERNFORGE_NUM_THREADS=1 for one thread).
 Prints a Markdown table; no figure here is a pass/fail test.
 """
 

@@ -111,10 +111,20 @@ def sample(model, chars, prompt, n):
     return "".join(chars[i] for i in ids)
 
 
-def plot(losses, threshold, path):
-    import matplotlib
+def pyplot():
+    """matplotlib's pyplot on the Agg backend (files only, no display)."""
+    try:
+        import matplotlib
+    except ImportError:
+        sys.exit("train_transformer: the loss curve needs matplotlib: pip install matplotlib "
+                 "(tools/install-deps.sh installs it)")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    return plt
+
+
+def plot(losses, threshold, path):
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 3.5), dpi=100)
     steps = range(1, len(losses) + 1)
     ax.plot(steps, losses, linewidth=0.8, alpha=0.5, label="loss of the step's batch")
@@ -166,6 +176,7 @@ def main():
     p.add_argument("--plot", default=os.path.join(tempfile.gettempdir(),
                                                   "kernforge_train_transformer.png"))
     a = p.parse_args()
+    pyplot()  # before training: a missing matplotlib is said at once
     with open(TEXT, encoding="utf-8") as f:
         text = f.read()
     chars = sorted(set(text))
