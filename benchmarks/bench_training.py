@@ -8,6 +8,11 @@ torch: Debian's python3-torch is /usr/bin/python3's):
 - One training step (zero_grad, forward, cross-entropy, backward, AdamW) of the MLP 784-512-512-10
   on a batch of 64, float32, each framework's own nn and optim; medians of 30 steps after 5
   warm-up steps, interleaved.
+- The same for examples/python/train_transformer.py's model (the two-block decoder of
+  examples/transformer) on 16 windows of 32 characters of its text, and the identical model in
+  torch with the same weights and batch (torch 1.13 has no scaled_dot_product_attention or
+  RMSNorm: both written out). Both frameworks get kernforge's thread count
+  (KERNFORGE_NUM_THREADS=1 for one thread).
 Prints a Markdown table; no figure here is a pass/fail test.
 """
 
@@ -60,10 +65,104 @@ def torch_step(torch):
     return step
 
 
-def training(kf, torch):
-    steps = {"kernforge": kf_step(kf)}
-    if torch is not None:
-        steps["torch"] = torch_step(torch)
+def kf_transformer_step(kf):
+    """examples/python/train_transformer.py's model and a batch of its text's windows."""
+    import importlib.util
+    import pathlib
+    import random
+    path = pathlib.Path(__file__).resolve().parent.parent / "examples/python/train_transformer.py"
+    spec = importlib.util.spec_from_file_location("train_transformer", path)
+    ex = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ex)
+    with open(ex.TEXT, encoding="utf-8") as f:
+        text = f.read()
+    chars = sorted(set(text))
+    ids = [chars.index(c) for c in text]
+    kf.manual_seed(0)
+    model = ex.CharTransformer(len(chars))
+    opt = kf.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)
+    x, y = ex.windows(ids, random.Random(0))
+    y = y.reshape((-1,))
+
+    def step():
+        opt.zero_grad()
+        ex.F.cross_entropy(model(x).reshape((-1, len(chars))), y).backward()
+        opt.step()
+    return step, model, (x, y)
+
+
+def torch_transformer(torch, vocab, d=64, heads=4, hidden=128):
+    """The same model in torch 1.13 (no scaled_dot_product_attention, no RMSNorm there: both
+    written out), with the parameters named as the kernforge one's."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class RMSNorm(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weight = nn.Parameter(torch.ones(d))
+
+        def forward(self, x):
+            return x * torch.rsqrt((x * x).mean(-1, keepdim=True) + 1e-6) * self.weight
+
+    class Attention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.wq, self.wk, self.wv, self.wo = (nn.Linear(d, d, bias=False) for _ in range(4))
+
+        def forward(self, x):
+            b, t, _ = x.shape
+            q, k, v = (w(x).reshape(b, t, heads, d // heads).permute(0, 2, 1, 3)
+                       for w in (self.wq, self.wk, self.wv))
+            s = q @ k.transpose(-2, -1) * (1 / (d // heads) ** 0.5)
+            s = s.masked_fill(torch.ones(t, t, dtype=torch.bool).triu(1), float("-inf"))
+            return self.wo((s.softmax(-1) @ v).permute(0, 2, 1, 3).reshape(b, t, d))
+
+    class Block(nn.Module):
+        def __init__(self, swiglu):
+            super().__init__()
+            self.norm1, self.attn, self.norm2 = RMSNorm(), Attention(), RMSNorm()
+            self.w_in = nn.Linear(d, hidden, bias=False)
+            self.w_gate = nn.Linear(d, hidden, bias=False) if swiglu else None
+            self.w_out = nn.Linear(hidden, d, bias=False)
+
+        def forward(self, x):
+            x = x + self.attn(self.norm1(x))
+            h = self.norm2(x)
+            up = self.w_in(h)
+            act = F.silu(self.w_gate(h)) * up if self.w_gate is not None else F.gelu(up)
+            return x + self.w_out(act)
+
+    class CharTransformer(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = nn.Embedding(vocab, d)
+            self.block1, self.block2, self.norm = Block(False), Block(True), RMSNorm()
+
+        def forward(self, tokens):
+            x = self.block2(self.block1(self.embed(tokens)))
+            return self.norm(x) @ self.embed.weight.T
+    return CharTransformer()
+
+
+def torch_transformer_step(torch, kf_model, batch):
+    """The torch twin with the kernforge model's weights, on the same batch."""
+    import numpy as np
+    vocab = kf_model.embed.num_embeddings
+    model = torch_transformer(torch, vocab)
+    model.load_state_dict({k: torch.from_numpy(np.from_dlpack(v).copy())
+                           for k, v in kf_model.state_dict().items()})
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=0.01)
+    x, y = (torch.from_numpy(np.from_dlpack(t).copy()) for t in batch)
+
+    def step():
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(x).reshape(-1, vocab), y).backward()
+        opt.step()
+    return step
+
+
+def timed(steps):
+    """Median milliseconds of each step, after 5 warm-up steps, 30 interleaved runs."""
     times = {k: [] for k in steps}
     for _ in range(5):
         for s in steps.values():
@@ -74,6 +173,18 @@ def training(kf, torch):
             s()
             times[name].append((time.perf_counter() - t0) * 1e3)
     return {k: statistics.median(v) for k, v in times.items()}
+
+
+def training(kf, torch):
+    steps = {"kernforge": kf_step(kf)}
+    if torch is not None:
+        steps["torch"] = torch_step(torch)
+    mlp = timed(steps)
+    kf_t, model, batch = kf_transformer_step(kf)
+    steps = {"kernforge": kf_t}
+    if torch is not None:
+        steps["torch"] = torch_transformer_step(torch, model, batch)
+    return mlp, timed(steps)
 
 
 def main():
@@ -88,12 +199,15 @@ def main():
     print("|---|---:|---:|---:|")
     for name, (plain, grad) in rec.items():
         print(f"| {name} | {plain:.0f} | {grad:.0f} | {grad - plain:.0f} |")
-    step = training(kf, torch)
+    mlp, block = training(kf, torch)
     print()
-    print("| framework | MLP 784-512-512-10, batch 64: one AdamW step (ms) |")
-    print("|---|---:|")
-    for name, ms in step.items():
-        print(f"| {name} | {ms:.2f} |")
+    print("| framework | MLP 784-512-512-10, batch 64 (ms) | transformer, 16 x 32 characters (ms) |")
+    print("|---|---:|---:|")
+    for name in mlp:
+        print(f"| {name} | {mlp[name]:.2f} | {block[name]:.2f} |")
+    if "torch" in mlp:
+        print(f"| kernforge / torch | {mlp['kernforge'] / mlp['torch']:.2f} | "
+              f"{block['kernforge'] / block['torch']:.2f} |")
 
 
 if __name__ == "__main__":

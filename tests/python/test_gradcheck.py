@@ -1,6 +1,8 @@
 """Every op with a backward formula in dispatcher/derivatives.yaml, checked in float64 against
 central finite differences through the Python surface. The table's coverage is derived from
-that file: an op given a formula without a case here fails the coverage test."""
+that file: an op given a formula without a case here fails the coverage test. The composites a
+transformer trains through (COMPOSITES) are checked the same way: their gradients come from
+their decompositions' formulas."""
 
 import pathlib
 
@@ -144,6 +146,21 @@ CASES = {name: (inputs, f) for name, inputs, f in [
 ]}
 
 
+Q = np.array([[[0.2, -0.4], [0.7, 0.1], [-0.3, 0.5]], [[0.6, 0.3], [-0.8, 0.2], [0.1, -0.9]]])
+K = Q[::-1] * 0.8 + 0.1
+V = np.arange(12.0).reshape(2, 3, 2) / 10 - 0.5
+
+# Composites (no entry in derivatives.yaml): name -> (inputs, f).
+COMPOSITES = {
+    "rms_norm": ([A, B[0]], lambda x, w: ops.rms_norm(x, [3], w, 1e-6)),
+    "layer_norm": ([A, B[0], B[1]], lambda x, w, b: ops.layer_norm(x, [3], w, b, 1e-5)),
+    "scaled_dot_product_attention": (
+        [Q, K, V], lambda q, k, v: ops.scaled_dot_product_attention(q, k, v, is_causal=True)),
+    "linear": ([A, B, B[0, :2]], lambda x, w, b: ops.linear(x, w, b)),
+    "embedding": ([B.T], lambda w: ops.embedding(w, kf.asarray([[2, 0], [1, 2]]))),
+    "cross_entropy": ([A], lambda x: kf.nn.functional.cross_entropy(x, kf.asarray([2, 0]))),
+}
+
 ROUGH = {"to_dtype"}  # the cases that go through float32
 
 
@@ -153,9 +170,9 @@ def weighted(f, arrays):
     return float((out * w).sum()), w
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", sorted(CASES) + sorted(COMPOSITES))
 def test_gradient_matches_finite_differences(name):
-    inputs, f = CASES[name][0], CASES[name][1]
+    inputs, f = {**CASES, **COMPOSITES}[name]
     arrays = [np.array(a, dtype=np.float64) for a in inputs]
     _, w = weighted(f, arrays)
     xs = [kf.asarray(a, requires_grad=True) for a in arrays]

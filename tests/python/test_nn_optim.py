@@ -183,3 +183,55 @@ def test_embedding_trains_through_index_select():
     want = np.zeros((5, 3), dtype=np.float32)
     np.add.at(want, [1, 1, 4, 0], [1.0, 2.0, 3.0])
     np.testing.assert_array_equal(emb.weight.grad.numpy(), want)
+
+
+def test_rms_norm_silu_and_causal_attention_against_numpy():
+    kf.manual_seed(0)
+    x = np.random.default_rng(0).standard_normal((2, 5, 8)).astype(np.float32)
+    norm = nn.RMSNorm(8, eps=1e-6)
+    assert [n for n, _ in norm.named_parameters()] == ["weight"]
+    with kf.no_grad():
+        norm.weight.mul_(kf.arange(1, 9, dtype=kf.float32))
+    want = x / np.sqrt((x * x).mean(-1, keepdims=True) + 1e-6) * np.arange(1, 9)
+    np.testing.assert_allclose(norm(kf.asarray(x)).detach().numpy(), want, rtol=1e-5, atol=1e-6)
+    assert nn.RMSNorm((5, 8), elementwise_affine=False).parameters() == []
+    np.testing.assert_allclose(nn.SiLU()(kf.asarray(x)).numpy(), x / (1 + np.exp(-x)), rtol=1e-5,
+                               atol=1e-6)
+    q, k, v = x, x[:, ::-1] * 0.5, x * 2 - 1
+    s = q @ k.transpose(0, 2, 1) / np.sqrt(8)
+    s = np.where(np.triu(np.ones((5, 5), dtype=bool), 1), -np.inf, s)
+    p = np.exp(s - s.max(-1, keepdims=True))
+    want = (p / p.sum(-1, keepdims=True)) @ v
+    got = F.scaled_dot_product_attention(*(kf.asarray(np.ascontiguousarray(t)) for t in (q, k, v)),
+                                         is_causal=True)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-5, atol=1e-6)
+
+
+def test_a_tiny_causal_transformer_block_learns_to_copy():
+    """Next-token prediction of a repeating sequence through embedding, RMSNorm, causal
+    attention, a SwiGLU MLP and a tied projection: the loss must fall well below log(vocab)."""
+    kf.manual_seed(0)
+    emb, norm, wqkv = nn.Embedding(6, 16), nn.RMSNorm(16), nn.Linear(16, 48, bias=False)
+    w_gate, w_up, w_down = (nn.Linear(16, 32, bias=False), nn.Linear(16, 32, bias=False),
+                            nn.Linear(32, 16, bias=False))
+    params = [p for m in (emb, norm, wqkv, w_gate, w_up, w_down) for p in m.parameters()]
+    opt = kf.optim.AdamW(params, lr=1e-2)
+    tokens = kf.asarray([[i % 6 for i in range(j, j + 12)] for j in range(4)])
+
+    def loss_of():
+        h = emb(tokens)
+        q, k, v = (t.reshape((4, 12, 2, 8)).permute((0, 2, 1, 3))
+                   for t in (wqkv(norm(h))[..., i * 16:(i + 1) * 16] for i in range(3)))
+        a = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        h = h + a.permute((0, 2, 1, 3)).reshape((4, 12, 16))
+        g = norm(h)
+        h = h + w_down(F.silu(w_gate(g)) * w_up(g))
+        logits = (h @ emb.weight.T)[:, :-1].reshape((-1, 6))
+        return F.cross_entropy(logits, tokens[:, 1:].reshape((-1,)))
+    first = loss_of().item()
+    for _ in range(60):
+        opt.zero_grad()
+        loss = loss_of()
+        loss.backward()
+        opt.step()
+    assert loss.item() < 0.2 < first

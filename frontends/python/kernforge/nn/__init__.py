@@ -3,8 +3,8 @@
 activations as functions)."""
 
 from . import functional
-from .layers import GELU, Dropout, Embedding, LayerNorm, Linear, ReLU, Sequential
+from .layers import GELU, Dropout, Embedding, LayerNorm, Linear, ReLU, RMSNorm, Sequential, SiLU
 from .module import Module, Parameter
 
-__all__ = ["Module", "Parameter", "Linear", "Embedding", "LayerNorm", "Dropout", "Sequential", "ReLU",
-           "GELU", "functional"]
+__all__ = ["Module", "Parameter", "Linear", "Embedding", "LayerNorm", "RMSNorm", "Dropout",
+           "Sequential", "ReLU", "GELU", "SiLU", "functional"]

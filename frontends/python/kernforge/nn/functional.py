@@ -27,6 +27,11 @@ def gelu(x, approximate="none"):
     return _ops().gelu(x, approximate=approximate == "tanh")
 
 
+def silu(x):
+    """x * sigmoid(x) (the swish)."""
+    return _ops().silu(x)
+
+
 def softmax(x, dim):
     return _ops().softmax(x, dim)
 
@@ -60,6 +65,20 @@ def layer_norm(x, normalized_shape, weight=None, bias=None, eps=1e-5):
     return _ops().layer_norm(x, list(normalized_shape), weight, bias, eps)
 
 
+def rms_norm(x, normalized_shape, weight=None, eps=None):
+    """x / sqrt(mean(x * x) + eps) over the trailing normalized_shape dims, times weight; eps
+    None: the machine epsilon of x's compute type."""
+    return _ops().rms_norm(x, list(normalized_shape), weight, eps)
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0,
+                                 is_causal=False, scale=None):
+    """softmax(query @ key^T * scale + mask) @ value over the last two dims ([..., L, E] with
+    [..., S, E] and [..., S, Ev]); is_causal hides key j from query i when j > i."""
+    return _ops().scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal,
+                                               scale=scale)
+
+
 def one_hot(x, num_classes=-1):
     return _ops().one_hot(x, num_classes)
 
@@ -81,6 +100,6 @@ def mse_loss(input, target, reduction="mean"):  # noqa: A002 - PyTorch's argumen
     return err if r == 0 else (err.mean() if r == 1 else err.sum())
 
 
-__all__ = ["relu", "gelu", "softmax", "log_softmax", "linear", "embedding", "dropout", "layer_norm",
-           "one_hot", "nll_loss", "cross_entropy", "mse_loss"]
+__all__ = ["relu", "gelu", "silu", "softmax", "log_softmax", "linear", "embedding", "dropout",
+           "layer_norm", "rms_norm", "scaled_dot_product_attention", "one_hot", "nll_loss", "cross_entropy", "mse_loss"]
 _ = _C  # the extension is loaded before any of these run

@@ -1,5 +1,5 @@
-"""The layers: Linear, Embedding, LayerNorm, Dropout, Sequential and the activations, as
-PyTorch's."""
+"""The layers: Linear, Embedding, LayerNorm, RMSNorm, Dropout, Sequential and the activations,
+as PyTorch's."""
 
 import math
 
@@ -67,6 +67,25 @@ class LayerNorm(Module):
         return f"{self.normalized_shape}, eps={self.eps}"
 
 
+class RMSNorm(Module):
+    """Divides by the root mean square over the trailing normalized_shape dims, then scales
+    (PyTorch's RMSNorm; eps None: the machine epsilon of the input's compute type)."""
+
+    def __init__(self, normalized_shape, eps=None, elementwise_affine=True):
+        super().__init__()
+        import kernforge as kf
+        shape = (normalized_shape,) if isinstance(normalized_shape, int) else tuple(
+            normalized_shape)
+        self.normalized_shape, self.eps = shape, eps
+        self.weight = Parameter(kf.ones(shape)) if elementwise_affine else None
+
+    def forward(self, x):
+        return F.rms_norm(x, self.normalized_shape, self.weight, self.eps)
+
+    def extra_repr(self):
+        return f"{self.normalized_shape}, eps={self.eps}"
+
+
 class Dropout(Module):
     def __init__(self, p=0.5):
         super().__init__()
@@ -93,6 +112,11 @@ class GELU(Module):
 
     def forward(self, x):
         return F.gelu(x, self.approximate)
+
+
+class SiLU(Module):
+    def forward(self, x):
+        return F.silu(x)
 
 
 class Sequential(Module):
