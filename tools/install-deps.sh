@@ -58,8 +58,8 @@ fi
 # The Python frontend's build (nanobind, scikit-build-core) and tests (numpy, pytest,
 # hypothesis, safetensors for the file format's interop, matplotlib for the loss curve of
 # examples/python/train_transformer.py), and lizard (the function-length budget,
-# tools/checks/budgets.py), for the same python3, with pip only when missing. An interpreter marked "externally managed" (PEP 668,
-# Debian's own) is allowed for these user-level packages.
+# tools/checks/budgets.py), for the same python3, with pip only when missing. An interpreter
+# marked "externally managed" (PEP 668, Debian's own) is allowed for these user-level packages.
 py_missing=()
 for mod in nanobind:nanobind scikit_build_core:scikit-build-core numpy:numpy pytest:pytest \
            hypothesis:hypothesis safetensors:safetensors \
