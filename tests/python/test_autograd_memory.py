@@ -24,7 +24,7 @@ def rss_bytes():
 
 
 def test_backward_frees_the_graph():
-    x = kf.randn((256, 256), dtype=kf.float64, requires_grad=True)
+    x = kf.randn((256, 256), dtype=kf.float64).requires_grad_()
     before = live_bytes()
     h = x
     for _ in range(6):  # six saved intermediates of 512 KiB each, at least
@@ -42,7 +42,7 @@ def test_backward_frees_the_graph():
 
 
 def test_a_retained_graph_is_freed_with_its_last_output():
-    x = kf.randn((128, 128), dtype=kf.float64, requires_grad=True)
+    x = kf.randn((128, 128), dtype=kf.float64).requires_grad_()
     before = live_bytes()
     loss = (kf.exp(x @ x) * 1e-3).sum()
     loss.backward(retain_graph=True)
