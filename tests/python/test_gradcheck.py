@@ -1,8 +1,8 @@
 """Every op with a backward formula in dispatcher/derivatives.yaml, checked in float64 against
-central finite differences through the Python surface. The table's coverage is derived from
-that file: an op given a formula without a case here fails the coverage test. The composites a
-transformer trains through (COMPOSITES) are checked the same way: their gradients come from
-their decompositions' formulas."""
+central finite differences through the Python surface, on cpu and on opencl where it is there.
+The table's coverage is derived from that file: an op given a formula without a case here fails
+the coverage test. The composites a transformer trains through (COMPOSITES) are checked the same
+way: their gradients come from their decompositions' formulas."""
 
 import pathlib
 
@@ -170,8 +170,32 @@ def weighted(f, arrays):
     return float((out * w).sum()), w
 
 
+def devices():
+    """cpu, and opencl where a device is there (PoCL on the CPU in CI): on opencl the forward
+    and the formulas run on the device, natively where the backend has the op and through the
+    CPU fallback where it has not."""
+    found = ["cpu"]
+    for b in kf.backends():
+        if b["device_type"] == "opencl" and b["device_count"] > 0:
+            found.append("opencl:0")
+    return found
+
+
+def on_device(device, monkeypatch):
+    """Every kf.asarray of the test (the cases' own index tensors included) on device."""
+    made = kf.asarray
+
+    def asarray(obj, *args, **kwargs):
+        kwargs.setdefault("device", device)
+        return made(obj, *args, **kwargs)
+
+    monkeypatch.setattr(kf, "asarray", asarray)
+
+
+@pytest.mark.parametrize("device", devices())
 @pytest.mark.parametrize("name", sorted(CASES) + sorted(COMPOSITES))
-def test_gradient_matches_finite_differences(name):
+def test_gradient_matches_finite_differences(name, device, monkeypatch):
+    on_device(device, monkeypatch)
     inputs, f = {**CASES, **COMPOSITES}[name]
     arrays = [np.array(a, dtype=np.float64) for a in inputs]
     _, w = weighted(f, arrays)
