@@ -1,5 +1,6 @@
 // The tensor part of the C ABI: creation, copies to the host and between devices, reference
 // counting, accessors and kf_tensor_record_stream.
+#include "autograd/device_move.hpp"
 #include "capi/startup.hpp"
 #include "core/device_types.hpp"
 #include "core/error.hpp"
@@ -72,7 +73,7 @@ KF_API kf_status_t kf_tensor_to(kf_tensor_t t, kf_device_t device, kf_dtype_t dt
   return kf::guard([&] {
     TensorImpl& x = kf::checked(t, "kf_tensor_to");
     require_out(out, "kf_tensor_to");
-    *out = kf::handle_of(kf::tensor_to(x, device, dtype));
+    *out = kf::handle_of(kf::autograd::to_recorded(x, device, dtype));
   });
 }
 

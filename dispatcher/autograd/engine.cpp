@@ -14,6 +14,7 @@
 #include <unordered_map>
 
 #include "autograd/autograd_meta.hpp"
+#include "autograd/device_move.hpp"
 #include "autograd/grad_mode.hpp"
 #include "autograd/node.hpp"
 #include "core/error.hpp"
@@ -85,12 +86,14 @@ void count_dependencies(Task& t, const std::vector<std::shared_ptr<Node>>& roots
   }
 }
 
-// g, reduced to the input's shape and converted to its dtype.
+// g, reduced to the input's shape, moved to its device and converted to its dtype.
 TensorRef fit(TensorRef g, const InputMeta& m) {
   const IntListView shape(m.shape.data(), static_cast<int32_t>(m.shape.size()));
   bool same = g->ndim == shape.len;
   for (int32_t i = 0; same && i < shape.len; ++i) same = g->shape[i] == shape.data[i];
   if (!same) g = helpers::sum_to(*g, shape);
+  const bool moved = g->device.type != m.device.type || g->device.index != m.device.index;
+  if (moved) g = TensorRef(to_recorded(*g, m.device, KF_DTYPE_UNDEFINED));
   if (g->dtype != m.dtype) g = ops::to_dtype(*g, m.dtype);
   return g;
 }

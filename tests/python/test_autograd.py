@@ -193,3 +193,17 @@ def test_linalg_gradients_keep_float32():
     u, s, vh = kf.linalg.svd(x, full_matrices=False)
     ((u * u).sum() + s.sum() + (vh * vh).sum()).backward()
     assert x.grad.dtype == kf.float32
+
+
+def test_gradients_flow_across_devices():
+    if not any(b["device_type"] == "opencl" and b["device_count"] > 0 for b in kf.backends()):
+        pytest.skip("no opencl device")
+    x = kf.asarray([1.0, 2.0, 3.0], dtype=kf.float64, requires_grad=True)
+    y = x.to("opencl:0")
+    assert y.requires_grad and y.grad_fn == "to"
+    (kf.exp(y) * 2).sum().backward()
+    assert str(x.grad.device) == "cpu"
+    assert values(x.grad) == [round(2 * math.exp(v), 6) for v in (1.0, 2.0, 3.0)]
+    w = kf.asarray([0.5, -1.0], device="opencl:0", requires_grad=True)
+    (w.to("cpu") * 4).sum().backward()
+    assert str(w.grad.device) == "opencl:0" and values(w.grad.to("cpu")) == [4.0, 4.0]
