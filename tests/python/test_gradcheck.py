@@ -1,6 +1,8 @@
 """Every op with a backward formula in dispatcher/derivatives.yaml, checked in float64 against
 central finite differences through the Python surface. The table's coverage is derived from
-that file: an op given a formula without a case here fails the coverage test."""
+that file: an op given a formula without a case here fails the coverage test, and an op whose
+formulas take complex dtypes (no `real_only`) without a complex case (COMPLEX_CASES) fails the
+complex one."""
 
 import pathlib
 
