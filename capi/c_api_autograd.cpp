@@ -61,9 +61,9 @@ KF_API kf_status_t kf_tensor_set_requires_grad(kf_tensor_t t, bool requires_grad
                "from a tensor that requires grad, so it is not a leaf; detach it first",
                m->grad_fn->name());
     }
-    if (requires_grad && !kf::is_floating(x.dtype)) {
-      kf::fail(KF_INVALID_ARGUMENT, "kf_tensor_set_requires_grad: only floating-point tensors "
-               "can require grad, and this one is {}", kf::dtype_name(x.dtype));
+    if (requires_grad && !kf::is_inexact(x.dtype)) {
+      kf::fail(KF_INVALID_ARGUMENT, "kf_tensor_set_requires_grad: only floating-point and "
+               "complex tensors can require grad, and this one is {}", kf::dtype_name(x.dtype));
     }
     if (!requires_grad && m == nullptr) return;
     ag::ensure_meta(x).requires_grad = requires_grad;

@@ -27,12 +27,25 @@
 namespace kf::autograd {
 namespace {
 
+// A Tensor[] argument (cat's, stack's) counts too: a composite that takes one then runs its
+// decomposition here, which records.
+bool any_listed_requires_grad(const CallArgs& a) noexcept {
+  for (int32_t i = 0; i < a.nargs; ++i) {
+    if (a.v[i].tag != KF_VALUE_TENSOR_LIST) continue;
+    for (int32_t j = 0; j < a.v[i].v.tensors.len; ++j) {
+      const TensorImpl* t = find_tensor(a.v[i].v.tensors.data[j]);
+      if (t != nullptr && requires_grad(*t)) return true;
+    }
+  }
+  return false;
+}
+
 bool any_requires_grad(const CallArgs& a) noexcept {
   for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
     const TensorImpl* t = a.tensors[a.tensor_index[k]];
     if (t != nullptr && requires_grad(*t)) return true;
   }
-  return false;
+  return any_listed_requires_grad(a);
 }
 
 void run_without_grad(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
@@ -123,32 +136,54 @@ void save_inputs(OpNode& node, const CallArgs& a, CallMode mode) {
   }
 }
 
-[[noreturn]] void refuse_complex(const OpDef& def) {
-  fail(KF_UNIMPLEMENTED, "autograd: '{}' makes a complex result from an input that requires "
-       "grad; complex autograd is not supported yet: call it under no_grad or on detached "
-       "tensors", def.name);
+[[noreturn]] void refuse_complex(const OpDef& def, const char* reason) {
+  fail(KF_UNIMPLEMENTED, "autograd: '{}' has no complex gradient ({}), and it is called with a "
+       "complex tensor and an argument that requires grad; call it on real tensors, under "
+       "no_grad or on detached tensors", def.name, reason);
 }
 
-// The outputs of a recorded call: a complex one is refused (a Functional call's results go
-// back before the error); every floating-point output the formulas differentiate points at the
-// node as output k, an integer one (indices, a rank) carries no gradient.
+// A formula for real dtypes only (Derivative::real_only) refuses a complex argument that
+// requires grad, and a complex self of an in-place call, before the op runs.
+void check_real_inputs(const CallArgs& a, CallMode mode, TensorImpl* const* given,
+                       const Derivative& d) {
+  if (d.real_only == nullptr) return;
+  if (mode == CallMode::Inplace && is_complex_dtype(given[0]->dtype)) {
+    refuse_complex(*a.def, d.real_only);
+  }
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    const TensorImpl* t = a.tensors[a.tensor_index[k]];
+    if (t != nullptr && is_complex_dtype(t->dtype) && requires_grad(*t)) {
+      refuse_complex(*a.def, d.real_only);
+    }
+  }
+}
+
+// After the op: a complex output of a formula for real dtypes only is refused (a Functional
+// call's results go back before the error).
+void check_real_outputs(const CallArgs& a, CallMode mode, TensorImpl** results,
+                        const Derivative& d) {
+  if (d.real_only == nullptr || mode != CallMode::Functional) return;
+  const int32_t n = a.def->nreturns;
+  for (int32_t k = 0; k < n; ++k) {
+    if (!is_complex_dtype(results[k]->dtype)) continue;
+    for (int32_t j = 0; j < n; ++j) {
+      release(results[j]);
+      results[j] = nullptr;
+    }
+    refuse_complex(*a.def, d.real_only);
+  }
+}
+
+// The outputs of a recorded call: every floating-point or complex output the formulas
+// differentiate points at the node as output k; an integer one (indices, a rank) carries no
+// gradient.
 void attach_outputs(const CallArgs& a, CallMode mode, TensorImpl* const* given,
                     TensorImpl** results, const std::shared_ptr<OpNode>& node) {
   const Derivative& d = node->derivative();
   const int32_t n = a.def->nreturns;
-  auto output = [&](int32_t k) -> TensorImpl& {
-    return mode == CallMode::Functional ? *results[k] : *given[k];
-  };
+  check_real_outputs(a, mode, results, d);
   for (int32_t k = 0; k < n; ++k) {
-    if (!is_complex_dtype(output(k).dtype)) continue;
-    for (int32_t j = 0; mode == CallMode::Functional && j < n; ++j) {
-      release(results[j]);
-      results[j] = nullptr;
-    }
-    refuse_complex(*a.def);
-  }
-  for (int32_t k = 0; k < n; ++k) {
-    TensorImpl& out = output(k);
+    TensorImpl& out = mode == CallMode::Functional ? *results[k] : *given[k];
     node->set_result_meta(k, out);
     if ((d.saves_results >> k & 1u) != 0) node->save(out, -1 - k);
     if (!is_inexact(out.dtype) || (d.nondiff_outputs >> k & 1u) != 0) continue;
@@ -162,7 +197,7 @@ void attach_outputs(const CallArgs& a, CallMode mode, TensorImpl* const* given,
 void record(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
             TensorImpl** results, const Derivative& d) {
   check_recordable(a, mode, given);
-  if (mode == CallMode::Inplace && is_complex_dtype(given[0]->dtype)) refuse_complex(*a.def);
+  check_real_inputs(a, mode, given, d);
   std::shared_ptr<OpNode> node = make_node(a, d);
   save_inputs(*node, a, mode);
   run_without_grad(layer, a, mode, given, results);

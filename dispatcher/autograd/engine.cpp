@@ -17,6 +17,7 @@
 #include "autograd/device_move.hpp"
 #include "autograd/grad_mode.hpp"
 #include "autograd/node.hpp"
+#include "core/dtype.hpp"
 #include "core/error.hpp"
 #include "core_ops.hpp"
 #include "formula_helpers.hpp"
@@ -66,6 +67,11 @@ TensorRef seed(TensorImpl& out, TensorImpl* given, size_t i) {
     fail(KF_INVALID_ARGUMENT, "autograd: output {} has {} elements: a gradient can be made "
          "implicitly only for a one-element output; pass its grad_output", i, out.numel);
   }
+  if (is_complex_dtype(out.dtype)) {
+    fail(KF_INVALID_ARGUMENT, "autograd: output {} is complex: a gradient can be made "
+         "implicitly only for a real output (a real loss); pass its grad_output, or take a "
+         "real function of it (abs, real) first", i);
+  }
   return ops::ones_like(out);
 }
 
@@ -86,7 +92,9 @@ void count_dependencies(Task& t, const std::vector<std::shared_ptr<Node>>& roots
   }
 }
 
-// g, reduced to the input's shape, moved to its device and converted to its dtype.
+// g, reduced to the input's shape, moved to its device and converted to its dtype. A complex
+// gradient of a real input is its real part (Note [Complex gradients] in derivatives.yaml): the
+// imaginary part is the derivative along directions the real input cannot move in.
 TensorRef fit(TensorRef g, const InputMeta& m) {
   const IntListView shape(m.shape.data(), static_cast<int32_t>(m.shape.size()));
   bool same = g->ndim == shape.len;
@@ -94,6 +102,7 @@ TensorRef fit(TensorRef g, const InputMeta& m) {
   if (!same) g = helpers::sum_to(*g, shape);
   const bool moved = g->device.type != m.device.type || g->device.index != m.device.index;
   if (moved) g = TensorRef(to_recorded(*g, m.device, KF_DTYPE_UNDEFINED));
+  if (is_complex_dtype(g->dtype) && !is_complex_dtype(m.dtype)) g = ops::real(*g);
   if (g->dtype != m.dtype) g = ops::to_dtype(*g, m.dtype);
   return g;
 }

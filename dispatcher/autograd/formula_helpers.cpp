@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/dtype.hpp"
 #include "core/scalar_conversion.hpp"
 #include "core_ops.hpp"
 #include "formula_util.hpp"
@@ -32,8 +33,29 @@ IntListView all_when_empty(IntListView dim) { return dim.len == 0 ? IntListView{
 
 }  // namespace
 
+// The gradient of z -> factor z: grad times conj(factor) (Note [Complex gradients]); a real
+// factor as it is.
 TensorRef scale(TensorImpl& self, kf_scalar_t factor) {
+  if (factor.tag == KF_SCALAR_COMPLEX128) factor.v.c128.im = -factor.v.c128.im;
   return ops::mul(self, *number(self, factor));
+}
+
+// Free for a real tensor (the same tensor, no copy): every formula of derivatives.yaml
+// conjugates its derivatives through this, so that real dtypes pay nothing for it.
+TensorRef conjugate(TensorImpl& self) {
+  if (!is_complex_dtype(self.dtype)) {
+    retain(&self);
+    return TensorRef(&self);
+  }
+  return ops::conj(self);
+}
+
+// imag(z) = y: the gradient g of y is i g as a complex z's (0 + i g); imag of a real tensor
+// is zeros, and gets none.
+TensorRef imag_backward(TensorImpl& grad, kf_dtype_t dtype) {
+  if (!is_complex_dtype(dtype)) return ops::zeros_like(grad);
+  TensorRef g = ops::to_dtype(grad, dtype);
+  return ops::mul(*g, *number(*g, kf_scalar_c128(0.0, 1.0)));
 }
 
 TensorRef affine(TensorImpl& self, kf_scalar_t a, kf_scalar_t b) {

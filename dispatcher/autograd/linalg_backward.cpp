@@ -6,6 +6,10 @@
 //   lower triangle (entry (i, j), i > j, gets G_ij + G_ji; the upper triangle none);
 // - eigh and svd divide by the gaps between eigenvalues (squared singular values): where two
 //   coincide, the gradient of the vectors is not finite, that of the values alone is;
+// - eig and eigvals (complex results, Note [Complex gradients]): the formula for a
+//   diagonalisable matrix with distinct eigenvalues, A = V diag(L) V^-1, whose eigenvectors
+//   are unit columns with a free phase each: only functions free of those phases have a
+//   gradient, and the formula is the one that holds for them; a real A takes its real part;
 // - solve, slogdet and lstsq invert or solve with the input: at a singular (rank-deficient)
 //   matrix the backward fails as that solve does; det takes the cofactors from an SVD there.
 #include <array>
@@ -23,6 +27,7 @@ int64_t rows(const TensorImpl& t) { return t.shape[t.ndim - 2]; }
 int64_t cols(const TensorImpl& t) { return t.shape[t.ndim - 1]; }
 
 TensorRef mT(TensorImpl& t) { return ops::transpose(t, -2, -1); }
+TensorRef mH(TensorImpl& t) { return conjugate(*mT(t)); }
 TensorRef mm(TensorImpl& a, TensorImpl& b) { return ops::matmul(a, b); }
 TensorRef sum_or(TensorRef a, TensorRef b) { return a ? ops::add(*a, *b) : std::move(b); }
 
@@ -262,6 +267,34 @@ TensorRef lstsq_backward_other(TensorImpl& grad, TensorImpl& self, TensorImpl& o
     return uncolumn(mm(self, *ops::linalg_solve(*mm(*mT(self), self), *g)), vector);
   }
   return uncolumn(ops::linalg_solve(*mm(self, *mT(self)), *mm(self, *g)), vector);
+}
+
+// V^-H (diag(gL) + (V^H gV - V^H V diag(Re diag(V^H gV))) / conj(E)) V^H, E_ij = L_j - L_i
+// off the diagonal (whose entries the quotient leaves out); the second term removes the
+// part of gV along each column's own phase and norm, which the unit-norm gauge fixes.
+TensorRef eig_backward(TensorImpl* grad_values, TensorImpl* grad_vectors, TensorImpl& values,
+                       TensorImpl& vectors) {
+  TensorRef vh = mH(vectors);
+  TensorRef inner;
+  if (grad_values != nullptr) inner = diag_embed(*grad_values);
+  if (grad_vectors != nullptr) {
+    TensorRef vhgv = mm(*vh, *grad_vectors);
+    TensorRef norm_part = ops::real(*ops::diagonal(*vhgv, 0, -2, -1));
+    TensorRef free = ops::sub(*vhgv, *mm(*vh, *ops::mul(vectors, *ops::unsqueeze(*norm_part, -2))));
+    TensorRef lc = conjugate(values);
+    TensorRef eye = identity(cols(values), values);
+    TensorRef gaps = ops::sub(*ops::unsqueeze(*lc, -2), *ops::unsqueeze(*lc, -1));
+    TensorRef off = ops::div(*affine(*eye, kf_scalar_f64(-1), kf_scalar_f64(1)),
+                             *ops::add(*gaps, *eye));
+    inner = sum_or(std::move(inner), ops::mul(*free, *off));
+  }
+  return ops::linalg_solve(*vh, *mm(*inner, *vh));
+}
+
+TensorRef eigvals_backward(TensorImpl& grad, TensorImpl& self) {
+  std::array<TensorRef, 2> lv = ops::linalg_eig(self);
+  TensorRef vh = mH(*lv[1]);
+  return ops::linalg_solve(*vh, *mm(*diag_embed(grad), *vh));
 }
 
 }  // namespace kf::autograd::helpers

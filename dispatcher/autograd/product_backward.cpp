@@ -71,7 +71,7 @@ TensorRef prod_backward(TensorImpl& grad, TensorImpl& self, IntListView dim, boo
     }
   }
   rows.push_back(k);
-  TensorRef others = product_of_others(*ops::reshape(*moved, rows));
+  TensorRef others = product_of_others(*conjugate(*ops::reshape(*moved, rows)));
   TensorRef back = ops::reshape(*others, IntListView(moved->shape, moved->ndim));
   return ops::mul(*g, *ops::permute(*back, inverse(perm)));
 }
@@ -80,20 +80,22 @@ TensorRef prod_backward(TensorImpl& grad, TensorImpl& self, IntListView dim, boo
 // x_0..x_j but x_k. Before the first zero of a row that is out_j / x_k, and the gradient there
 // is reverse_cumsum(grad * out) / x; after the first zero every such product holds that zero,
 // so the gradient is 0; at the first zero z it is the sum over j >= z of grad_j times the
-// cumprod of the row with x_z replaced by 1.
+// cumprod of the row with x_z replaced by 1. (Complex inputs: the same with x and out
+// conjugated, the conjugate of each derivative.)
 TensorRef cumprod_backward(TensorImpl& grad, TensorImpl& self, TensorImpl& result, int64_t dim) {
   if (self.ndim == 0 || self.numel == 0) return ops::mul(grad, *ops::ones_like(self));
+  TensorRef x = conjugate(self), out = conjugate(result);
   const std::vector<int64_t> dims{dim};
-  TensorRef zero = number(self, 0.0);
-  TensorRef is_zero = ops::eq(self, *zero);
+  TensorRef zero = number(*x, 0.0), one = number(*x, 1.0);
+  TensorRef is_zero = ops::eq(*x, *zero);
   TensorRef zeros_seen = ops::cumsum(*is_zero, dim, KF_INT64);
   TensorRef none_yet = ops::eq(*zeros_seen, *number(*zeros_seen, kf_scalar_i64(0)));
-  TensorRef first = ops::logical_and(*is_zero, *ops::eq(*zeros_seen, *number(*zeros_seen, kf_scalar_i64(1))));
-  TensorRef safe = ops::where(*is_zero, *number(self, 1.0), self);
-  TensorRef weighted = ops::mul(grad, result);
-  TensorRef tail = ops::flip(*ops::cumsum(*ops::flip(*weighted, dims), dim), dims);
+  TensorRef first =
+      ops::logical_and(*is_zero, *ops::eq(*zeros_seen, *number(*zeros_seen, kf_scalar_i64(1))));
+  TensorRef safe = ops::where(*is_zero, *one, *x);
+  TensorRef tail = ops::flip(*ops::cumsum(*ops::flip(*ops::mul(grad, *out), dims), dim), dims);
   TensorRef before = ops::where(*none_yet, *ops::div(*tail, *safe), *zero);
-  TensorRef skipped = ops::cumprod(*ops::where(*first, *number(self, 1.0), self), dim);
+  TensorRef skipped = ops::cumprod(*ops::where(*first, *one, *x), dim);
   TensorRef after = as_dtype_of(ops::logical_not(*none_yet), grad);
   TensorRef at = ops::sum(*ops::mul(*ops::mul(grad, *skipped), *after), dims, true);
   return ops::add(*before, *ops::where(*first, *at, *zero));

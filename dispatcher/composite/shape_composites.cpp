@@ -1,7 +1,10 @@
 // Composite shape ops: cat and stack (one allocated output, each input copied into its slice
-// with kf::ops::copy_, which converts to the promoted dtype) and embedding (index_select over
-// the flattened indices). Composites without a meta rule: the checks are here. Every input of
-// cat and stack must be on one device; errors name the input's position and its shape.
+// with kf::ops::copy_, which converts to the promoted dtype; where an input carries layer data
+// (autograd's), added into zeros with index_add_ instead, which records the input's gradient:
+// autograd does not follow an in-place write into a view back to its base) and embedding
+// (index_select over the flattened indices). Composites without a meta rule: the checks are
+// here. Every input of cat and stack must be on one device; errors name the input's position
+// and its shape.
 #include <vector>
 
 #include "core/device_types.hpp"
@@ -36,6 +39,37 @@ std::vector<TensorImpl*> tensor_list(const CallArgs& a, int32_t i) {
 }
 
 std::string shape_of(const TensorImpl& t) { return shape_string(t.shape, t.ndim); }
+
+bool any_layer_data(const std::vector<TensorImpl*>& ts) {
+  for (const TensorImpl* t : ts) {
+    if (t->layer_data != nullptr) return true;
+  }
+  return false;
+}
+
+// The output of cat or stack: zeros where the parts are added in (recorded), else uninitialised.
+TensorRef make_output(const std::vector<int64_t>& shape, kf_dtype_t dtype, kf_device_t device,
+                      bool recorded) {
+  const IntListView s(shape.data(), static_cast<int32_t>(shape.size()));
+  if (recorded) return ops::zeros(s, dtype, device);
+  return TensorRef(new_tensor(shape.data(), static_cast<int32_t>(shape.size()), dtype, device));
+}
+
+// t written into entries [offset, offset + t.shape[dim]) of out along dim.
+void place(TensorImpl& out, int32_t dim, int64_t offset, TensorImpl& t, bool recorded) {
+  const int64_t n = t.shape[dim];
+  if (!recorded) {
+    ops::copy_(*ops::slice(out, dim, offset, offset + n, 1), t);
+    return;
+  }
+  TensorRef index = ops::arange(kf_scalar_i64(offset), kf_scalar_i64(offset + n),
+                                kf_scalar_i64(1), KF_INT64, out.device);
+  if (t.dtype != out.dtype) {
+    ops::index_add_(out, dim, *index, *ops::to_dtype(t, out.dtype));
+  } else {
+    ops::index_add_(out, dim, *index, t);
+  }
+}
 
 // PyTorch's legacy rule: a 1-D tensor of size 0 takes no part in cat's shape checks.
 bool skipped_in_cat(const TensorImpl& t) { return t.ndim == 1 && t.shape[0] == 0; }
@@ -86,12 +120,12 @@ void cat(const CallArgs& a, TensorRef* outs) {
   }
   std::vector<int64_t> shape(r.shape, r.shape + r.ndim);
   shape[dim] = total;
-  TensorRef out(new_tensor(shape.data(), r.ndim, dtype, device));
+  const bool recorded = any_layer_data(ts);
+  TensorRef out = make_output(shape, dtype, device, recorded);
   int64_t offset = 0;
   for (TensorImpl* t : ts) {
     if (skipped_in_cat(*t) || t->shape[dim] == 0) continue;
-    TensorRef part = ops::slice(*out, dim, offset, offset + t->shape[dim], 1);
-    ops::copy_(*part, *t);
+    place(*out, dim, offset, *t, recorded);
     offset += t->shape[dim];
   }
   outs[0] = std::move(out);
@@ -114,10 +148,10 @@ void stack(const CallArgs& a, TensorRef* outs) {
   const int32_t dim = meta::wrap_dim("stack", a.int_arg(1), r.ndim + 1);
   std::vector<int64_t> shape(r.shape, r.shape + r.ndim);
   shape.insert(shape.begin() + dim, static_cast<int64_t>(ts.size()));
-  TensorRef out(new_tensor(shape.data(), r.ndim + 1, dtype, r.device));
+  const bool recorded = any_layer_data(ts);
+  TensorRef out = make_output(shape, dtype, r.device, recorded);
   for (size_t k = 0; k < ts.size(); ++k) {
-    TensorRef part = ops::select(*out, dim, static_cast<int64_t>(k));
-    ops::copy_(*part, *ts[k]);
+    place(*out, dim, static_cast<int64_t>(k), *ops::unsqueeze(*ts[k], dim), recorded);
   }
   outs[0] = std::move(out);
 }

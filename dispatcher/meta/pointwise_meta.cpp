@@ -27,7 +27,7 @@ kf_dtype_t binary_result(const CallArgs& a) {
 void check_alpha(const CallArgs& a, kf_dtype_t result) {
   if (a.nargs < 3 || a.def->args[2].type != ArgType::Scalar) return;
   const kf_scalar_t alpha = a.scalar(2);
-  if (alpha.tag == KF_SCALAR_FLOAT64 && !is_floating(result)) {
+  if (alpha.tag == KF_SCALAR_FLOAT64 && !is_inexact(result)) {
     fail(KF_INVALID_ARGUMENT,
          "{}: alpha {} is a floating-point number but the inputs are {}: integral inputs need "
          "an integral alpha", a.name(), alpha.v.f64, dtype_name(result));

@@ -262,7 +262,7 @@ TEST(AbiAutograd, BackwardOptionsAndErrors) {
   const int64_t shape[] = {2};
   ASSERT_EQ(kf_zeros(shape, 1, KF_INT64, kf_device_cpu(), i.put()), KF_OK);
   EXPECT_TRUE(fails_with(kf_tensor_set_requires_grad(i.get(), true), {KF_INVALID_ARGUMENT},
-                         {{"floating", "int64"}, {}}));
+                         {{"floating-point and complex", "int64"}, {}}));
   EXPECT_TRUE(fails_with(kf_tensor_set_requires_grad(y.get(), false), {KF_INVALID_ARGUMENT},
                          {{"not a leaf", "mul"}, {}}));
 }
@@ -316,6 +316,27 @@ TEST(AbiAutograd, AnOpWithoutAFormulaIsAClearError) {
   T y;
   EXPECT_TRUE(fails_with(kf_linalg_eigvals(x.get(), y.put()),  // a `not_yet` formula
                          {KF_UNIMPLEMENTED}, {{"linalg_eigvals", "backward", "no_grad"}, {}}));
+}
+
+// A complex leaf gets dL/d(Re z) + i dL/d(Im z) of a real loss; a formula written for real
+// dtypes refuses a complex input, naming the op.
+TEST(AbiAutograd, AComplexLeafGetsTheConjugateWirtingerGradient) {
+  const double parts[] = {1.0, 2.0, -0.5, 0.25};  // 1 + 2i, -0.5 + 0.25i
+  const int64_t shape[] = {2};
+  T z, a, sq, s, g;
+  ASSERT_EQ(kf_tensor_from_data(parts, shape, 1, KF_COMPLEX128, kf_device_cpu(), z.put()), KF_OK);
+  ASSERT_EQ(kf_tensor_set_requires_grad(z.get(), true), KF_OK) << kf_last_error_message();
+  ASSERT_EQ(kf_abs(z.get(), a.put()), KF_OK);
+  ASSERT_EQ(kf_mul(a.get(), a.get(), sq.put()), KF_OK);  // |z|^2: the gradient is 2 z
+  ASSERT_EQ(kf_sum(sq.get(), nullptr, 0, false, KF_DTYPE_UNDEFINED, s.put()), KF_OK);
+  ASSERT_EQ(kf_backward(s.put(), nullptr, 1, false, false), KF_OK) << kf_last_error_message();
+  ASSERT_EQ(kf_tensor_grad(z.get(), g.put()), KF_OK);
+  std::vector<double> got(4);
+  ASSERT_EQ(kf_tensor_copy_to_host(g.get(), got.data(), got.size() * sizeof(double)), KF_OK);
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], 2 * parts[i], 1e-12) << i;
+  T sg;
+  EXPECT_TRUE(fails_with(kf_sign(z.get(), sg.put()), {KF_UNIMPLEMENTED},
+                         {{"'sign'", "complex", "no_grad"}, {}}));
 }
 
 TEST(AbiAutograd, DoubleBackwardThroughCreateGraph) {

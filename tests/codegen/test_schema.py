@@ -667,7 +667,20 @@ class MultiOutputFormulas(SchemaTestCase):
         code = gen_autograd.source(table)
         self.assertIn("helpers::pair_backward(in[0].get(), in[1].get(), n.result(1))", code)
         self.assertIn("n.grad_or_zeros(in, 1)", code)
-        self.assertIn("0x2u, 0x1u}", code)  # saves output 1; output 0 not differentiable
+        # saves output 1; output 0 not differentiable; complex dtypes too
+        self.assertIn("0x2u, 0x1u, nullptr}", code)
+
+    def test_real_only_gives_its_reason_to_the_table(self):
+        table = self.load_formulas("""\
+            - op: linalg_eigh
+              real_only: "real \\"symmetric\\" only"
+              self: neg(grad0)
+            """)
+        self.assertEqual(table.derivatives[0].real_only, 'real "symmetric" only')
+        self.assertIn('0x0u, "real \\"symmetric\\" only"}', gen_autograd.source(table))
+        with self.assertRaises(SchemaError) as cm:
+            self.load_formulas("- {op: linalg_eigh, real_only: '', self: neg(grad0)}\n")
+        self.assertIn("takes a reason", str(cm.exception))
 
     def test_bad_output_names_and_numbers_are_refused(self):
         for entry, words in [

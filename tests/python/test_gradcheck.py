@@ -1,8 +1,10 @@
 """Every op with a backward formula in dispatcher/derivatives.yaml, checked in float64 against
 central finite differences through the Python surface, on cpu and on opencl where it is there.
 The table's coverage is derived from that file: an op given a formula without a case here fails
-the coverage test. The composites a transformer trains through (COMPOSITES) are checked the same
-way: their gradients come from their decompositions' formulas."""
+the coverage test, and an op whose formulas take complex dtypes (no `real_only`) without a
+complex case (COMPLEX_CASES) fails the complex one. The composites a transformer trains through
+(COMPOSITES) are checked the same way: their gradients come from their decompositions'
+formulas.
 
 import pathlib
 
@@ -20,7 +22,7 @@ U = np.clip(A, -0.8, 0.8) * 0.9  # inside (-1, 1)
 G = np.abs(A) + 1.2             # above 1
 # zeros: one in a row, two in another (prod and cumprod are multilinear: central differences
 # are exact there)
-Z = np.array([[0.3, 0.0, 1.2, 0.5], [0.0, -1.5, 0.0, 0.4], [0.9, 1.1, -0.7, 0.6]])
+ZEROS = np.array([[0.3, 0.0, 1.2, 0.5], [0.0, -1.5, 0.0, 0.4], [0.9, 1.1, -0.7, 0.6]])
 # Matrices for linalg: M a batch of two well-conditioned 3x3 (one with a negative determinant),
 # SPD a batch of two symmetric positive-definite ones with distinct eigenvalues, TALL and WIDE
 # full-rank rectangles with distinct singular values.
@@ -86,12 +88,15 @@ CASES = {name: (inputs, f) for name, inputs, f in [
     ("bmm", [A[None], B.T[None]], ops.bmm),
     ("to_dtype", [A], lambda x: ops.to_dtype(x, kf.float32).to(dtype=kf.float64)),
     ("flip", [A], lambda x: ops.flip(x, [1])),
+    # composites whose decomposition writes into an output (cat, stack) and records
+    ("cat", [A, B[:, :2]], lambda x, y: ops.cat([x, y * 2, x], 1)),
+    ("stack", [A, B], lambda x, y: ops.stack([x, ops.to_dtype(y, kf.float32), x], 1)),
     ("index_select", [A], lambda x: ops.index_select(x, 1, kf.asarray([2, 0, 2]))),
     ("index_add_", [A, B[:, :2]],
      lambda x, s: ops.index_add_(x * 1, 1, kf.asarray([1, 1]), s, alpha=2.0)),
     ("copysign", [A, B], ops.copysign),
-    ("prod", [Z], lambda x: ops.prod(x, [1]) + ops.prod(x[2:], keepdim=True)),
-    ("cumprod", [Z], lambda x: ops.cumprod(x, 1)),
+    ("prod", [ZEROS], lambda x: ops.prod(x, [1]) + ops.prod(x[2:], keepdim=True)),
+    ("cumprod", [ZEROS], lambda x: ops.cumprod(x, 1)),
     ("gather", [A], lambda x: ops.gather(x, 1, kf.asarray([[0, 0, 2], [1, 2, 1]]))),
     ("scatter_add_", [A, B],
      lambda x, s: ops.scatter_add_(x * 1, 1, kf.asarray([[2, 2], [0, 1]]), s)),
@@ -161,7 +166,7 @@ COMPOSITES = {
     "cross_entropy": ([A], lambda x: kf.nn.functional.cross_entropy(x, kf.asarray([2, 0]))),
 }
 
-ROUGH = {"to_dtype"}  # the cases that go through float32
+ROUGH = {"to_dtype", "stack"}  # the cases that go through float32
 
 
 def weighted(f, arrays):
@@ -220,7 +225,8 @@ def test_every_op_with_a_formula_has_a_case():
     entries = yaml.safe_load(path.read_text())["derivatives"]
     with_formulas = {e["op"] for e in entries
                      if not e.get("non_differentiable") and "not_yet" not in e}
-    missing = sorted(with_formulas - set(CASES))
+    checked = set(CASES) | {name.split(" ")[0] for name in COMPLEX_CASES}
+    missing = sorted(with_formulas - checked)
     assert not missing, f"ops with a backward formula but no gradient check: {missing}"
 
 
@@ -255,3 +261,147 @@ def test_double_backward_matches_finite_differences(name):
         down[j] -= 1e-6
         numeric[j] = (first(up, False)[1].item() - first(down, False)[1].item()) / 2e-6
     np.testing.assert_allclose(analytic.numpy(), numeric, rtol=1e-5, atol=1e-6, err_msg=name)
+
+
+# ------------------------------------------------------------------ complex inputs and outputs
+# With PyTorch's convention (Note [Complex gradients] in derivatives.yaml) the gradient of a
+# complex input of a real loss L is dL/d(Re z) + i dL/d(Im z). The loss here is
+# L = sum(w * real(out)) + sum(v * imag(out)) (for a real out, sum(w * out)), whose gradient with
+# respect to out is w + i v; each input's real and imaginary parts are perturbed separately.
+Z = A + 1j * B                  # complex, away from the branch cuts of the inverse functions
+ZS = 0.5 * A + 0.3j * B         # small: inside the unit disc
+ZM = M + 1j * np.array([[[0.1, -0.2, 0.3], [0.2, 0.1, -0.1], [0.0, 0.3, 0.2]]] * 2)
+SIG = np.array([0.3, -0.7, 1.2, 0.5, 0.8, -0.4])  # a real signal of 6 points
+ZSIG = SIG + 1j * np.array([0.2, 0.5, -0.3, 0.9, -0.6, 0.1])
+
+
+def cunary(name, data=Z):
+    return name, [data], lambda x: getattr(ops, name)(x)
+
+
+def eig_invariant(x):
+    # |V|^2 and V's first row times the conjugate of its second, times the eigenvalues: both
+    # free of each eigenvector's phase
+    values, vectors = ops.linalg_eig(x)
+    rows = ops.select(vectors, -2, 0) * ops.conj(ops.select(vectors, -2, 1)) * values
+    return ops.unsqueeze(rows, -2) + ops.abs(vectors) ** 2
+
+
+COMPLEX_CASES = {name: (inputs, f) for name, inputs, f in [
+    cunary("abs"), cunary("acos", ZS), cunary("acosh"), cunary("asin", ZS), cunary("asinh", ZS),
+    cunary("atan", ZS), cunary("atanh", ZS), cunary("cos"), cunary("cosh"), cunary("exp"),
+    cunary("expm1"), cunary("log"), cunary("log10"), cunary("log1p"), cunary("log2"),
+    cunary("neg"), cunary("round", Z + (0.13 + 0.13j)), cunary("sigmoid"),
+    cunary("sin"), cunary("sinh"), cunary("sqrt"), cunary("square"), cunary("tan", ZS),
+    cunary("tanh", ZS), cunary("conj"), cunary("real"), cunary("imag"),
+    ("conj (real input)", [A], lambda x: ops.conj(x) * (1 + 2j)),
+    ("real (real input)", [A], ops.real),
+    ("imag (real input)", [A], lambda x: ops.imag(x) + x),
+    ("add", [Z, B[0] * 1j], lambda x, y: ops.add(x, y, alpha=0.5 - 2j)),
+    ("add (real and complex)", [A, Z], lambda x, y: x + y),
+    ("sub", [Z, Z[:, :1] * 0.5], lambda x, y: ops.sub(x, y, alpha=1.5j)),
+    ("mul", [Z, Z[::-1]], lambda x, y: x * y),
+    ("mul (real and complex)", [A, Z], lambda x, y: x * y),
+    ("div", [Z, Z[::-1] + 0.5], lambda x, y: x / y),
+    ("pow", [Z + 1.5, 0.5 * Z[::-1]], ops.pow),
+    ("where", [Z, Z[::-1]], lambda x, y: ops.where(kf.asarray(A > B), x, y)),
+    ("sum", [Z], lambda x: ops.sum(x, [1])), ("mean", [Z], lambda x: ops.mean(x, [0])),
+    ("cumsum", [Z], lambda x: ops.cumsum(x, 1)),
+    ("mm", [Z, Z.T[:, ::-1] * 0.5], ops.mm),
+    ("bmm", [Z[None], Z.T[None] * 1j], ops.bmm),
+    ("matmul", [ZM, Z.T], ops.matmul),
+    ("linalg_inv", [ZM], ops.linalg_inv),
+    ("linalg_eig", [ZM], eig_invariant),
+    ("linalg_eig (real input)", [M], eig_invariant),
+    ("linalg_eig (values only)", [M[1]], lambda x: ops.linalg_eig(x)[0]),
+    ("linalg_eigvals", [ZM], ops.linalg_eigvals),
+    ("linalg_eigvals (real input)", [M], ops.linalg_eigvals),
+    ("fft_c2c", [ZM], lambda x: ops.fft_c2c(x, [1, 2], True, 0.5)),
+    ("fft_c2c (inverse)", [Z], lambda x: ops.fft_c2c(x, [0], False, 1.0 / 3)),
+    ("fft_r2c", [SIG], lambda x: ops.fft_r2c(x, [0], 1.0)),
+    ("fft_r2c (odd, 2-D)", [A], lambda x: ops.fft_r2c(x, [0, 1], 0.25)),
+    ("fft_c2r", [ZSIG[:4]], lambda x: ops.fft_c2r(x, [0], 6, 1.0 / 6)),
+    ("fft_c2r (odd)", [ZSIG[:3]], lambda x: ops.fft_c2r(x, [0], 5, 1.0)),
+    ("fft_c2r (2-D)", [Z], lambda x: ops.fft_c2r(x, [0, 1], 4, 0.5)),
+    ("fft (n= pads)", [ZSIG], lambda x: kf.fft.fft(x, n=8, norm="ortho")),
+    ("rfft (n= trims)", [SIG], lambda x: kf.fft.rfft(x, n=5)),
+    ("irfft (n= pads)", [ZSIG[:3]], lambda x: kf.fft.irfft(x, n=7, norm="forward")),
+    ("to_dtype", [A], lambda x: ops.to_dtype(x, kf.complex128) * (1 - 1j)),
+    ("cat (real and complex)", [A, Z], lambda x, y: ops.cat([y, x], 0)),
+    ("to_dtype (complex to complex)", [Z], lambda x: ops.to_dtype(x, kf.complex128) * 2j),
+    ("copy_", [Z, A[0]], lambda x, s: ops.copy_(x * 1, s) * kf.asarray(Z)),
+    ("fill_", [Z], lambda x: ops.fill_(x * 1, 2.0) * x),
+    ("flip", [Z], lambda x: ops.flip(x, [1]) * kf.asarray(Z)),
+    ("prod", [Z], lambda x: ops.prod(x, [1]) + ops.prod(x[1:], keepdim=True)),
+    ("prod (zeros)", [ZEROS * (1 + 0.5j)], lambda x: ops.prod(x, [1])),
+    ("cumprod", [Z], lambda x: ops.cumprod(x, 0)),
+    ("cumprod (zeros)", [ZEROS * (0.5 - 1j)], lambda x: ops.cumprod(x, 1)),
+    ("gather", [Z], lambda x: ops.gather(x, 1, kf.asarray([[0, 0, 2], [1, 2, 1]])) * 1j),
+    ("scatter_add_", [Z, Z],
+     lambda x, s: ops.scatter_add_(x * 1, 1, kf.asarray([[2, 2], [0, 1]]), s) * (1 - 2j)),
+    ("index_copy_", [Z, Z],
+     lambda x, s: ops.index_copy_(x * 1, 1, kf.asarray([2, 0, 2]), s) * 1j),
+    ("masked_select_static", [Z],
+     lambda x: ops.masked_select_static(x, ops.real(x) > 0, size=5) * 1j),
+    ("index_select", [Z], lambda x: ops.index_select(x, 1, kf.asarray([2, 0, 2])) * 1j),
+    ("index_add_", [Z, Z[:, :2]],
+     lambda x, s: ops.index_add_(x * 1, 1, kf.asarray([1, 1]), s, alpha=1 + 1j)),
+    ("reshape", [Z], lambda x: ops.reshape(x, [3, 2]) * 1j),
+    ("view", [Z], lambda x: ops.view(x, [6]) * 1j),
+    ("flatten", [Z], lambda x: ops.flatten(x) * 1j),
+    ("squeeze", [Z[None]], lambda x: ops.squeeze(x, [0]) * 1j),
+    ("unsqueeze", [Z], lambda x: ops.unsqueeze(x, 1) * 1j),
+    ("transpose", [Z], lambda x: ops.transpose(x, 0, 1) * 1j),
+    ("permute", [Z[None]], lambda x: ops.permute(x, [2, 0, 1]) * 1j),
+    ("expand", [Z[:1]], lambda x: ops.expand(x, [4, 3]) * 1j),
+    ("select", [Z], lambda x: ops.select(x, 1, -1) * 1j),
+    ("slice", [Z], lambda x: ops.slice(x, 1, 0, None, 2) * 1j),
+    ("diagonal", [Z], lambda x: ops.diagonal(x) * 1j),
+]}
+
+
+def complex_loss(f, arrays):
+    out = f(*[kf.asarray(a) for a in arrays]).numpy()
+    w = 0.5 + 0.25 * (np.arange(out.size) % 5).reshape(out.shape)
+    v = -0.3 + 0.2 * (np.arange(out.size) % 4).reshape(out.shape)
+    if not np.iscomplexobj(out):
+        return float((out * w).sum()), w
+    return float((out.real * w).sum() + (out.imag * v).sum()), w + 1j * v
+
+
+def _complex_numeric(f, arrays, i):
+    def loss_at(j, step):
+        moved = [b.copy() for b in arrays]
+        moved[i][j] += step
+        return complex_loss(f, moved)[0]
+
+    numeric = np.zeros(arrays[i].shape, dtype=arrays[i].dtype)
+    for j in np.ndindex(arrays[i].shape):
+        numeric[j] = (loss_at(j, 1e-6) - loss_at(j, -1e-6)) / 2e-6
+        if np.iscomplexobj(arrays[i]):
+            numeric[j] += 1j * (loss_at(j, 1e-6j) - loss_at(j, -1e-6j)) / 2e-6
+    return numeric
+
+
+@pytest.mark.parametrize("name", sorted(COMPLEX_CASES))
+def test_complex_gradient_matches_finite_differences(name):
+    inputs, f = COMPLEX_CASES[name]
+    arrays = [np.array(a, dtype=np.complex128 if np.iscomplexobj(a) else np.float64)
+              for a in inputs]
+    _, seed = complex_loss(f, arrays)
+    xs = [kf.asarray(a, requires_grad=True) for a in arrays]
+    grads = kf.autograd.grad(f(*xs), xs, grad_outputs=kf.asarray(seed))
+    for i, (a, g) in enumerate(zip(arrays, grads)):
+        assert g.dtype == xs[i].dtype, f"{name}: input {i}'s gradient is {g.dtype}"
+        np.testing.assert_allclose(g.numpy(), _complex_numeric(f, arrays, i), rtol=1e-5,
+                                   atol=1e-6, err_msg=f"{name}: input {i}")
+
+
+def test_every_op_with_a_complex_formula_has_a_complex_case():
+    path = pathlib.Path(__file__).resolve().parents[2] / "dispatcher" / "derivatives.yaml"
+    entries = yaml.safe_load(path.read_text())["derivatives"]
+    complex_ready = {e["op"] for e in entries if not e.get("non_differentiable")
+                     and "not_yet" not in e and "real_only" not in e}
+    covered = {name.split(" ")[0] for name in COMPLEX_CASES}
+    missing = sorted(complex_ready - covered)
+    assert not missing, f"ops with complex gradients but no complex check: {missing}"

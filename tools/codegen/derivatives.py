@@ -15,7 +15,9 @@ The formula grammar: expr := NUMBER | True | False | NAME | NAME '.' ('shape' | 
 Names are `grad` (the gradient of the output), `result` (the output) and the op's arguments;
 an op with several outputs names them `grad0`, `grad1`, ... and `result0`, `result1`, ...
 (`grad<k>` is zeros where output k got no gradient, or None passed to a helper's `Tensor?`),
-and may list `non_differentiable_outputs: [k, ...]` (outputs that never require grad).
+and may list `non_differentiable_outputs: [k, ...]` (outputs that never require grad) and
+`real_only: <reason>` (formulas that hold for real dtypes only: recording the op with a complex
+input that requires grad, or a complex output, is an error that gives the reason).
 """
 from __future__ import annotations
 
@@ -134,6 +136,7 @@ class Derivative:
     saves: list[str] = field(default_factory=list)   # tensor arguments saved by value
     saves_results: list[int] = field(default_factory=list)  # outputs saved (by number)
     nondiff_outputs: list[int] = field(default_factory=list)
+    real_only: str | None = None  # why the formulas are not written for complex dtypes
 
 
 def output_names(op: Op) -> dict[str, tuple[str, int]]:
@@ -240,6 +243,9 @@ def _nondiff_outputs(op: Op, rest: dict, where: str) -> list[int]:
 def _derivative(op: Op, rest: dict, where: str, callees: dict[str, Callee]) -> Derivative:
     rest = dict(rest)
     nondiff_outputs = _nondiff_outputs(op, rest, where)
+    real_only = rest.pop("real_only", None)
+    if real_only is not None and not str(real_only).strip():
+        raise SchemaError(f"{where}: 'real_only' of {op.name} takes a reason")
     tensors = {a.name for a in op.args if a.base == "Tensor"}
     formulas = {}
     for arg, text in rest.items():
@@ -249,7 +255,8 @@ def _derivative(op: Op, rest: dict, where: str, callees: dict[str, Callee]) -> D
             continue
         formulas[arg] = parse_formula(text, where)
     d = Derivative(op, formulas, int(where.rsplit(":", 1)[1]),
-                   nondiff_outputs=nondiff_outputs)
+                   nondiff_outputs=nondiff_outputs,
+                   real_only=None if real_only is None else str(real_only))
     used, values = set(), set()
     for e in formulas.values():
         _names_used(e, used, values)

@@ -143,6 +143,12 @@ def _mask(bits) -> str:
     return f"0x{v:x}u"
 
 
+def _c_string(text: str | None) -> str:
+    if text is None:
+        return "nullptr"
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def source(table: Table) -> str:
     out = [HEADER, '#include "autograd/derivative.hpp"', '#include "autograd/op_node.hpp"',
            '#include "core_ops.hpp"', '#include "formula_helpers.hpp"',
@@ -157,20 +163,20 @@ def source(table: Table) -> str:
         diff = [k for k, a in enumerate(tensors) if a.name in d.formulas]
         saves = [e.index[n] for n in d.saves]
         rows.append(f"    {{op::{d.op.name}, &backward_{d.op.name}, {_mask(diff)}, "
-                    f"{_mask(saves)}, {_mask(d.saves_results)}, {_mask(d.nondiff_outputs)}}},")
+                    f"{_mask(saves)}, {_mask(d.saves_results)}, {_mask(d.nondiff_outputs)}, "
+                    f"{_c_string(d.real_only)}}},")
     out.append("}  // namespace\n")
     # A last row of op -1 that no id matches keeps an empty table valid C++.
     out.append("const Derivative kDerivatives[] = {")
     out.extend(rows)
-    out.append("    {-1, nullptr, 0u, 0u, 0u, 0u},")
+    out.append("    {-1, nullptr, 0u, 0u, 0u, 0u, nullptr},")
     out.append("};")
     out.append(f"const int32_t kDerivativeCount = {len(rows)};\n")
     out.append("const NotDifferentiable kNotDifferentiable[] = {")
     for op in table.non_differentiable:
         out.append(f"    {{op::{op.name}, nullptr}},")
     for name, reason in table.not_yet.items():
-        text = reason.replace("\\", "\\\\").replace('"', '\\"')
-        out.append(f'    {{op::{name}, "{text}"}},')
+        out.append(f'    {{op::{name}, {_c_string(reason)}}},')
     out.append("    {-1, nullptr},")
     out.append("};")
     count = len(table.non_differentiable) + len(table.not_yet)

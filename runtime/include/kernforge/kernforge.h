@@ -617,7 +617,8 @@ KF_API kf_status_t kf_tensor_record_stream(kf_tensor_t t, kf_stream_t stream);
 /* Reverse-mode automatic differentiation (docs/autograd.md). A tensor marked requires_grad
  * (a leaf) and every result computed from it under grad mode record how they were made; a
  * backward from an output adds the gradients into the leaves' .grad. Grad mode is per
- * thread and on by default. Only floating-point tensors can require grad. */
+ * thread and on by default. Floating-point and complex tensors can require grad (a complex
+ * one gets dL/d(Re z) + i dL/d(Im z) of a real loss L, as in PyTorch). */
 
 /** Marks a leaf tensor (one no recorded op made) as requiring grad, or not. */
 KF_API kf_status_t kf_tensor_set_requires_grad(kf_tensor_t t, bool requires_grad);

@@ -22,6 +22,7 @@ struct Derivative {
   uint32_t saves;            // bit i: schema argument i is saved by value
   uint32_t saves_results;    // bit k: output k is saved
   uint32_t nondiff_outputs;  // bit k: output k never requires grad
+  const char* real_only;     // why the formulas hold for real dtypes only, or nullptr
 };
 
 /// An op without a gradient: never (reason nullptr), or not yet (the reason).
