@@ -13,6 +13,8 @@ The formula grammar: expr := NUMBER | True | False | NAME | NAME '.' ('shape' | 
                              | NAME '(' [arg (',' arg)*] ')' | '[' [expr (',' expr)*] ']'
                       arg  := expr | NAME '=' expr
 Names are `grad` (the gradient of the output), `result` (the output) and the op's arguments.
+The core reads plugins' formulas in the same grammar at run time
+(dispatcher/autograd/formula_parser.cpp): a change of the grammar is made in both readers.
 """
 from __future__ import annotations
 
