@@ -6,10 +6,12 @@
 //   arg  := expr | NAME '=' expr
 //
 // with CALLEE a NAME or, here only, a NAME of an op a plugin defines ("toy::scale"). A number
-// may start with '-'; separators between items are optional, as in derivatives.py.
+// may start with '-'; separators between items are optional, as in derivatives.py. Nesting
+// stops at 64 levels.
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <string>
 
 #include "autograd/formula_expr.hpp"
 
@@ -121,7 +123,21 @@ class Parser {
     ++i_;
   }
 
+  // Nesting is bounded, so that no formula a plugin gives can exhaust the stack.
+  struct Depth {
+    explicit Depth(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxDepth) {
+        throw FormulaProblem{p_.peek().pos, "nested more than " + std::to_string(kMaxDepth) +
+                                                " deep"};
+      }
+    }
+    ~Depth() { --p_.depth_; }
+    Parser& p_;
+  };
+  static constexpr int kMaxDepth = 64;
+
   FormulaExpr expr() {
+    const Depth depth(*this);
     const Token& t = take();
     FormulaExpr e;
     e.pos = t.pos;
@@ -190,6 +206,7 @@ class Parser {
 
   std::vector<Token> toks_;
   size_t i_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

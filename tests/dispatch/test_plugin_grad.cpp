@@ -1,7 +1,8 @@
 // Ops plugins define with a backward (plugin ABI 2.1), through the C ABI on real plugins:
 // toy::scale (examples/toy_device, a backward formula that calls toy::scale again) against
 // finite differences and in a training loop; the C plugins of gradplug_plugin.c: gradc::cube's
-// backward callback (with a gradient of the gradient), gradc::mix's formulas for two tensors,
+// backward callback (with a gradient of the gradient, and the version check of what it saved),
+// gradc::mix's formulas for two tensors,
 // gradc::plain without a backward refused under grad; gradbad, whose formula is wrong, refused
 // with the place of the mistake while the process goes on; gradold, a plugin of ABI 2.0, loads.
 #include "dispatch_util.hpp"
@@ -151,6 +152,20 @@ TEST_F(PluginGrad, ABackwardCallbackGivesTheGradientAndItsGradient) {
   ASSERT_EQ(call("sum", {kf_value_tensor(g)}, s), KF_OK) << last_error();
   ASSERT_EQ(kf_backward(&s.h, nullptr, 1, false, false), KF_OK) << last_error();
   EXPECT_EQ(grad_of(x), (std::vector<float>{6, -12, 3}));  // 6 x, through the host's op calls
+}
+
+TEST_F(PluginGrad, AnInputChangedInPlaceSinceTheCallIsRefusedAtBackward) {
+  const kf_device_t gradc = device("gradc");
+  T x, a, y, written, s;
+  leaf(x, {1, 2}, gradc);
+  ASSERT_EQ(call("mul", {kf_value_tensor(x), kf_value_tensor(x)}, a), KF_OK) << last_error();
+  ASSERT_EQ(call("gradc::cube", {kf_value_tensor(a)}, y), KF_OK) << last_error();
+  ASSERT_EQ(call("fill_", {kf_value_tensor(a), kf_value_scalar(kf_scalar_f64(3))}, written),
+            KF_OK) << last_error();
+  ASSERT_EQ(call("sum", {kf_value_tensor(y)}, s), KF_OK) << last_error();
+  EXPECT_EQ(kf_backward(&s.h, nullptr, 1, false, false), KF_FAILED_PRECONDITION);
+  EXPECT_HAS(last_error(), "argument 'self' of 'gradc::cube', saved for its backward, was "
+                           "modified by an in-place op");
 }
 
 TEST_F(PluginGrad, FormulasGiveTheGradientOfEachTensor) {

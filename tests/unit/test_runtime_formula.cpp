@@ -92,6 +92,7 @@ TEST(RuntimeFormula, RefusesEachKindOfMistake) {
   EXPECT_HAS(problem("other::mix(grad)"), "'other::mix' is neither an op");
   EXPECT_HAS(problem("grad", "w"), "'w' is not a tensor argument of myplug::mix");
   EXPECT_HAS(problem(""), "the formula ends too early");
+  EXPECT_HAS(problem(std::string(100000, '[')), "nested more than 64 deep");
 }
 
 TEST(RuntimeFormula, CallsOpsTheSamePluginDefinesBefore) {
