@@ -63,10 +63,19 @@ void run_callback(const PluginBackward& b, OpNode& n, TensorImpl& grad, TensorRe
     set_last_error("the callback threw an exception");
   }
   TensorRef got[kMaxTensorArgs];
-  for (int32_t j = 0; j < k; ++j) got[j] = TensorRef(find_tensor(given[j]));  // adopted
+  int32_t bad = -1;
+  for (int32_t j = 0; j < k; ++j) {
+    got[j] = TensorRef(find_tensor(given[j]));  // adopted
+    if (given[j] != nullptr && !got[j]) bad = j;
+  }
   if (s != KF_OK) {
     fail(s, "autograd: the backward callback of '{}' ({}) failed: {}", b.op, b.provenance,
          last_error());
+  }
+  if (bad >= 0) {
+    fail(KF_INVALID_ARGUMENT, "autograd: the backward callback of '{}' ({}) stored a tensor "
+         "handle in grads[{}] that is not a live tensor; store a new reference from "
+         "host->op_call (or leave it NULL)", b.op, b.provenance, bad);
   }
   for (int32_t j = 0; j < k; ++j) {
     if (needed[j] != 0) grads[j] = std::move(got[j]);

@@ -9,6 +9,8 @@
  *                                                               self + w (other - self); backward
  *                                                               formulas for both tensors
  *            gradc::plain(Tensor self) -> Tensor                2 self, no backward
+ *            gradc::refuse(Tensor self) -> Tensor               2 self; a backward callback
+ *                                                               that fails
  *   gradbad  gradbad::scale(Tensor self, float factor) -> Tensor, whose formula names an
  *            argument the op does not have: the core refuses the plugin
  *   gradold  built as a plugin of ABI 2.0 (abi_minor 0, the definition's struct_size without
@@ -109,6 +111,11 @@ static kf_status_t cube_backward(const kf_backward_call_t* call) {
   return s;
 }
 
+/* gradc::refuse's backward: a failure, reported as a callback reports one. */
+static kf_status_t refusing_backward(const kf_backward_call_t* call) {
+  (void)call;
+  return fail(KF_UNIMPLEMENTED, "gradc::refuse: this backward always fails (a test)");
+}
 #endif
 
 /* ------------------------------------------------------------------ registration */
@@ -171,7 +178,12 @@ static kf_status_t gradplug_register(void* state, const kf_registrar_t* reg) {
     s = define(reg, "gradc::plain(Tensor self) -> Tensor", NULL, 0, NULL,
                sizeof(kf_op_definition_t));
   }
+  if (s == KF_OK) {
+    s = define(reg, "gradc::refuse(Tensor self) -> Tensor", NULL, 0, refusing_backward,
+               sizeof(kf_op_definition_t));
+  }
   if (s == KF_OK) s = kernel(reg, "gradc::cube", cube_f32);
+  if (s == KF_OK) s = kernel(reg, "gradc::refuse", twice_f32);
   if (s == KF_OK) s = kernel(reg, "gradc::mix", mix_f32);
   if (s == KF_OK) s = kernel(reg, "gradc::plain", twice_f32);
   return s;

@@ -2,6 +2,7 @@
 // toy::scale (examples/toy_device, a backward formula that calls toy::scale again) against
 // finite differences and in a training loop; the C plugins of gradplug_plugin.c: gradc::cube's
 // backward callback (with a gradient of the gradient, and the version check of what it saved),
+// gradc::refuse's callback failing the backward with its message,
 // gradc::mix's formulas for two tensors,
 // gradc::plain without a backward refused under grad; gradbad, whose formula is wrong, refused
 // with the place of the mistake while the process goes on; gradold, a plugin of ABI 2.0, loads.
@@ -152,6 +153,21 @@ TEST_F(PluginGrad, ABackwardCallbackGivesTheGradientAndItsGradient) {
   ASSERT_EQ(call("sum", {kf_value_tensor(g)}, s), KF_OK) << last_error();
   ASSERT_EQ(kf_backward(&s.h, nullptr, 1, false, false), KF_OK) << last_error();
   EXPECT_EQ(grad_of(x), (std::vector<float>{6, -12, 3}));  // 6 x, through the host's op calls
+}
+
+TEST_F(PluginGrad, ACallbackThatFailsFailsTheBackwardNamingTheOp) {
+  const kf_device_t gradc = device("gradc");
+  T x, y, s;
+  leaf(x, {1, 2}, gradc);
+  ASSERT_EQ(call("gradc::refuse", {kf_value_tensor(x)}, y), KF_OK) << last_error();
+  ASSERT_EQ(call("sum", {kf_value_tensor(y)}, s), KF_OK) << last_error();
+  EXPECT_EQ(kf_backward(&s.h, nullptr, 1, false, false), KF_UNIMPLEMENTED);
+  EXPECT_HAS(last_error(), "the backward callback of 'gradc::refuse' (gradc: ");
+  EXPECT_HAS(last_error(), "failed: gradc::refuse: this backward always fails (a test)");
+  T z, s2;  // the process and autograd go on
+  ASSERT_EQ(call("gradc::cube", {kf_value_tensor(x)}, z), KF_OK) << last_error();
+  ASSERT_EQ(call("sum", {kf_value_tensor(z)}, s2), KF_OK) << last_error();
+  EXPECT_EQ(kf_backward(&s2.h, nullptr, 1, false, false), KF_OK) << last_error();
 }
 
 TEST_F(PluginGrad, AnInputChangedInPlaceSinceTheCallIsRefusedAtBackward) {
