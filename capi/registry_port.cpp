@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "autograd/plugin_backward.hpp"
 #include "capi/startup.hpp"
+#include "kernforge/kernforge.h"
 #include "registry/op_registry.hpp"
 #include "registry/registrar.hpp"
 
@@ -14,7 +16,8 @@ namespace {
 
 class RegistrarTransaction final : public Registration {
  public:
-  explicit RegistrarTransaction(const std::string& plugin) : reg_(plugin) {}
+  explicit RegistrarTransaction(const std::string& plugin)
+      : reg_(plugin, &autograd::plugin_backward_port()) {}
   const kf_registrar_t* registrar() const noexcept override { return reg_.c_api(); }
   void commit(Backend& backend) override { reg_.commit(backend); }
   std::string summary() const override {
@@ -44,7 +47,16 @@ int32_t find_op_id(const char* name) noexcept {
   }
 }
 
-constexpr RegistryPort kPort{&begin_registration, &find_op_id};
+// kf_host_api_t.op_call: kf_op_call by op id (the C ABI's handle is the id + 1).
+kf_status_t call_op(int32_t op, const kf_value_t* args, int32_t nargs, kf_value_t* results,
+                    int32_t nresults) noexcept {
+  const OpDef* def = op_by_id(op);
+  return kf_op_call(def != nullptr ? op_handle(*def) : nullptr, args, nargs, results, nresults);
+}
+
+void release_tensor(kf_tensor_t t) noexcept { kf_tensor_release(t); }
+
+constexpr RegistryPort kPort{&begin_registration, &find_op_id, &call_op, &release_tensor};
 
 }  // namespace
 

@@ -8,8 +8,10 @@
 // - a composite without formulas runs its decomposition here, whose ops record themselves
 //   (even where a backend brings a kernel for the composite);
 // - a non-differentiable op runs below; its outputs do not require grad;
-// - an op whose formula is not written yet, or a plugin op without one, is an error that names
-//   the op, as are out= calls and in-place calls on leaves and on views that require grad.
+// - an op a plugin defines records with the backward the plugin gave (formulas read at run
+//   time, or its callback: autograd/plugin_backward.hpp), the same way;
+// - an op whose formula is not written yet, or a plugin op without a backward, is an error that
+//   names the op, as are out= calls and in-place calls on leaves and on views that require grad.
 // Every other call goes straight below.
 #include "autograd/autograd_layer.hpp"
 
@@ -19,6 +21,7 @@
 #include "autograd/derivative.hpp"
 #include "autograd/grad_mode.hpp"
 #include "autograd/op_node.hpp"
+#include "autograd/plugin_backward.hpp"
 #include "core/error.hpp"
 #include "core/dtype.hpp"
 #include "core_ops.hpp"
@@ -210,6 +213,11 @@ void handle(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* 
   const OpDef& def = *a.def;
   if (const Derivative* d = derivative_of(def.id)) return record(layer, a, mode, given, results, *d);
   if (def.kind == OpKind::Composite) return run_decomposition(a, mode, given, results);
+  if (is_plugin_op(def)) {  // Note [The backward port]
+    const Derivative* d = plugin_derivative_of(def.id);
+    if (d == nullptr) refuse_plugin_op(def);
+    return record(layer, a, mode, given, results, *d);
+  }
   const NotDifferentiable* nd = not_differentiable(def.id);
   if (nd == nullptr || nd->reason != nullptr) refuse(def, nd ? nd->reason : nullptr);
   run_without_grad(layer, a, mode, given, results);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -46,6 +47,31 @@ const MetaRule* checked_rule(const ParsedSchema& p, const char* rule_name) {
   return rule;
 }
 
+// The backward fields of plugin ABI 2.1, read only when the plugin's struct has them.
+void read_backward(const kf_op_definition_t& def, OpDefinition& d) {
+  constexpr size_t kEnd = offsetof(kf_op_definition_t, backward) + sizeof(kf_backward_fn);
+  if (def.struct_size < kEnd) return;  // an older plugin: no backward
+  if (def.nbackward_formulas < 0 || def.nbackward_formulas > kMaxTensorArgs ||
+      (def.nbackward_formulas > 0 && def.backward_formulas == nullptr)) {
+    fail(KF_INVALID_ARGUMENT, "define_op({}): {} backward formulas{}; give at most one per "
+         "tensor argument", d.schema.name, def.nbackward_formulas,
+         def.backward_formulas == nullptr ? " but backward_formulas is NULL" : "");
+  }
+  if (def.nbackward_formulas > 0 && def.backward != nullptr) {
+    fail(KF_INVALID_ARGUMENT, "define_op({}): the definition gives both backward formulas and a "
+         "backward callback; give one of the two", d.schema.name);
+  }
+  for (int32_t i = 0; i < def.nbackward_formulas; ++i) {
+    const kf_backward_formula_t& f = def.backward_formulas[i];
+    if (f.arg == nullptr || f.formula == nullptr) {
+      fail(KF_INVALID_ARGUMENT, "define_op({}): backward formula {} has a NULL arg or formula",
+           d.schema.name, i);
+    }
+    d.formulas.push_back(FormulaText{f.arg, f.formula});
+  }
+  d.callback = def.backward;
+}
+
 }  // namespace
 
 OpDefinition check_definition(const kf_op_definition_t& def, const std::string& plugin) {
@@ -65,6 +91,8 @@ OpDefinition check_definition(const kf_op_definition_t& def, const std::string& 
   if (def.meta == nullptr) d.rule = checked_rule(d.schema, def.meta_rule);
   d.doc = def.doc != nullptr ? def.doc : "";
   d.provenance = fmt::format("{}: {}:{}", plugin, def.file != nullptr ? def.file : "?", def.line);
+  d.plugin = plugin;
+  read_backward(def, d);
   return d;
 }
 
@@ -74,6 +102,7 @@ std::unique_ptr<DefinedOp> make_op(const OpDefinition& d, void* plugin_state) {
   o->schema = d.schema.canonical;
   o->doc = d.doc;
   o->provenance = d.provenance;
+  o->backward = d.backward;
   o->arg_names.reserve(d.schema.args.size());
   int32_t tensors = 0;
   for (const ParsedArg& a : d.schema.args) {

@@ -33,7 +33,8 @@ void check_mask(const std::string& where, const char* what, uint32_t mask) {
 
 }  // namespace
 
-Registrar::Registrar(std::string plugin) : plugin_(std::move(plugin)) {
+Registrar::Registrar(std::string plugin, const BackwardPort* backward)
+    : plugin_(std::move(plugin)), backward_port_(backward) {
   c_.struct_size = sizeof(c_);
   c_.ctx = this;
   c_.register_kernel = &Registrar::register_kernel;
@@ -102,6 +103,13 @@ void Registrar::add_op(const kf_op_definition_t& def) {
                               "it as '{}'", d.provenance, d.schema.name, existing->schema,
            existing->provenance, d.schema.canonical);
     }
+  }
+  if (!d.formulas.empty() || d.callback != nullptr) {
+    if (backward_port_ == nullptr) {
+      fail(KF_UNIMPLEMENTED, "{}: op '{}' has a backward, and this registrar cannot take one",
+           d.provenance, d.schema.name);
+    }
+    d.backward = backward_port_->compile(d, ops_);
   }
   ops_.push_back(std::move(d));
 }
@@ -237,7 +245,12 @@ void Registrar::commit(Backend& backend) {
   SlotReservation reservation(backend.name);
   const int32_t slot = reservation.slot();
   // From here on nothing can fail (Note [A commit publishes nothing until it cannot fail]).
-  for (std::unique_ptr<DefinedOp>& op : st.ops) append_op(&op.release()->def);
+  for (std::unique_ptr<DefinedOp>& op : st.ops) {
+    DefinedOp* kept = op.release();
+    // The backward first, under the id the op gets next: a caller that finds the op finds it.
+    if (kept->backward) backward_port_->publish(op_count(), kept->backward.get());
+    append_op(&kept->def);
+  }
   for (auto& [op, entry] : st.entries) publish_kernels(op, slot, entry.release());
   if (st.fallback) publish_fallback(slot, st.fallback.release());
   for (std::unique_ptr<char[]>& kept : st.strings) (void)kept.release();  // process lifetime

@@ -41,12 +41,32 @@ kf_status_t host_op_find(const char* name, int32_t* out_op) {
   return KF_OK;
 }
 
+// Plugin ABI 2.1: op calls through the port (a plugin calls them only after start-up).
+kf_status_t host_op_call(int32_t op, const kf_value_t* args, int32_t nargs, kf_value_t* results,
+                         int32_t nresults) {
+  try {
+    return registry_port().call_op(op, args, nargs, results, nresults);
+  } catch (...) {
+    set_last_error("op_call: the host's op registry is not started");
+    return KF_FAILED_PRECONDITION;
+  }
+}
+
+void host_tensor_release(kf_tensor_t tensor) {
+  if (tensor == nullptr) return;
+  try {
+    registry_port().release_tensor(tensor);
+  } catch (...) {
+  }
+}
+
 }  // namespace
 
 const kf_host_api_t* host_api() noexcept {
   static const kf_host_api_t api{sizeof(kf_host_api_t), KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR,
                                  &host_log, &host_set_error, &host_op_find,
-                                 &store_read, &store_write, &store_folder};
+                                 &store_read, &store_write, &store_folder,
+                                 &host_op_call, &host_tensor_release};
   return &api;
 }
 

@@ -18,6 +18,8 @@ an op with several outputs names them `grad0`, `grad1`, ... and `result0`, `resu
 and may list `non_differentiable_outputs: [k, ...]` (outputs that never require grad) and
 `real_only: <reason>` (formulas that hold for real dtypes only: recording the op with a complex
 input that requires grad, or a complex output, is an error that gives the reason).
+The core reads plugins' formulas in the same grammar at run time
+(dispatcher/autograd/formula_parser.cpp): a change of the grammar is made in both readers.
 """
 from __future__ import annotations
 

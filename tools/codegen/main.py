@@ -23,6 +23,7 @@ import gen_docs  # noqa: E402
 import gen_kinds  # noqa: E402
 import gen_plugin  # noqa: E402
 import gen_python  # noqa: E402
+import gen_runtime_helpers  # noqa: E402
 import gen_table  # noqa: E402
 import schema  # noqa: E402
 
@@ -44,6 +45,8 @@ def outputs(ops: list[schema.Op], grads: derivatives.Table | None = None) -> dic
     return {
         "floors/autograd/formula_helpers.hpp": gen_autograd.helpers_hpp(grads),
         "floors/autograd/derivatives.cpp": gen_autograd.source(grads),
+        "floors/autograd/runtime_helpers.cpp": gen_runtime_helpers.source(grads),
+        "floors/autograd/core_formulas.inc": gen_runtime_helpers.core_formulas(grads),
         "include/kernforge/kernforge_ops.h": gen_c.header(ops),
         "include/kernforge/kernforge_arg_kinds.h": gen_kinds.c_header(),
         "floors/capi/c_entry_points.cpp": gen_c.source(ops),

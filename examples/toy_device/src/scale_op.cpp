@@ -1,4 +1,5 @@
-// scale_op.cpp — toy::scale, an op the toy plugin brings itself (plugin ABI 1.2, define_op).
+// scale_op.cpp — toy::scale, an op the toy plugin brings itself (plugin ABI 1.2, define_op),
+// with its backward (2.1).
 //
 //   toy::scale(Tensor self, float factor) -> Tensor        self * factor, float32
 //
@@ -12,6 +13,11 @@
 //  3. a kernel, registered like any other, by the op's full name. There is no generated Args
 //     struct for a plugin's op, so the kernel reads kf_kernel_call_t itself: inputs, outputs
 //     and the non-tensor arguments in schema order (here args[0] is `factor`, a double).
+// And, for autograd (plugin ABI 2.1), its backward: a formula per differentiable tensor
+// argument in the grammar of the core's derivatives.yaml. d(self * factor)/d self is factor,
+// so the gradient of self is the output's gradient scaled by factor: toy::scale itself, which
+// keeps the backward on the toy device. Without a backward, a call with an input that requires
+// grad would be refused, naming the op.
 #include <cstddef>
 #include <cstdint>
 
@@ -23,6 +29,7 @@ namespace toy {
 namespace {
 
 constexpr const char* kSchema = "toy::scale(Tensor self, float factor) -> Tensor";
+constexpr kf_backward_formula_t kBackward[] = {{"self", "toy::scale(grad, factor)"}};
 
 // The output has self's shape and dtype. Integers are refused here, before anything is
 // allocated, with a message that says what to do.
@@ -67,6 +74,8 @@ kf_status_t define_scale_op(const kf_registrar_t* reg) {
   def.meta = scale_meta;
   def.file = __FILE__;
   def.line = __LINE__;
+  def.backward_formulas = kBackward;  // plugin ABI 2.1: a 2.0 host reads none of it
+  def.nbackward_formulas = 1;
   if (const kf_status_t s = reg->define_op(reg->ctx, &def); s != KF_OK) return s;
 
   kf_kernel_desc_t kernel{};

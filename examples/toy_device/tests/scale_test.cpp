@@ -1,6 +1,7 @@
 // scale_test.cpp — calls the toy plugin's own op, toy::scale, through the C ABI as any program
 // would, and checks what comes back; then fills the toy device's memory to check that running
-// out of it is a clear error, not a crash, and that freed memory can be used again.
+// out of it is a clear error, not a crash, and that freed memory can be used again; and its
+// backward (plugin ABI 2.1): the gradient of toy::scale through kf_backward.
 //
 // Run it with KERNFORGE_PLUGIN_PATH=<the folder of the toy plugin>, KERNFORGE_TOY_MEMORY_MB=4
 // and KERNFORGE_TOY_DEVICES=2 (CMakeLists.txt does). Exit status 0 when every check passes.
@@ -123,6 +124,34 @@ void between_devices(kf_device_t toy) {
   kf_tensor_release(x);
 }
 
+// toy::scale's backward formula (plugin ABI 2.1): the gradient of x in y = toy::scale(x, 2.5),
+// seeded with ones, is 2.5 everywhere, computed by toy::scale on the toy device.
+void scale_backward(kf_device_t toy) {
+  const float data[3] = {1, -2, 4};
+  const float seed[3] = {1, 1, 1};
+  const int64_t shape[1] = {3};
+  kf_tensor_t x = nullptr, ones = nullptr, grad = nullptr;
+  if (!ok(kf_tensor_from_data(data, shape, 1, KF_FLOAT32, toy, &x), "kf_tensor_from_data") ||
+      !ok(kf_tensor_from_data(seed, shape, 1, KF_FLOAT32, toy, &ones), "kf_tensor_from_data") ||
+      !ok(kf_tensor_set_requires_grad(x, true), "kf_tensor_set_requires_grad")) {
+    kf_tensor_release(x);
+    kf_tensor_release(ones);
+    return;
+  }
+  kf_status_t s;
+  kf_tensor_t y = scale(x, 2.5, &s);
+  if (ok(s, "toy::scale with an input that requires grad") &&
+      ok(kf_backward(&y, &ones, 1, false, false), "kf_backward through toy::scale") &&
+      ok(kf_tensor_grad(x, &grad), "kf_tensor_grad")) {
+    const std::vector<float> got = to_host(grad, 3);
+    check(got == std::vector<float>({2.5f, 2.5f, 2.5f}), "the gradient of toy::scale is factor");
+  }
+  kf_tensor_release(grad);
+  kf_tensor_release(y);
+  kf_tensor_release(ones);
+  kf_tensor_release(x);
+}
+
 }  // namespace
 
 int main() {
@@ -135,6 +164,7 @@ int main() {
   scale_refuses_integers(toy);
   out_of_memory_and_reuse(toy);
   between_devices(toy);
+  scale_backward(toy);
   std::printf("%s: %d failure(s)\n", failures == 0 ? "PASSED" : "FAILED", failures);
   return failures == 0 ? 0 : 1;
 }

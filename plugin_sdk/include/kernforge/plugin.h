@@ -11,9 +11,11 @@
  *    KF_DTYPE_LIST gained uint16, uint32, uint64, complex64 and complex128; every slot of 1.3 is
  *    in 2.0, in its place.
  *  - KF_PLUGIN_ABI_MINOR grows when slots are appended to kf_plugin_t, kf_host_api_t,
- *    kf_registrar_t or kf_kernel_call_t (1.1: describe; 1.2: define_op, register_fallback,
- *    streams, events, copy_async, pinned host memory; 1.3: the host's file store; 2.0 has all
- *    of them). A plugin built for an older minor loads: the host reads only the slots
+ *    kf_registrar_t or kf_kernel_call_t, or fields to another struct (1.1: describe; 1.2:
+ *    define_op, register_fallback, streams, events, copy_async, pinned host memory; 1.3: the
+ *    host's file store; 2.0 has all of them; 2.1: the backward of a defined op,
+ *    kf_op_definition_t.backward_formulas and .backward, and the host's op_call and
+ *    tensor_release). A plugin built for an older minor loads: the host reads only the slots
  *    that minor has (it checks struct_size). A plugin built for a newer minor loads too, and must
  *    not use host slots beyond host_abi_minor (it checks kf_host_api_t.struct_size).
  *  - Every struct starts with struct_size; fields are only appended.
@@ -52,7 +54,7 @@ extern "C" {
 #endif
 
 #define KF_PLUGIN_ABI_MAJOR 2
-#define KF_PLUGIN_ABI_MINOR 0
+#define KF_PLUGIN_ABI_MINOR 1
 
 #if defined(_WIN32)
 #  define KF_PLUGIN_EXPORT __declspec(dllexport)
@@ -177,6 +179,49 @@ typedef struct kf_meta_call_t {
  * inputs the op does not accept. Called on any thread; must not touch tensor data. */
 typedef kf_status_t (*kf_meta_fn)(const kf_meta_call_t* call);
 
+/* ------------------------------------ the backward of ops defined by plugins (2.1) -- */
+
+/**
+ * The gradient of one tensor argument of a defined op, as a formula in the grammar of the core's
+ * dispatcher/derivatives.yaml: calls of the core's ops (one output), of the formula helpers
+ * that file declares (scale, sum_to, unreduce, ...) and of ops plugins define (by full name,
+ * "toy::scale(grad, factor)"); the names grad (the output's gradient), result (the output) and
+ * the op's arguments; X.shape and X.dtype of a tensor; numbers, True/False and int lists
+ * [a, b]; keyword arguments (name=expr). E.g. {"self", "toy::scale(grad, factor)"} or
+ * {"other", "mul(grad, self)"}. A gradient of a broadcast input is reduced to its shape by the
+ * core. The host parses every formula when the op is defined and refuses the plugin with the
+ * place of a mistake (unknown op or name, wrong argument count or kind).
+ */
+typedef struct kf_backward_formula_t {
+  const char* arg;      /* a tensor argument of the op: "self" */
+  const char* formula;  /* "mul(grad, other)" */
+} kf_backward_formula_t;
+
+/**
+ * What a backward callback gets (kf_op_definition_t.backward). Handles are borrowed: valid for
+ * the call, never released by the callback. It computes the gradient of each tensor argument k
+ * with needed[k] != 0 with the host's op calls (kf_host_api_t.op_call; the calls record
+ * themselves when a gradient of the gradient is asked for) and stores one new reference in
+ * grads[k], or leaves it NULL (no gradient: as zeros). It returns KF_OK, or a status after
+ * host->set_error(); the host then releases what was stored and fails the backward with the
+ * message, naming the op.
+ */
+typedef struct kf_backward_call_t {
+  size_t struct_size;
+  int32_t op;                 /* the host's op id */
+  int32_t nargs;
+  const kf_value_t* args;     /* the call's arguments in schema order; its tensors as they were
+                                 (saved inputs; KF_VALUE_NONE for a None tensor) */
+  kf_tensor_t result;         /* the op's output */
+  kf_tensor_t grad;           /* the gradient of the output */
+  int32_t ninputs;            /* the op's tensor arguments, in schema order */
+  const int32_t* needed;      /* ninputs flags: the gradients asked for */
+  kf_tensor_t* grads;         /* ninputs slots, NULL on entry: the gradients given */
+  void* plugin_state;         /* the defining plugin's state */
+} kf_backward_call_t;
+
+typedef kf_status_t (*kf_backward_fn)(const kf_backward_call_t* call);
+
 /**
  * An op a plugin brings (ABI 1.2). The schema uses the grammar of the core's ops.yaml with a
  * namespace, e.g. "toy::scale(Tensor self, float factor) -> Tensor": names without a namespace
@@ -184,7 +229,8 @@ typedef kf_status_t (*kf_meta_fn)(const kf_meta_call_t* call);
  * core's shape rule named `meta_rule` ("unary", "broadcast_binary", ...: docs/ops.md lists the
  * rules and the argument lists each accepts). The kernel of a defined op is chosen by the dtype
  * of its first tensor argument (of its first output when it takes none). Defining an op that
- * exists with the same schema is a no-op; with another schema it rejects the plugin.
+ * exists with the same schema is a no-op (the first definition's backward stays); with another
+ * schema it rejects the plugin.
  */
 typedef struct kf_op_definition_t {
   size_t struct_size;
@@ -194,6 +240,14 @@ typedef struct kf_op_definition_t {
   const char* meta_rule;   /* used when meta is NULL */
   const char* file;        /* provenance */
   int32_t line;
+  /* ---- ABI 2.1 (read when struct_size covers them) ---- */
+  /* The op's backward: a formula per differentiable tensor argument, or a callback; at most
+   * one of the two. An op with neither is not differentiable: a call with an argument that
+   * requires grad is refused, naming the op (under no_grad, or on detached tensors, it runs).
+   * Tensor arguments without a formula get no gradient. */
+  const kf_backward_formula_t* backward_formulas;
+  int32_t nbackward_formulas;
+  kf_backward_fn backward;
 } kf_op_definition_t;
 
 /** Handed to register_kernels. Registrations are buffered and committed as one transaction
@@ -246,6 +300,14 @@ typedef struct kf_host_api_t {
   /** The store's folder (KF_OK), or why it is off (KF_UNAVAILABLE), NUL-terminated into buf
    * and truncated to cap. */
   kf_status_t (*store_folder)(const char* store, char* buf, size_t cap);
+  /* ---- ABI 2.1 (present when struct_size covers them) ---- */
+  /** Calls op `op` (an id from op_find) as the C ABI's kf_op_call does: `nargs` arguments in
+   * schema order (trailing defaults may be left out, KF_VALUE_NONE is the default), one new
+   * tensor reference per result. For backward callbacks, and for ops built from other ops. */
+  kf_status_t (*op_call)(int32_t op, const kf_value_t* args, int32_t nargs, kf_value_t* results,
+                         int32_t nresults);
+  /** Releases one reference to a tensor op_call gave (NULL does nothing). */
+  void (*tensor_release)(kf_tensor_t tensor);
 } kf_host_api_t;
 
 /* ----------------------------------------------------------------- plugin -- */

@@ -129,10 +129,7 @@ KF_API kf_status_t kf_device_name(kf_device_t device, char* buf, size_t cap);
 
 /* ------------------------------------------------------------- tensors -- */
 
-/** An opaque, reference-counted tensor handle. It names one tensor for the tensor's whole life:
- * once the last reference is released the handle is KF_INVALID_ARGUMENT for every call, even
- * after new tensors are created. A handle is a number, not an address (never dereference it). */
-typedef struct kf_tensor_s* kf_tensor_t;
+/* kf_tensor_t, the tensor handle, is declared in kernforge/types.h (plugins see it too). */
 
 /** Called when the runtime no longer uses memory borrowed by kf_tensor_from_blob. */
 typedef void (*kf_deleter_t)(void* data, void* ctx);
@@ -312,72 +309,9 @@ KF_API kf_status_t kf_tensor_from_dlpack_legacy(DLManagedTensor* src, kf_tensor_
 /** An op of the registry. Valid for the life of the process. */
 typedef const struct kf_op_s* kf_op_t;
 
-typedef enum kf_value_tag_t {
-  KF_VALUE_NONE = 0,
-  KF_VALUE_TENSOR = 1,
-  KF_VALUE_INT = 2,
-  KF_VALUE_FLOAT = 3,
-  KF_VALUE_BOOL = 4,
-  KF_VALUE_SCALAR = 5,
-  KF_VALUE_DTYPE = 6,
-  KF_VALUE_DEVICE = 7,
-  KF_VALUE_INT_LIST = 8,
-  KF_VALUE_TENSOR_LIST = 9,
-  KF_VALUE_TAG_MAX_ENUM = 0x7fffffff
-} kf_value_tag_t;
-
-/** A tagged argument or result of kf_op_call. Lists are borrowed for the call. */
-typedef struct kf_value_t {
-  int32_t tag; /* kf_value_tag_t */
-  union {
-    kf_tensor_t tensor;
-    int64_t i;
-    double f;
-    bool b;
-    kf_scalar_t scalar;
-    kf_dtype_t dtype;
-    kf_device_t device;
-    struct { const int64_t* data; int32_t len; } ints;
-    struct { const kf_tensor_t* data; int32_t len; } tensors;
-  } v;
-} kf_value_t;
-
-/* Constructors of kf_value_t, one per tag, for C and C++ callers alike:
- *   const kf_value_t args[2] = {kf_value_tensor(t), kf_value_float(2.0)};
- * The value only refers to what it is given: a tensor's reference stays the caller's, and a
- * list's array is borrowed and must outlive the kf_op_call that reads it. */
-static inline kf_value_t kf_value_none(void) {
-  kf_value_t v; v.tag = KF_VALUE_NONE; v.v.tensors.data = NULL; v.v.tensors.len = 0; return v;
-}
-static inline kf_value_t kf_value_tensor(kf_tensor_t t) {
-  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_TENSOR; v.v.tensor = t; return v;
-}
-static inline kf_value_t kf_value_int(int64_t x) {
-  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_INT; v.v.i = x; return v;
-}
-static inline kf_value_t kf_value_float(double x) {
-  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_FLOAT; v.v.f = x; return v;
-}
-static inline kf_value_t kf_value_bool(bool x) {
-  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_BOOL; v.v.b = x; return v;
-}
-static inline kf_value_t kf_value_scalar(kf_scalar_t x) {
-  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_SCALAR; v.v.scalar = x; return v;
-}
-static inline kf_value_t kf_value_dtype(kf_dtype_t x) {
-  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_DTYPE; v.v.dtype = x; return v;
-}
-static inline kf_value_t kf_value_device(kf_device_t x) {
-  kf_value_t v = kf_value_none(); v.tag = KF_VALUE_DEVICE; v.v.device = x; return v;
-}
-static inline kf_value_t kf_value_int_list(const int64_t* data, int32_t len) {
-  kf_value_t v = kf_value_none();
-  v.tag = KF_VALUE_INT_LIST; v.v.ints.data = data; v.v.ints.len = len; return v;
-}
-static inline kf_value_t kf_value_tensor_list(const kf_tensor_t* data, int32_t len) {
-  kf_value_t v = kf_value_none();
-  v.tag = KF_VALUE_TENSOR_LIST; v.v.tensors.data = data; v.v.tensors.len = len; return v;
-}
+/* kf_value_t, its tags and its constructors (kf_value_tensor, kf_value_float, ...) are declared
+ * in kernforge/types.h: the plugin ABI's op calls and backward callbacks (plugin ABI 2.1) take
+ * them too. */
 
 /** Finds an op by name: "add", or "toy::scale" for an op a plugin defined. */
 KF_API kf_status_t kf_op_find(const char* name, kf_op_t* out);

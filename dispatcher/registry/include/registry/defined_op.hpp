@@ -11,12 +11,24 @@
 
 namespace kf {
 
+struct PluginBackward;  // an op's compiled backward (registry/backward_port.hpp)
+
+/// One backward formula of a definition (plugin ABI 2.1), copied from the plugin.
+struct FormulaText {
+  std::string arg;
+  std::string formula;
+};
+
 struct OpDefinition {
   ParsedSchema schema;
   std::string doc;
   kf_meta_fn meta = nullptr;          // the plugin's own meta, or
   const MetaRule* rule = nullptr;     // a core rule
   std::string provenance;             // "<plugin>: <file>:<line>"
+  std::string plugin;                 // the defining plugin's name
+  std::vector<FormulaText> formulas;  // the backward as formulas (ABI 2.1), or
+  kf_backward_fn callback = nullptr;  // as a callback (ABI 2.1)
+  std::shared_ptr<PluginBackward> backward;  // compiled by the registrar's backward port
 };
 
 /// Validates a plugin's definition: namespaced name, a meta or a known rule whose argument
@@ -30,6 +42,7 @@ struct DefinedOp {
   std::string name, schema, doc, provenance;
   std::vector<std::string> arg_names;
   std::vector<ArgDef> args;
+  std::shared_ptr<PluginBackward> backward;  // kept for the process with the op
 };
 
 /// A new OpDef (id unset) for `d`; the caller publishes it (`release()->def`) or drops it.

@@ -14,6 +14,7 @@
 
 #include "device/backend.hpp"
 #include "kernforge/plugin.h"
+#include "registry/backward_port.hpp"
 #include "registry/defined_op.hpp"
 #include "registry/kernel_table.hpp"
 
@@ -21,8 +22,10 @@ namespace kf {
 
 class Registrar {
  public:
-  /// `plugin`: the plugin's name, for provenance and messages.
-  explicit Registrar(std::string plugin);
+  /// `plugin`: the plugin's name, for provenance and messages. `backward`: how the backward
+  /// of a defined op is checked and published (Note [The backward port]); without it a
+  /// definition with a backward is refused.
+  explicit Registrar(std::string plugin, const BackwardPort* backward = nullptr);
   const kf_registrar_t* c_api() const noexcept { return &c_; }
 
   /// Publishes everything buffered: the defined ops, then `backend`'s slot (reserved here)
@@ -63,6 +66,7 @@ class Registrar {
   Staged stage(const std::vector<int32_t>& ids, Backend& backend) const;
 
   std::string plugin_;
+  const BackwardPort* backward_port_;
   kf_registrar_t c_{};
   std::vector<OpDefinition> ops_;
   std::vector<PendingKernel> kernels_;

@@ -3,7 +3,7 @@
 // Note [The loader's registry port]
 // The loader stands on the device floor and never includes the dispatcher. Two things it does
 // need from the op registry above it: finding an op by name for a plugin
-// (kf_host_api_t.op_find), and running one plugin's register_kernels as a transaction that
+// (kf_host_api_t.op_find, and op_call and tensor_release, which the C ABI serves), and running one plugin's register_kernels as a transaction that
 // publishes the backend or nothing. It declares both here, as a port. The C ABI's floor, which
 // stands on the loader and the dispatcher alike, implements the port with the dispatcher's
 // Registrar (capi/registry_port.cpp) and hands it to start-up (initialize_slow), which keeps it
@@ -43,6 +43,11 @@ struct RegistryPort {
   /// The dense id of the op named `name` (core or plugin-defined), or -1. Never throws, never
   /// allocates: it answers a plugin's host callback.
   int32_t (*find_op)(const char* name) noexcept;
+  /// kf_host_api_t.op_call and tensor_release (plugin ABI 2.1): the C ABI's kf_op_call by op
+  /// id, and kf_tensor_release.
+  kf_status_t (*call_op)(int32_t op, const kf_value_t* args, int32_t nargs, kf_value_t* results,
+                         int32_t nresults) noexcept;
+  void (*release_tensor)(kf_tensor_t tensor) noexcept;
 };
 
 /// The port start-up was given. Throws KF_INTERNAL before start-up has run.
