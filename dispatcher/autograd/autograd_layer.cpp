@@ -102,8 +102,8 @@ void refuse(const OpDef& def, const char* reason) {
        reason ? reason : "");
 }
 
-std::shared_ptr<OpNode> make_node(const CallArgs& a, const Derivative& d) {
-  auto node = std::make_shared<OpNode>(a, d);
+std::shared_ptr<OpNode> new_op_node(const CallArgs& a, const Derivative& d) {
+  auto node = make_node<OpNode>(a, d);
   node->next.resize(static_cast<size_t>(a.def->ntensor_args));
   node->inputs.resize(static_cast<size_t>(a.def->ntensor_args));
   for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
@@ -201,7 +201,7 @@ void record(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* 
             TensorImpl** results, const Derivative& d) {
   check_recordable(a, mode, given);
   check_real_inputs(a, mode, given, d);
-  std::shared_ptr<OpNode> node = make_node(a, d);
+  std::shared_ptr<OpNode> node = new_op_node(a, d);
   save_inputs(*node, a, mode);
   run_without_grad(layer, a, mode, given, results);
   attach_outputs(a, mode, given, results, node);

@@ -24,7 +24,7 @@ Edge gradient_edge(TensorImpl& t) {
   if (m.grad_fn) return Edge{m.grad_fn, m.output_nr};
   std::shared_ptr<AccumulateGrad> acc = m.accumulator.lock();
   if (!acc) {
-    acc = std::make_shared<AccumulateGrad>(t);
+    acc = make_node<AccumulateGrad>(t);
     m.accumulator = acc;
   }
   return Edge{acc, 0};

@@ -37,7 +37,7 @@ TensorImpl* to_recorded(TensorImpl& t, kf_device_t device, kf_dtype_t dtype) {
   }
   TensorRef moved(tensor_to(t, device, t.dtype));
   AutogradMeta& m = ensure_meta(*moved);
-  m.grad_fn = std::make_shared<ToDeviceNode>(t);
+  m.grad_fn = make_node<ToDeviceNode>(t);
   m.output_nr = 0;
   if (dtype == KF_DTYPE_UNDEFINED || dtype == t.dtype) return moved.take();
   return ops::to_dtype(*moved, dtype).take();

@@ -55,15 +55,15 @@ class Evaluator {
         break;
       case Kind::Bool: out.v = kf_value_bool(e.b); break;
       case Kind::Grad: out.v = kf_value_tensor(handle_of(&grad_)); break;
-      case Kind::Result: out.v = kf_value_tensor(handle_of(&n_.result())); break;
+      case Kind::Result: out.v = kf_value_tensor(handle_of(&n_.result(0))); break;
       case Kind::Arg: out.v = argument(e.index); break;
       case Kind::Shape: {
-        const IntListView s = e.index < 0 ? n_.result_shape() : n_.shape_of(e.index);
+        const IntListView s = e.index < 0 ? n_.result_shape(0) : n_.shape_of(e.index);
         out.v = kf_value_int_list(s.data, s.len);
         break;
       }
       case Kind::Dtype:
-        out.v = kf_value_dtype(e.index < 0 ? n_.result_dtype() : n_.dtype_of(e.index));
+        out.v = kf_value_dtype(e.index < 0 ? n_.result_dtype(0) : n_.dtype_of(e.index));
         break;
       case Kind::List: list(e, out); break;
       default:

@@ -54,7 +54,7 @@ void run_callback(const PluginBackward& b, OpNode& n, TensorImpl& grad, TensorRe
     ++k;
   }
   kf_backward_call_t call{sizeof(kf_backward_call_t), a.def->id, a.nargs, args,
-                          handle_of(&n.result()), handle_of(&grad), k, needed, given,
+                          handle_of(&n.result(0)), handle_of(&grad), k, needed, given,
                           a.def->plugin_state};
   kf_status_t s = KF_INTERNAL;
   try {
@@ -82,7 +82,9 @@ void run_callback(const PluginBackward& b, OpNode& n, TensorImpl& grad, TensorRe
   }
 }
 
-void run_plugin_backward(OpNode& n, TensorImpl& grad, TensorRef* grads) {
+// (One output: its gradient is in[0], always given.)
+void run_plugin_backward(OpNode& n, TensorRef* in, TensorRef* grads) {
+  TensorImpl& grad = *in[0];
   const PluginBackward& b = backward_of(n.args().def->id);
   if (b.callback != nullptr) return run_callback(b, n, grad, grads);
   for (size_t k = 0; k < b.formula_of.size(); ++k) {
@@ -115,7 +117,7 @@ void add_formulas(const OpDefinition& def, const std::vector<OpDefinition>& pend
     for (size_t i = 0; i < ordinal.size(); ++i) {
       if (ordinal[i] >= 0 && f.reads(static_cast<int32_t>(i))) d.saves |= 1u << i;
     }
-    d.saves_result = d.saves_result || f.reads(-1);
+    if (f.reads(-1)) d.saves_results |= 1u;
     b.formula_of[static_cast<size_t>(k)] = static_cast<int32_t>(b.formulas.size());
     b.formulas.push_back(std::move(f));
   }
@@ -131,7 +133,11 @@ std::shared_ptr<PluginBackward> compile(const OpDefinition& def,
   auto b = std::make_shared<PluginBackward>();
   b->op = def.schema.name;
   b->provenance = def.provenance;
-  b->derivative = Derivative{-1, &run_plugin_backward, 0u, 0u, false};
+  // Formulas are written for real dtypes (no conjugation is read into them); a callback is
+  // trusted with what it is given.
+  const char* real_only = def.callback != nullptr ? nullptr
+                          : "its run-time backward formulas hold for real dtypes only";
+  b->derivative = Derivative{-1, &run_plugin_backward, 0u, 0u, 0u, 0u, real_only};
   const std::vector<int32_t> ordinal = tensor_ordinals(def.schema);
   int32_t tensors = 0;
   for (int32_t o : ordinal) tensors += o >= 0 ? 1 : 0;
@@ -142,7 +148,7 @@ std::shared_ptr<PluginBackward> compile(const OpDefinition& def,
       if (ordinal[i] >= 0) b->derivative.saves |= 1u << i;
     }
     b->derivative.differentiable = tensors > 0 ? (1u << tensors) - 1u : 0u;
-    b->derivative.saves_result = true;
+    b->derivative.saves_results = 1u;
     return b;
   }
   add_formulas(def, pending, *b);

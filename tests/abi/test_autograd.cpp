@@ -311,11 +311,12 @@ TEST(AbiAutograd, NoGradRecordsNothingAndGradLeavesDotGradAlone) {
   EXPECT_EQ(none.get(), nullptr) << "grad() must not touch .grad";
 }
 
-TEST(AbiAutograd, AnOpWithoutAFormulaIsAClearError) {
+TEST(AbiAutograd, AnOpWithoutAComplexFormulaIsAClearError) {
   T x = tensor({1.0, 2.0, 3.0, 4.0}, {2, 2});
-  T y;
-  EXPECT_TRUE(fails_with(kf_linalg_eigvals(x.get(), y.put()),  // a `not_yet` formula
-                         {KF_UNIMPLEMENTED}, {{"linalg_eigvals", "backward", "no_grad"}, {}}));
+  T z, y;
+  ASSERT_EQ(kf_to_dtype(x.get(), KF_COMPLEX128, z.put()), KF_OK) << kf_last_error_message();
+  EXPECT_TRUE(fails_with(kf_sign(z.get(), y.put()),  // sign's formula is `real_only`
+                         {KF_UNIMPLEMENTED}, {{"sign", "complex gradient", "no_grad"}, {}}));
 }
 
 // A complex leaf gets dL/d(Re z) + i dL/d(Im z) of a real loss; a formula written for real

@@ -35,25 +35,25 @@ TEST(CppAutograd, BackwardFillsGradAndNoGradGuardRecordsNothing) {
 
 // A move to another device records: the gradient comes back to the source's device, both
 // ways, and a dtype change with the move records as to_dtype after it.
-TEST(CppAutograd, GradientsFlowAcrossDevices) {
+TEST_F(Dispatch, CppAutogradGradientsFlowAcrossDevices) {
   kf::Tensor x = kf::tensor({1.0, 2.0, 3.0}, {3});
   x.requires_grad_();
-  const kf::Tensor on_dev = x.to(kf::Device("testdev:0"));
+  const kf::Tensor on_dev = x.to(kf::Device(td0));
   EXPECT_TRUE(on_dev.requires_grad());
-  EXPECT_EQ(on_dev.device(), kf::Device("testdev:0"));
+  EXPECT_EQ(on_dev.device(), kf::Device(td0));
   (on_dev * on_dev).sum().backward();
   EXPECT_EQ(x.grad().device(), kf::Device::cpu());
   EXPECT_EQ(x.grad().to_vector<double>(), (std::vector<double>{2.0, 4.0, 6.0}));
 
-  kf::Tensor w = kf::tensor({0.5, -1.0}, {2}).to(kf::Device("testdev:1"));
+  kf::Tensor w = kf::tensor({0.5, -1.0}, {2}).to(kf::Device(td1));
   w.requires_grad_();
   const kf::Tensor back = w.to(kf::Device::cpu(), kf::Dtype::Float32);
   (back * 4.0).sum().backward();
-  EXPECT_EQ(w.grad().device(), kf::Device("testdev:1"));
+  EXPECT_EQ(w.grad().device(), kf::Device(td1));
   EXPECT_EQ(w.grad().to(kf::Device::cpu()).to_vector<double>(), (std::vector<double>{4.0, 4.0}));
   {
     kf::NoGradGuard no_grad;
-    EXPECT_FALSE(x.to(kf::Device("testdev:0")).requires_grad());
+    EXPECT_FALSE(x.to(kf::Device(td0)).requires_grad());
   }
 }
 

@@ -4,7 +4,7 @@ The table's coverage is derived from that file: an op given a formula without a 
 the coverage test, and an op whose formulas take complex dtypes (no `real_only`) without a
 complex case (COMPLEX_CASES) fails the complex one. The composites a transformer trains through
 (COMPOSITES) are checked the same way: their gradients come from their decompositions'
-formulas.
+formulas."""
 
 import pathlib
 

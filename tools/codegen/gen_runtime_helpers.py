@@ -6,7 +6,7 @@ helper over arguments the dispatcher normalised. Derived from the same `helpers:
 formula_helpers.hpp (gen_autograd.py), so the two never differ.
 
 Also core_formulas.inc, for tests/unit/test_runtime_formula.cpp only: every formula of the
-yaml, printed back from the generator's tree with its op's schema, which the run-time reader
+yaml for an op with one output (the run-time grammar's), printed back from the generator's tree with its op's schema, which the run-time reader
 must accept too (the two readers agree).
 """
 from __future__ import annotations
@@ -69,8 +69,12 @@ def _text(e: Expr) -> str:
 
 
 def core_formulas(table: Table) -> str:
-    out = [HEADER, "// {op schema, argument, formula} for every formula of the core's ops."]
+    out = [HEADER, "// {op schema, argument, formula} for every formula of the core's ops with one",
+           "// output (the run-time grammar is theirs: a plugin op with several outputs takes no",
+           "// backward yet, so grad<k>/result<k> are the generator's alone)."]
     for d in table.derivatives:
+        if len(d.op.returns) != 1:
+            continue
         for arg, e in d.formulas.items():
             out.append(f'{{"{d.op.schema}", "{arg}", "{_text(e)}"}},')
     return "\n".join(out) + "\n"

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "tensor/tensor_impl.hpp"
@@ -48,6 +49,16 @@ class Node : public std::enable_shared_from_this<Node> {
     return k >= 0 && static_cast<size_t>(k) < next.size() && next[static_cast<size_t>(k)].node;
   }
 };
+
+/// Frees a node whose last reference went, and then, one after another, the nodes that only it
+/// kept alive (Note [Freeing a deep graph]): the deleter of every node's shared_ptr.
+void delete_node(Node* n) noexcept;
+
+/// A new node of type T, owned through delete_node: how every node is made.
+template <class T, class... Args>
+std::shared_ptr<T> make_node(Args&&... args) {
+  return std::shared_ptr<T>(new T(std::forward<Args>(args)...), delete_node);
+}
 
 /// The node of a leaf: adds the gradient into the leaf's .grad.
 class AccumulateGrad final : public Node {
