@@ -57,15 +57,17 @@ void run_without_grad(int32_t layer, const CallArgs& a, CallMode mode, TensorImp
   run_op_below(layer, a, mode, given, results);
 }
 
+[[noreturn]] void refuse_out(const OpDef& def) {
+  fail(KF_INVALID_ARGUMENT, "autograd: {}: an out= call does not support automatic "
+       "differentiation, and an argument requires grad; call it without out= or under "
+       "no_grad", def.name);
+}
+
 // A composite's decomposition, run here so that its ops record (Functional and Inplace).
 void run_decomposition(const CallArgs& a, CallMode mode, TensorImpl* const* given,
                        TensorImpl** results) {
   const OpDef& def = *a.def;
-  if (mode == CallMode::Out) {
-    fail(KF_INVALID_ARGUMENT, "autograd: {}: an out= call does not support automatic "
-         "differentiation, and an argument requires grad; call it without out= or under "
-         "no_grad", def.name);
-  }
+  if (mode == CallMode::Out) refuse_out(def);
   TensorRef outs[kMaxOutputs];
   def.impl(a, outs);
   for (int32_t i = 0; i < def.nreturns; ++i) {
@@ -79,11 +81,7 @@ void run_decomposition(const CallArgs& a, CallMode mode, TensorImpl* const* give
 
 void check_recordable(const CallArgs& a, CallMode mode, TensorImpl* const* given) {
   const OpDef& def = *a.def;
-  if (mode == CallMode::Out) {
-    fail(KF_INVALID_ARGUMENT, "autograd: {}: an out= call does not support automatic "
-         "differentiation, and an argument requires grad; call it without out= or under "
-         "no_grad", def.name);
-  }
+  if (mode == CallMode::Out) refuse_out(def);
   if (mode != CallMode::Inplace) return;
   const AutogradMeta* m = meta_of(*given[0]);
   if (m != nullptr && m->requires_grad && !m->grad_fn) {
