@@ -1,8 +1,6 @@
 // Reads and checks a safetensors header (Note [The safetensors format]): nlohmann's SAX parser
 // drives a small state machine that fills the entries directly, then every size and range is
 // checked against the dtype, the shape and the data section.
-#include <spdlog/fmt/ranges.h>
-
 #include <algorithm>
 #include <cstring>
 #include <limits>

@@ -1,11 +1,10 @@
 // Writes a safetensors header (Note [The safetensors format]): the data laid out widest
 // elements first, the JSON written by hand with nlohmann's string escaping, padded with spaces.
-#include <spdlog/fmt/ranges.h>
-
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
+#include <string>
 
 #include "core/checked_math.hpp"
 #include "core/error.hpp"
@@ -76,10 +75,17 @@ std::string metadata_json(const Metadata& metadata) {
   return out + "}";
 }
 
+// "2,3": a shape as the JSON array's items.
+std::string shape_items(const std::vector<int64_t>& shape) {
+  std::string out;
+  for (size_t i = 0; i < shape.size(); ++i) out += (i > 0 ? "," : "") + std::to_string(shape[i]);
+  return out;
+}
+
 std::string entry_json(const Entry& e) {
   return fmt::format("{}:{{\"dtype\":\"{}\",\"shape\":[{}],\"data_offsets\":[{},{}]}}",
-                     quoted(e.name, "tensor name"), dtype_code(e.dtype),
-                     fmt::join(e.shape, ","), e.begin, e.end);
+                     quoted(e.name, "tensor name"), dtype_code(e.dtype), shape_items(e.shape),
+                     e.begin, e.end);
 }
 
 }  // namespace
