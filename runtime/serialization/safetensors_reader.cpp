@@ -224,13 +224,14 @@ void check_entry(const Entry& e, const Header& h, std::string_view source) {
   int64_t numel = 1, bytes = 0;
   for (int64_t d : e.shape) {
     if (!checked_mul(numel, d, &numel)) {
-      bad(source, "tensor '{}': shape {} has more elements than int64 holds", e.name, e.shape);
+      bad(source, "tensor '{}': shape {} has more elements than int64 holds", e.name,
+          shape_text(e.shape));
     }
   }
   const size_t item = dtype_bytes(e.dtype);
   if (!checked_bytes(numel, item, &bytes)) {
-    bad(source, "tensor '{}': shape {} of {} is more bytes than int64 holds", e.name, e.shape,
-        dtype_code(e.dtype));
+    bad(source, "tensor '{}': shape {} of {} is more bytes than int64 holds", e.name,
+        shape_text(e.shape), dtype_code(e.dtype));
   }
   if (e.begin > e.end) {
     bad(source, "tensor '{}': data_offsets [{}, {}] end before they begin", e.name, e.begin,
@@ -239,7 +240,7 @@ void check_entry(const Entry& e, const Header& h, std::string_view source) {
   if (e.end - e.begin != static_cast<uint64_t>(bytes)) {
     bad(source, "tensor '{}': data_offsets [{}, {}] hold {} bytes, but {} of shape {} is {} "
         "bytes ({} elements of {})", e.name, e.begin, e.end, e.end - e.begin,
-        dtype_code(e.dtype), e.shape, bytes, numel, item);
+        dtype_code(e.dtype), shape_text(e.shape), bytes, numel, item);
   }
   if (e.end > h.data_bytes) {
     bad(source, "tensor '{}': data_offsets [{}, {}] run past the data section, which holds {} "

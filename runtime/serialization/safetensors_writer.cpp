@@ -44,7 +44,7 @@ uint64_t entry_bytes(const Entry& e) {
   }
   if (!checked_bytes(numel, dtype_bytes(e.dtype), &bytes)) {
     fail(KF_INVALID_ARGUMENT, "save_safetensors: tensor '{}' of shape {} is more bytes than "
-         "int64 holds", e.name, e.shape);
+         "int64 holds", e.name, shape_text(e.shape));
   }
   return static_cast<uint64_t>(bytes);
 }

@@ -73,4 +73,11 @@ Header parse(const void* bytes, size_t size, std::string_view source);
 std::string write_header(std::vector<Entry>& entries, const Metadata& metadata,
                          std::vector<size_t>* data_order);
 
+/// A shape as the errors write it: "[2, 3]".
+inline std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i > 0 ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
 }  // namespace kf::safetensors
