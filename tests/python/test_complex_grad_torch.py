@@ -2,31 +2,17 @@
 kernforge here and by torch 1.13 in a separate process (Debian's /usr/bin/python3; skipped
 where it or its torch is missing)."""
 
-import json
-import pathlib
-import shutil
-import subprocess
-
 import numpy as np
 import pytest
 
 import complex_grad_cases as cases
 import kernforge as kf
-
-HERE = pathlib.Path(__file__).resolve().parent
+from torch_reference import torch_results
 
 
 @pytest.fixture(scope="module")
 def torch_grads():
-    python = "/usr/bin/python3"
-    if shutil.which(python) is None:
-        pytest.skip("no /usr/bin/python3 to run torch in")
-    r = subprocess.run([python, str(HERE / "complex_grad_cases.py")], capture_output=True,
-                       text=True, cwd=HERE, timeout=300)
-    if r.returncode != 0 and "No module named 'torch'" in r.stderr:
-        pytest.skip("/usr/bin/python3 has no torch")
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout)
+    return torch_results("complex_grad_cases.py")
 
 
 @pytest.mark.parametrize("name", sorted(cases.CASES))
