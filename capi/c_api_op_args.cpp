@@ -50,8 +50,10 @@ KF_API kf_status_t kf_op_arg_info(kf_op_t op, int32_t index, kf_op_arg_info_t* o
 KF_API int32_t kf_op_is_inplace(kf_op_t op) {
   const kf::OpDef* def = kf::op_of_handle(op);
   if (def == nullptr) return -1;
-  // Both schema parsers mark its self written, and nothing else, exactly when an op is in place.
-  return def->nargs > 0 && def->args[0].written ? 1 : 0;
+  // Both schema parsers hold an in-place op to a written Tensor self first; an op that returns
+  // nothing writes its tensor lists and is not in place.
+  return def->nargs > 0 && def->args[0].written && def->args[0].type == kf::ArgType::Tensor ? 1
+                                                                                           : 0;
 }
 
 KF_API const char* kf_arg_kind_name(int32_t kind) {

@@ -116,9 +116,10 @@ KF_API kf_status_t kf_op_call(kf_op_t op, const kf_value_t* args, int32_t nargs,
     kf::TensorImpl* outs[kf::kMaxOutputs] = {};
     kf::run_boxed(def, args, nargs, inplace ? kf::CallMode::Inplace : kf::CallMode::Functional,
                   nullptr, outs);
-    for (int32_t i = 0; i < nresults; ++i) {
-      if (inplace) {  // self, checked by the call
-        outs[i] = &kf::checked(args[0].v.tensor, def.name);
+    for (int32_t i = 0, k = 0; i < nresults; ++i) {
+      if (inplace) {  // the i-th written argument (self first), checked by the call
+        while (!def.args[k].written) ++k;
+        outs[i] = &kf::checked(args[k++].v.tensor, def.name);
         kf::retain(outs[i]);
       }
       results[i] = kf::box_tensor(kf::handle_of(outs[i]));

@@ -15,7 +15,7 @@ thread_local const OpCallDepth* t_innermost_call = nullptr;
 
 // Validates the caller's output pointers; for Out, the given tensors.
 void check_outputs(const OpDef& def, CallMode mode, kf_tensor_t** outs, TensorImpl** given) {
-  if (mode == CallMode::Inplace) return;
+  if (mode == CallMode::Inplace || def.nreturns == 0) return;
   if (outs == nullptr) fail(KF_INVALID_ARGUMENT, "{}: out must not be NULL", def.name);
   for (int32_t i = 0; i < def.nreturns; ++i) {
     if (outs[i] == nullptr) fail(KF_INVALID_ARGUMENT, "{}: out must not be NULL", def.name);

@@ -94,6 +94,19 @@ void check_recordable(const CallArgs& a, CallMode mode, TensorImpl* const* given
   }
 }
 
+// A non-differentiable in-place op (an optimizer's update) writes no leaf that requires grad:
+// its history would be lost without a word.
+void refuse_written_leaves(const CallArgs& a, CallMode mode, TensorImpl* const* given) {
+  if (mode != CallMode::Inplace) return;
+  for (int32_t i = 0; i < a.def->nreturns; ++i) {
+    const AutogradMeta* m = meta_of(*given[i]);
+    if (m == nullptr || !m->requires_grad || m->grad_fn) continue;
+    fail(KF_INVALID_ARGUMENT, "autograd: {}: a leaf tensor that requires grad is written in "
+         "place by an op without a gradient; call it under no_grad (as an optimizer does)",
+         a.def->name);
+  }
+}
+
 void refuse(const OpDef& def, const char* reason) {
   fail(KF_UNIMPLEMENTED, "autograd: '{}' has no backward formula{}{}; an argument requires "
        "grad: call it under no_grad or on detached tensors", def.name, reason ? ": " : "",
@@ -218,6 +231,7 @@ void handle(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* 
   }
   const NotDifferentiable* nd = not_differentiable(def.id);
   if (nd == nullptr || nd->reason != nullptr) refuse(def, nd ? nd->reason : nullptr);
+  refuse_written_leaves(a, mode, given);
   run_without_grad(layer, a, mode, given, results);
 }
 

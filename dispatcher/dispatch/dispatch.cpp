@@ -11,6 +11,18 @@
 namespace kf {
 namespace {
 
+// The tensors an in-place call writes: self, then its further written arguments (Tensor(b!),
+// ...), as many as the op returns.
+TensorImpl* const* written_tensors(const CallArgs& a, TensorImpl** out) {
+  out[0] = a.tensors[a.tensor_index[0]];
+  if (a.def->nreturns == 1) return out;
+  int32_t n = 0;
+  for (int32_t i = 0; i < a.nargs; ++i) {
+    if (a.def->args[i].written) out[n++] = a.tensors[i];
+  }
+  return out;
+}
+
 // Runs a composite or view and, for Out/Inplace, copies its result into the given outputs.
 void run_in_core(const CallArgs& args, CallMode mode, TensorImpl* const* given,
                  TensorImpl** results) {
@@ -67,11 +79,8 @@ void run_typed(int32_t op, const kf_value_t* args, CallMode mode, TensorImpl* co
   if (mode == CallMode::Functional && run_planned(op, args, results)) return;
   CallArgs ca;
   bind_typed_args(*op_by_id(op), args, ca);
-  TensorImpl* self[1];
-  if (mode == CallMode::Inplace) {
-    self[0] = ca.tensors[ca.tensor_index[0]];
-    given = self;
-  }
+  TensorImpl* written[kMaxOutputs];
+  if (mode == CallMode::Inplace) given = written_tensors(ca, written);
   run_op(ca, mode, given, results);
 }
 
@@ -80,11 +89,8 @@ void run_boxed(const OpDef& def, const kf_value_t* args, int32_t nargs, CallMode
   CallArgs ca;
   normalize_args(def, args, nargs, ca);
   if (mode == CallMode::Functional && run_planned(def.id, ca.v, results)) return;
-  TensorImpl* self[1];
-  if (mode == CallMode::Inplace) {
-    self[0] = ca.tensors[ca.tensor_index[0]];
-    given = self;
-  }
+  TensorImpl* written[kMaxOutputs];
+  if (mode == CallMode::Inplace) given = written_tensors(ca, written);
   run_op(ca, mode, given, results);
 }
 

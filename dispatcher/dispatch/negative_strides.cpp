@@ -34,8 +34,15 @@ void write_into(TensorImpl& dst, TensorImpl& src) {
   ops::copy_(*up, *flipped);
 }
 
-inline int32_t written_count(const CallArgs& a, CallMode mode) {
-  return mode == CallMode::Out ? a.def->nreturns : 1;
+// Out: the outputs; Inplace: self and the further written arguments, which it returns.
+inline int32_t written_count(const CallArgs& a, CallMode) { return a.def->nreturns; }
+
+// The schema index of an in-place call's i-th written argument.
+int32_t written_arg(const CallArgs& a, int32_t i) {
+  for (int32_t j = 0, n = 0; j < a.nargs; ++j) {
+    if (a.def->args[j].written && n++ == i) return j;
+  }
+  return a.tensor_index[0];
 }
 
 }  // namespace
@@ -70,11 +77,13 @@ void run_into_temporaries(const CallArgs& a, CallMode mode, TensorImpl* const* g
                                                                 g.device));
     written[i] = temps[i].get();
   }
-  if (mode == CallMode::Inplace) {  // self is read too: the op reads and writes the copy
+  if (mode == CallMode::Inplace) {  // written arguments are read too: the op reads the copies
     own_args(c);
-    const int32_t s = a.tensor_index[0];
-    c.tensors[s] = written[0];
-    c.owned[s].v.tensor = handle_of(written[0]);
+    for (int32_t i = 0; i < n; ++i) {
+      const int32_t s = written_arg(a, i);
+      c.tensors[s] = written[i];
+      c.owned[s].v.tensor = handle_of(written[i]);
+    }
   }
   run(c, mode, written, results);
   for (int32_t i = 0; i < n; ++i) {

@@ -78,9 +78,10 @@ bool same_layout(const TensorImpl& a, const TensorImpl& b) {
 }
 
 // Case 2 of the Note: whether input `k` of the op may be read where it lies when it is exactly
-// the written tensor.
+// the written tensor (an in-place op reads each written argument where it writes it).
 inline bool may_read_in_place(const CallArgs& a, CallMode mode, int32_t k) {
-  return (a.def->tags & kTagPointwise) != 0 || (mode == CallMode::Inplace && k == 0);
+  return (a.def->tags & kTagPointwise) != 0 ||
+         (mode == CallMode::Inplace && (k == 0 || a.def->args[a.tensor_index[k]].written));
 }
 
 // Case 3 for one input and one written tensor: whether the input must be read from a copy. Kept
@@ -149,8 +150,13 @@ std::string call_name(const CallArgs& a, CallMode mode) {
 }
 
 std::string written_name(const CallArgs& a, CallMode mode, int32_t i) {
-  if (mode == CallMode::Inplace) return a.def->args[0].name;
-  return a.def->nreturns == 1 ? std::string("out") : fmt::format("out {}", i);
+  if (mode == CallMode::Out) {
+    return a.def->nreturns == 1 ? std::string("out") : fmt::format("out {}", i);
+  }
+  for (int32_t j = 0, n = 0; j < a.nargs; ++j) {  // the i-th written argument
+    if (a.def->args[j].written && n++ == i) return a.def->args[j].name;
+  }
+  return a.def->args[0].name;
 }
 
 // Case 1 for one written tensor: its own elements must not share memory.
@@ -171,17 +177,9 @@ void check_self_overlap(const CallArgs& a, CallMode mode, int32_t i, const Tenso
        zero >= 0 ? fmt::format(" (stride 0 at dim {}: an expanded tensor)", zero) : "");
 }
 
-[[noreturn]] void fail_inplace_returns(const CallArgs& a) {
-  fail(KF_INVALID_ARGUMENT, "{}: an in-place op must return self only, but its schema returns {} "
-                            "tensors: {}", a.name(), a.def->nreturns, a.def->schema);
-}
-
-// The written tensors: Out: the outputs; Inplace: self (an in-place op returns self only).
-inline int32_t written_count(const CallArgs& a, CallMode mode) {
-  if (mode == CallMode::Out) return a.def->nreturns;
-  if (a.def->nreturns != 1) fail_inplace_returns(a);
-  return 1;
-}
+// The written tensors: Out: the outputs; Inplace: self and the further written arguments,
+// which an in-place op returns (both schema parsers hold it to that).
+inline int32_t written_count(const CallArgs& a, CallMode) { return a.def->nreturns; }
 
 // Case 1: refuses what cannot be written; every written tensor is alive here.
 KF_COLD void check_writable(const CallArgs& a, CallMode mode, TensorImpl* const* given, int32_t n) {
@@ -194,8 +192,9 @@ KF_COLD void check_writable(const CallArgs& a, CallMode mode, TensorImpl* const*
     for (int32_t j = 0; j < i; ++j) {
       if (given[j] == given[i] || share_memory(*given[j], *given[i])) {
         fail(KF_INVALID_ARGUMENT, "{}: unsupported operation: {} and {} share memory; pass "
-                                  "outputs that do not overlap", call_name(a, mode),
-             written_name(a, mode, j), written_name(a, mode, i));
+                                  "{} that do not overlap", call_name(a, mode),
+             written_name(a, mode, j), written_name(a, mode, i),
+             mode == CallMode::Out ? "outputs" : "written tensors");
       }
     }
   }

@@ -169,6 +169,64 @@ ParsedArg parse_arg(const std::string& text, std::string_view part, bool kwarg_o
   return a;
 }
 
+// The returns an in-place op must declare: its written arguments' annotations, in order
+// ("Tensor(a!)" or "(Tensor(a!), Tensor(b!))").
+std::string written_returns(const ParsedSchema& p) {
+  std::string text;
+  int32_t n = 0;
+  for (const ParsedArg& a : p.args) {
+    if (!a.written()) continue;
+    text += (n++ > 0 ? ", " : "") + std::string("Tensor(") + a.alias + ")";
+  }
+  return n > 1 ? "(" + text + ")" : text;
+}
+
+// An op that returns nothing ("-> ()") writes tensor lists, Tensor(a!)[], Tensor(b!)[], ... in
+// order, through the ops its decomposition calls (each of which checks what it writes).
+void check_written_lists(const std::string& text, const ParsedSchema& p) {
+  char letter = 'a';
+  for (const ParsedArg& a : p.args) {
+    if (!a.written()) continue;
+    const std::string want = std::string(1, letter++) + "!";
+    if (a.alias != want || a.type != ArgType::TensorList || a.optional) {
+      bad(text, "'" + p.name + "' returns nothing: written argument '" + a.name + "' must be "
+                "'Tensor(" + want + ")[] " + a.name + "' (written lists are lettered a!, b!, "
+                "... in order, and are not optional)");
+    }
+  }
+  if (letter == 'a' || p.name.back() == '_') {
+    bad(text, "'" + p.name + "' returns nothing: it must write tensor lists (Tensor(a!)[] ...) "
+              "and its name must not end in '_'");
+  }
+}
+
+// The core writes out= tensors and the written arguments of an in-place op only, after checking
+// what they share memory with (Note [Written tensors that overlap]); a kernel writes nothing
+// else. An in-place op writes self (a!) and may write further tensors (b!, c!, ... in order,
+// none optional, no list), and returns what it writes.
+void check_written(const std::string& text, const ParsedSchema& p, std::string_view returns) {
+  if (p.nreturns == 0) return check_written_lists(text, p);
+  const bool inplace = p.name.back() == '_';
+  char letter = 'a';
+  for (const ParsedArg& a : p.args) {
+    if (!a.written()) continue;
+    if (!inplace) {
+      bad(text, "argument '" + a.name + "' is marked written (" + a.alias + "); only an "
+                "in-place op (a name ending in '_') writes its arguments");
+    }
+    const std::string want = std::string(1, letter++) + "!";
+    if (a.alias != want || a.type != ArgType::Tensor || a.optional) {
+      bad(text, "in-place op '" + p.name + "': written argument '" + a.name + "' must be 'Tensor(" +
+                    want + ") " + a.name + "' (written tensors are lettered a!, b!, ... in "
+                    "order, and are neither lists nor optional)");
+    }
+  }
+  if (inplace && returns != written_returns(p)) {
+    bad(text, "in-place op '" + p.name + "' must return what it writes: '-> " +
+                  written_returns(p) + "'");
+  }
+}
+
 void check_args(const std::string& text, const ParsedSchema& p, SchemaOrigin origin) {
   bool seen_default = false;
   int32_t tensors = 0;
@@ -200,17 +258,10 @@ void check_args(const std::string& text, const ParsedSchema& p, SchemaOrigin ori
                   p.args[0].alias != "a!" || p.args[0].optional)) {
     bad(text, "in-place op '" + p.name + "' must take 'Tensor(a!) self' first");
   }
-  // The core writes the self of an in-place op (and out= tensors) only, after checking what it
-  // shares memory with (Note [Written tensors that overlap]); a kernel writes nothing else.
-  for (size_t i = inplace ? 1 : 0; i < p.args.size(); ++i) {
-    if (p.args[i].written()) {
-      bad(text, "argument '" + p.args[i].name + "' is marked written (" + p.args[i].alias +
-                    "); only the self of an in-place op (a name ending in '_') is written");
-    }
-  }
 }
 
 int32_t parse_returns(const std::string& text, std::string_view r) {
+  if (r == "()") return 0;  // an op that writes its Tensor(a!)[] lists
   if (!r.empty() && r.front() == '(') {
     if (r.back() != ')') bad(text, "unbalanced parentheses in the returns");
     r = r.substr(1, r.size() - 2);
@@ -310,9 +361,7 @@ ParsedSchema parse_schema(const std::string& text, SchemaOrigin origin) {
   if (!trim(s.substr(close + 1, arrow - close - 1)).empty()) bad(text, "text between ')' and '->'");
   const std::string_view returns = trim(s.substr(arrow + 2));
   p.nreturns = parse_returns(text, returns);
-  if (p.name.back() == '_' && returns != "Tensor(a!)") {
-    bad(text, "in-place op '" + p.name + "' must return self only: '-> Tensor(a!)'");
-  }
+  check_written(text, p, returns);
   p.canonical = canonical(p, returns);
   p.hash = fnv1a64(p.canonical);
   p.rule_signature = rule_signature(p);

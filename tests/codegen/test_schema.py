@@ -324,17 +324,31 @@ class BadEntries(SchemaTestCase):
                     - op: zero_(Tensor(a!) self) -> {rets}
                       kind: composite
                       doc: Zero in place.
-                    """, FIRST_LINE, "in-place op 'zero_'", "return self only")
+                    """, FIRST_LINE, "in-place op 'zero_'", "return what it writes")
 
     def test_written_argument_other_than_inplace_self(self):
         for sig in ("fill(Tensor(a!) x, Scalar v) -> Tensor",
-                    "zero_(Tensor(a!) self, Tensor(b!) x) -> Tensor(a!)"):
+                    "zero_(Tensor(a!) self, Tensor(c!) x) -> (Tensor(a!), Tensor(c!))",
+                    "zero_(Tensor(a!) self, Tensor(b!)? x) -> (Tensor(a!), Tensor(b!))"):
             with self.subTest(sig=sig):
                 self.assert_rejected(f"""\
                     - op: {sig}
                       kind: composite
                       doc: Writes x.
                     """, FIRST_LINE, "argument 'x'", "written")
+
+    def test_inplace_op_writing_two_tensors(self):
+        ops = self.load_text("""\
+            - op: step_(Tensor(a!) self, Tensor grad, Tensor(b!) state) -> (Tensor(a!), Tensor(b!))
+              kind: composite
+              doc: Updates self and state.
+            """)
+        self.assertEqual([a.written for a in ops[1].args], [True, False, True])
+        self.assert_rejected("""\
+            - op: step_(Tensor(a!) self, Tensor(b!) state) -> Tensor(a!)
+              kind: composite
+              doc: Updates self and state.
+            """, FIRST_LINE, "in-place op 'step_'", "(Tensor(a!), Tensor(b!))")
 
     def test_inplace_op_with_mutable_self_loads(self):
         ops = self.load_text("""\

@@ -56,6 +56,9 @@ def entry_points(op: Op) -> list[tuple[str, str, str, str]]:
     if op.inplace_only:
         forms.append((f"kf_{op.name}", params_text(op, []), "kf::CallMode::Inplace", "nullptr"))
         return forms
+    if not op.returns:  # writes its Tensor(a!)[] lists and returns nothing
+        forms.append((f"kf_{op.name}", params_text(op, []), "kf::CallMode::Functional", "nullptr"))
+        return forms
     outs = out_params(op)
     outs_expr = "out" if len(outs) == 1 else "outs"
     forms.append((f"kf_{op.name}", params_text(op, outs), "kf::CallMode::Functional", outs_expr))

@@ -70,6 +70,8 @@ def _params(args: list[Arg], defaults: bool, extra: list[str] = ()) -> str:
 
 def _ret(op: Op) -> str:
     k = len(op.returns)
+    if k == 0:
+        return "void"
     return "TensorRef" if k == 1 else f"std::array<TensorRef, {k}>"
 
 
@@ -100,7 +102,9 @@ def _body(op: Op, mode: str, kind: str) -> list[str]:
         lines.append(f"  const kf_value_t args[{n}] = {{{', '.join(box(a) for a in op.args)}}};")
     args = "args" if n else "nullptr"
     k = len(op.returns)
-    if kind == "functional":
+    if kind == "functional" and k == 0:
+        lines.append(f"  run_typed(op::{op.name}, {args}, {mode}, nullptr, nullptr);")
+    elif kind == "functional":
         lines.append(f"  TensorImpl* results[{k}] = {{}};")
         lines.append(f"  run_typed(op::{op.name}, {args}, {mode}, nullptr, results);")
         if k == 1:

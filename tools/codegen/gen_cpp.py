@@ -77,6 +77,8 @@ def _params(args: list[Arg], defaults: bool) -> str:
 
 
 def _ret_type(op: Op) -> str:
+    if not op.returns:
+        return "void"
     if len(op.returns) == 1:
         return "Tensor"
     return "std::tuple<" + ", ".join(["Tensor"] * len(op.returns)) + ">"
@@ -89,7 +91,9 @@ def _functional_body(op: Op, self_expr: str | None) -> list[str]:
         cargs[0] = self_expr
     body = _locals(args[1:] if self_expr else args)
     k = len(op.returns)
-    if k == 1:
+    if k == 0:
+        body += [f"  detail::check(kf_{op.name}({', '.join(cargs)}));"]
+    elif k == 1:
         body += ["  kf_tensor_t out = nullptr;",
                  f"  detail::check(kf_{op.name}({', '.join(cargs + ['&out'])}));",
                  "  return Tensor::adopt(out);"]

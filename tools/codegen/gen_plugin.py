@@ -39,8 +39,8 @@ def _op_struct(op: Op) -> list[str]:
         t, _ = _member(a)
         lines.append(f"    {t} {a.name};")
     outs = ["out"] if len(op.returns) == 1 else [f"out{i}" for i in range(len(op.returns))]
-    if op.inplace_only:
-        outs = ["out"]
+    if op.inplace_only:  # self's output, then each further written argument's: out_<name>
+        outs = ["out"] + [f"out_{a.name}" for a in op.args[1:] if a.written]
     for o in outs:
         lines.append(f"    const kf_tensor_view_t& {o};")
     lines.append("    const kf_kernel_call_t& call;")

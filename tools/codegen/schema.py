@@ -67,7 +67,7 @@ class Arg:
 
     @property
     def written(self) -> bool:
-        """Tensor(a!): the op writes it (only ever the self of an in-place op)."""
+        """Tensor(a!): the op writes it (self and further written tensors of an in-place op)."""
         return self.alias is not None and self.alias.endswith("!")
 
     @property
@@ -214,13 +214,16 @@ def parse_signature(sig: str, where: str) -> tuple[str, list[Arg], list[str]]:
         seen_default = seen_default or arg.default is not None
         args.append(arg)
     rettext = rettext.strip()
-    if rettext.startswith("("):
+    if rettext == "()":  # an op that writes its Tensor(a!)[] lists and returns nothing
+        rets = []
+    elif rettext.startswith("("):
         rets = [r.strip() for r in rettext[1:-1].split(",")]
     else:
         rets = [rettext]
     for r in rets:
         if not re.fullmatch(r"Tensor(\([a-z]!?\))?", r):
             raise SchemaError(f"{where}: unsupported return type '{r}' of '{name}' (only Tensor)")
+    _check_written(name, args, rets, where)
     return name, args, rets
 
 
@@ -286,22 +289,65 @@ def _parse_entry(entry, path: str, index: int, line: int) -> Op:
     if op.inplace_only and (not args or not args[0].is_tensor or args[0].alias != "a!"
                             or args[0].optional):
         raise SchemaError(f"{where}: in-place op '{name}' must take 'Tensor(a!) self' first")
-    if op.inplace_only and rets != ["Tensor(a!)"]:
-        raise SchemaError(f"{where}: in-place op '{name}' must return self only: "
+    if op.inplace_only and rets != written_returns(args):
+        raise SchemaError(f"{where}: in-place op '{name}' must return what it writes: "
                           "'-> Tensor(a!)'")
-    # The core writes the self of an in-place op (and out= tensors) only, after checking what
-    # they share memory with; a kernel writes nothing else.
-    for a in args[1 if op.inplace_only else 0:]:
-        if a.written:
-            raise SchemaError(f"{where}: argument '{a.name}' of '{name}' is marked written "
-                              f"({a.alias}); only the self of an in-place op is written")
     op.tensor_args = [a for a in args if a.is_tensor]
     op.other_args = [a for a in args if not a.is_tensor]
+    if not rets and (kind != "composite" or variants != ["function"]):
+        raise SchemaError(f"{where}: '{name}' returns nothing: it must be a composite with "
+                          "variants [function]")
     if any(a.base == "Tensor" and a.is_list for a in args) and kind == "kernel":
         raise SchemaError(f"{where}: kernel op '{name}' takes Tensor[]; make it composite")
     op.hash = fnv1a64(canonical_signature(op.name, args, rets))
     op.array_api = _array_api_of(entry, where, op)
     return op
+
+
+def written_returns(args: list[Arg]) -> list[str]:
+    """The returns an in-place op must declare: its written arguments' annotations, in order."""
+    return [f"Tensor({a.alias})" for a in args if a.written]
+
+
+def _check_written_lists(name: str, args: list[Arg], written: list[Arg], where: str) -> None:
+    """An op that returns nothing (`-> ()`) writes tensor lists, Tensor(a!)[], Tensor(b!)[], ...
+    in order, through the ops its decomposition calls (each of which checks what it writes)."""
+    if name.endswith("_") or not written:
+        raise SchemaError(f"{where}: '{name}' returns nothing: it must write tensor lists "
+                          "(Tensor(a!)[] ...) and its name must not end in '_'")
+    for i, a in enumerate(written):
+        letter = chr(ord("a") + i)
+        if a.alias != f"{letter}!" or not a.is_list or a.optional:
+            raise SchemaError(f"{where}: '{name}' returns nothing: written argument '{a.name}' "
+                              f"must be 'Tensor({letter}!)[] {a.name}' (written lists are "
+                              "lettered a!, b!, ... in order, and are not optional)")
+
+
+def _check_written(name: str, args: list[Arg], rets: list[str], where: str) -> None:
+    """The core writes out= tensors and the written arguments of an in-place op only, after
+    checking what they share memory with; a kernel writes nothing else. An in-place op writes
+    self (a!) and may write further tensors (b!, c!, ... in order, none optional, no list), and
+    returns exactly what it writes."""
+    inplace = name.endswith("_")
+    written = [a for a in args if a.written]
+    if not rets:
+        _check_written_lists(name, args, written, where)
+        return
+    if written and not inplace:
+        raise SchemaError(f"{where}: argument '{written[0].name}' of '{name}' is marked "
+                          f"written ({written[0].alias}); only an in-place op (a name ending "
+                          "in '_') writes its arguments")
+    for i, a in enumerate(written):
+        letter = chr(ord("a") + i)
+        if a.alias != f"{letter}!" or not a.is_tensor or a.optional:
+            raise SchemaError(f"{where}: in-place op '{name}': written argument '{a.name}' must "
+                              f"be 'Tensor({letter}!) {a.name}' (written tensors are lettered a!, "
+                              "b!, ... in order, and are neither lists nor optional)")
+    if inplace and written and rets != written_returns(args):
+        want = written_returns(args)
+        text = want[0] if len(want) == 1 else "(" + ", ".join(want) + ")"
+        raise SchemaError(f"{where}: in-place op '{name}' must return what it writes: "
+                          f"'-> {text}'")
 
 
 def _array_api_of(entry, where: str, op: Op) -> array_api.Spelling | None:

@@ -178,6 +178,7 @@ nb::object call(const Op& op, nb::args args) {
     for (kf_value_t& r : results) kf_tensor_release(r.v.tensor);
     return nb::borrow(args[0]);
   }
+  if (nret == 0) return nb::none();  // an op that writes its tensor lists
   if (nret == 1) return wrap(results[0].v.tensor);
   nb::list out;
   for (kf_value_t& r : results) out.append(wrap(r.v.tensor));

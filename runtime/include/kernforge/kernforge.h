@@ -38,7 +38,10 @@
  * kernforge_ops.h, and the diagonal view, kf_diagonal. 2.3: the discrete Fourier transforms,
  * kf_fft_c2c, kf_fft_r2c and kf_fft_c2r. 2.4: autograd, kf_tensor_set_requires_grad and the
  * functions after it. 2.5: safetensors files, kf_safetensors_save, kf_safetensors_load and the
- * functions after it. A kind of
+ * functions after it. 2.6: ops that write several tensors (an in-place op may write further
+ * Tensor(b!) arguments, which it returns after self; an op returning nothing writes its
+ * Tensor(a!)[] lists) and the fused optimizer updates kf_adamw_step_, kf_sgd_step_,
+ * kf_fused_adamw and kf_fused_sgd of kernforge_ops.h. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.
@@ -324,13 +327,15 @@ KF_API const char* kf_op_name(kf_op_t op);
 KF_API const char* kf_op_schema(kf_op_t op);
 /** The op's one-line description (static storage; "" for an invalid handle). ABI 1.2. */
 KF_API const char* kf_op_doc(kf_op_t op);
-/** The number of tensors the op returns (what kf_op_call's nresults must be; -1 for an invalid
- * handle; trivial accessor). ABI 1.2. */
+/** The number of tensors the op returns (what kf_op_call's nresults must be; 0 for an op that
+ * writes its tensor lists and returns nothing, ABI 2.6; -1 for an invalid handle; trivial
+ * accessor). ABI 1.2. */
 KF_API int32_t kf_op_num_returns(kf_op_t op);
 /**
  * Calls an op with `nargs` arguments in schema order (trailing defaulted arguments may be
  * omitted; KF_VALUE_NONE also means "default"). Results are written to `results`
- * (tensors the caller owns). nresults must equal the op's number of returns.
+ * (tensors the caller owns). nresults must equal the op's number of returns. An in-place op's
+ * results are the tensors it wrote: self, then any further written argument (ABI 2.6).
  */
 KF_API kf_status_t kf_op_call(kf_op_t op, const kf_value_t* args, int32_t nargs,
                               kf_value_t* results, int32_t nresults);
@@ -410,7 +415,7 @@ KF_API int32_t kf_op_arg_count(kf_op_t op);
  */
 KF_API kf_status_t kf_op_arg_info(kf_op_t op, int32_t index, kf_op_arg_info_t* out);
 /** 1 when the op writes its first argument and returns it (copy_, fill_: a name ending in
- * '_'), 0 when not, -1 for an invalid handle (trivial accessor). ABI 1.4. */
+ * '_'; from ABI 2.6 it may write and return further arguments after it), 0 when not, -1 for an invalid handle (trivial accessor). ABI 1.4. */
 KF_API int32_t kf_op_is_inplace(kf_op_t op);
 /** The kind as a schema spells it: "Tensor", "int[]", "ScalarType", ... (trivial accessor;
  * "unknown" for other values). ABI 1.4. */

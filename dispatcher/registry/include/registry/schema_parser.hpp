@@ -24,7 +24,7 @@ struct ParsedArg {
   std::string default_text;  // as written; "" when there is none
   bool has_default = false;
 
-  /// Tensor(a!): the op writes it (only ever the self of an in-place op).
+  /// Tensor(a!): the op writes it (self and further written tensors of an in-place op).
   bool written() const noexcept { return !alias.empty() && alias.back() == '!'; }
 };
 

@@ -1,6 +1,12 @@
-"""Adam with decoupled weight decay (Loshchilov and Hutter; PyTorch's AdamW)."""
+"""Adam with decoupled weight decay (Loshchilov and Hutter; PyTorch's AdamW), one fused op
+(``fused_adamw``) per step over the list of parameters."""
 
 from .optimizer import Optimizer
+
+
+def _ops():
+    import kernforge
+    return kernforge
 
 
 class AdamW(Optimizer):
@@ -11,18 +17,22 @@ class AdamW(Optimizer):
                              f"{weight_decay} must be non-negative, betas below 1")
         super().__init__(params, dict(lr=lr, b1=b1, b2=b2, eps=eps, weight_decay=weight_decay))
 
-    def _update(self, p, g, state):
+    def _update(self, params, grads, states):
+        kf = _ops()
+        for p, s in zip(params, states):
+            if not s:
+                s["step"] = 0
+                s["m"] = kf.zeros_like(p)
+                s["v"] = kf.zeros_like(p)
+            s["step"] += 1
+        # Parameters at one step count share a call: all of them, unless some had no gradient
+        # at an earlier step.
+        by_step = {}
+        for i, s in enumerate(states):
+            by_step.setdefault(s["step"], []).append(i)
         d = self.defaults
-        if not state:
-            state["step"] = 0
-            state["m"] = g * 0
-            state["v"] = g * 0
-        state["step"] += 1
-        t, m, v = state["step"], state["m"], state["v"]
-        if d["weight_decay"]:
-            p.mul_(1 - d["lr"] * d["weight_decay"])
-        m.mul_(d["b1"]).add_(g, alpha=1 - d["b1"])
-        v.mul_(d["b2"]).add_(g * g, alpha=1 - d["b2"])
-        c1, c2 = 1 - d["b1"] ** t, 1 - d["b2"] ** t
-        denom = (v * (1 / c2)).sqrt() + d["eps"]
-        p.add_(m / denom, alpha=-d["lr"] / c1)
+        for step, idx in by_step.items():
+            kf.ops.fused_adamw([params[i] for i in idx], [grads[i] for i in idx],
+                               [states[i]["m"] for i in idx], [states[i]["v"] for i in idx],
+                               lr=d["lr"], beta1=d["b1"], beta2=d["b2"], eps=d["eps"],
+                               weight_decay=d["weight_decay"], step=step)

@@ -21,14 +21,19 @@ class Optimizer:
             p.grad = None
 
     def step(self):
-        """One update of every parameter that has a gradient."""
-        with no_grad():
-            for p in self.params:
-                g = p.grad
-                if g is not None:
-                    self._update(p, g, self.state.setdefault(id(p), {}))
+        """One update of every parameter that has a gradient: one fused op over the list of
+        those parameters (``_update``), not an op per parameter from Python."""
+        params, grads, states = [], [], []
+        for p in self.params:
+            if p.grad is not None:
+                params.append(p)
+                grads.append(p.grad)
+                states.append(self.state.setdefault(id(p), {}))
+        if params:
+            with no_grad():
+                self._update(params, grads, states)
 
-    def _update(self, p, g, state):
+    def _update(self, params, grads, states):
         raise NotImplementedError
 
     def state_dict(self):
