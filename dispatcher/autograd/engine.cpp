@@ -92,21 +92,6 @@ void count_dependencies(Task& t, const std::vector<std::shared_ptr<Node>>& roots
   }
 }
 
-// g, reduced to the input's shape, moved to its device and converted to its dtype. A complex
-// gradient of a real input is its real part (Note [Complex gradients] in derivatives.yaml): the
-// imaginary part is the derivative along directions the real input cannot move in.
-TensorRef fit(TensorRef g, const InputMeta& m) {
-  const IntListView shape(m.shape.data(), static_cast<int32_t>(m.shape.size()));
-  bool same = g->ndim == shape.len;
-  for (int32_t i = 0; same && i < shape.len; ++i) same = g->shape[i] == shape.data[i];
-  if (!same) g = helpers::sum_to(*g, shape);
-  const bool moved = g->device.type != m.device.type || g->device.index != m.device.index;
-  if (moved) g = TensorRef(to_recorded(*g, m.device, KF_DTYPE_UNDEFINED));
-  if (is_complex_dtype(g->dtype) && !is_complex_dtype(m.dtype)) g = ops::real(*g);
-  if (g->dtype != m.dtype) g = ops::to_dtype(*g, m.dtype);
-  return g;
-}
-
 void run_node(Task& t, Node* n, Grads in, const BackwardOptions& o, std::vector<Node*>& ready,
               std::vector<TensorRef>* captured) {
   in.resize(static_cast<size_t>(n->num_outputs()));
@@ -127,7 +112,7 @@ void run_node(Task& t, Node* n, Grads in, const BackwardOptions& o, std::vector<
     const Edge& e = n->next[k];
     if (!e.node) continue;
     if (grads[k]) {
-      add_into(t.buffer[e.node.get()], e.input_nr, fit(std::move(grads[k]), n->inputs[k]));
+      add_into(t.buffer[e.node.get()], e.input_nr, fit_gradient(std::move(grads[k]), n->inputs[k]));
     }
     if (--t.deps[e.node.get()] == 0) ready.push_back(e.node.get());
   }
@@ -167,6 +152,21 @@ void run(const std::vector<TensorImpl*>& outputs, const std::vector<TensorImpl*>
 }
 
 }  // namespace
+
+// A complex gradient of a real input is its real part (Note [Complex gradients] in
+// derivatives.yaml): the imaginary part is the derivative along directions the real input
+// cannot move in.
+TensorRef fit_gradient(TensorRef g, const InputMeta& m) {
+  const IntListView shape(m.shape.data(), static_cast<int32_t>(m.shape.size()));
+  bool same = g->ndim == shape.len;
+  for (int32_t i = 0; same && i < shape.len; ++i) same = g->shape[i] == shape.data[i];
+  if (!same) g = helpers::sum_to(*g, shape);
+  const bool moved = g->device.type != m.device.type || g->device.index != m.device.index;
+  if (moved) g = TensorRef(to_recorded(*g, m.device, KF_DTYPE_UNDEFINED));
+  if (is_complex_dtype(g->dtype) && !is_complex_dtype(m.dtype)) g = ops::real(*g);
+  if (g->dtype != m.dtype) g = ops::to_dtype(*g, m.dtype);
+  return g;
+}
 
 void backward(const std::vector<TensorImpl*>& outputs,
               const std::vector<TensorImpl*>& grad_outputs, const BackwardOptions& options) {
