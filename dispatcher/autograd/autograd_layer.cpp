@@ -55,6 +55,14 @@ bool any_requires_grad(const CallArgs& a) noexcept {
   return any_listed_requires_grad(a);
 }
 
+// The device of the call's first tensor (a call that records has one that requires grad).
+kf_device_t first_device(const CallArgs& a) noexcept {
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    if (const TensorImpl* t = a.tensors[a.tensor_index[k]]) return t->device;
+  }
+  return kf_device_t{KF_DEVICE_NONE, 0};
+}
+
 void run_without_grad(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
                       TensorImpl** results) {
   GradModeGuard off(false);
@@ -101,8 +109,11 @@ void refuse(const OpDef& def, const char* reason) {
        reason ? reason : "");
 }
 
+// The node of a recorded call, its backward on the stream current now on the op's device (the
+// device of its first tensor argument; Note [Backward streams]).
 std::shared_ptr<OpNode> new_op_node(const CallArgs& a, const Derivative& d) {
   auto node = make_node<OpNode>(a, d);
+  node->remember_stream(first_device(a));
   node->next.resize(static_cast<size_t>(a.def->ntensor_args));
   node->inputs.resize(static_cast<size_t>(a.def->ntensor_args));
   for (int32_t k = 0; k < a.def->ntensor_args; ++k) {

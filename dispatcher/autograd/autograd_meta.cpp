@@ -49,6 +49,7 @@ Edge gradient_edge(TensorImpl& t) {
 }
 
 AccumulateGrad::AccumulateGrad(TensorImpl& leaf) {
+  remember_stream(leaf.device);
   retain(&leaf);
   leaf_ = TensorRef(&leaf);
   inputs.push_back(InputMeta{{leaf.shape, leaf.shape + leaf.ndim}, leaf.dtype, leaf.device});

@@ -9,6 +9,7 @@ namespace kf::autograd {
 CopySlices::CopySlices(const TensorImpl& base, const Edge& before, ViewChain chain,
                        std::shared_ptr<Node> fn)
     : chain_(std::move(chain)), fn_(std::move(fn)) {
+  share_stream(*fn_);
   next = fn_->next;
   inputs = fn_->inputs;
   next[0] = before;
