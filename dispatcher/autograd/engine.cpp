@@ -9,6 +9,8 @@
 // captured and skipped (grad).
 // Formulas run with grad mode off, or on under create_graph so that their graph can be
 // differentiated again. Without retain_graph each node frees its saved tensors after running.
+// Each node runs on the stream its op was recorded on, and gradients crossing streams are
+// ordered (Note [Backward streams] in backward_stream.cpp).
 #include "autograd/engine.hpp"
 
 #include <unordered_map>

@@ -2,7 +2,7 @@
 kernforge (against central differences too), and with torch 1.13 in a separate process
 (Debian's /usr/bin/python3, which imports this file alone). Each case is f(lib, *inputs),
 written in what both libraries share, that writes a view of a tensor in the graph and returns
-a tensor computed after the write; the seed of the backward is w below."""
+a tensor computed after the write; the seed of the backward is seed(out) below."""
 
 import numpy as np
 
