@@ -33,7 +33,7 @@ TensorRef index_by_ops(TensorImpl& t, const kf_index_item_t* items, int32_t coun
     }
   });
   if (cur.get() != &t) return cur;
-  return TensorRef(kf::new_view(t, t.shape, t.strides, t.ndim, t.offset, "kf_tensor_index"));
+  return kf::ops::view(t, kf::IntListView(t.shape, t.ndim));  // a key of no item: all of t
 }
 
 // The 0-dim view of t's element at `index`: made by select ops where a layer is active, so

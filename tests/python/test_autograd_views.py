@@ -77,6 +77,10 @@ def test_setitem_of_a_tensor_writes_through_a_view():
     y.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [[2.0, 0.0], [6.0, 0.0]])
     np.testing.assert_allclose(z.grad.numpy(), [1.0, 1.0])
+    y = x * 1
+    y[...] = z              # a key of no item: a view of all of y
+    y.sum().backward()
+    np.testing.assert_allclose(z.grad.numpy(), [3.0, 3.0])  # broadcast over the two rows
 
 
 def test_setitem_of_a_number_writes_through_a_view():
