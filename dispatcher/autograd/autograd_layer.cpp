@@ -129,21 +129,25 @@ std::shared_ptr<OpNode> new_op_node(const CallArgs& a, const Derivative& d) {
 }
 
 // An in-place call writes self: a formula that reads it (as self, or as another argument that
-// is the same tensor) reads a copy taken before the write, recorded (grad mode is on here) so
-// that a double backward differentiates through it. Saving self itself would also make a
-// cycle, since self then points at this node.
+// is the same tensor, or a view of the same memory) reads a copy taken before the write,
+// recorded (grad mode is on here) so that a double backward differentiates through it. Saving
+// self itself would also make a cycle, since self then points at this node, and a saved view of
+// the same memory would fail its version check, the write being after the save.
 void save_inputs(OpNode& node, const CallArgs& a, CallMode mode) {
   const Derivative& d = node.derivative();
   TensorImpl* self = mode == CallMode::Inplace ? a.tensors[a.tensor_index[0]] : nullptr;
   TensorRef before;
   for (int32_t i = 0; i < a.nargs; ++i) {
-    if ((d.saves >> i & 1u) == 0 || a.tensors[i] == nullptr) continue;
-    if (a.tensors[i] != self) {
-      node.save(*a.tensors[i], i);
-      continue;
+    TensorImpl* t = a.tensors[i];
+    if ((d.saves >> i & 1u) == 0 || t == nullptr) continue;
+    if (self == nullptr || t->storage != self->storage) {
+      node.save(*t, i);
+    } else if (t != self) {
+      node.save(*ops::clone(*t), i);
+    } else {
+      if (!before) before = ops::clone(*self);
+      node.save(*before, i);
     }
-    if (!before) before = ops::clone(*self);  // recorded: a double backward follows it
-    node.save(*before, i);
   }
 }
 

@@ -143,3 +143,11 @@ def test_in_place_ops_that_save_their_result_differentiate():
     # y = x / z, v = [x0, x1 / z0, x2 / z1]
     np.testing.assert_allclose(x.grad.numpy(), [1.5, 0.75, 0.375])
     np.testing.assert_allclose(z.grad.numpy(), [-0.75, -0.375, -0.0625])
+
+
+def test_an_argument_that_views_the_written_memory_is_read_as_it_was():
+    x = kf.asarray([0.5, -1.0, 2.0, 3.0], dtype=kf.float64, requires_grad=True)
+    y = x * 1
+    y[0:2].mul_(y[2:4])     # y = [x0 x2, x1 x3, x2, x3]
+    y.sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), [2.0, 3.0, 1.5, 0.0])
