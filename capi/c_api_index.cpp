@@ -33,13 +33,21 @@ TensorRef index_by_ops(TensorImpl& t, const kf_index_item_t* items, int32_t coun
     }
   });
   if (cur.get() != &t) return cur;
-  return TensorRef(kf::new_view(t, t.shape, t.strides, t.ndim, t.offset, "kf_tensor_index"));
+  return kf::ops::view(t, kf::IntListView(t.shape, t.ndim));  // a key of no item: all of t
 }
 
-// The 0-dim view of t's element at `index`.
+// The 0-dim view of t's element at `index`: made by select ops where a layer is active, so
+// that autograd follows a write into it back to t (Note [In-place ops on views]).
 TensorRef element_view(TensorImpl& t, const int64_t* index, int32_t count, const char* fn) {
   const int64_t offset = kf::views::element_offset(fn, t, index, count);
-  return TensorRef(kf::new_view(t, nullptr, nullptr, 0, offset, fn));
+  if (!kf::any_layer_active()) return TensorRef(kf::new_view(t, nullptr, nullptr, 0, offset, fn));
+  kf::retain(&t);
+  TensorRef cur(&t);
+  for (int32_t d = 0; d < count; ++d) {
+    const int64_t i = index[d] < 0 ? index[d] + t.shape[d] : index[d];
+    cur = kf::ops::select(*cur, 0, i);
+  }
+  return cur;
 }
 
 }  // namespace

@@ -11,7 +11,10 @@
 // - an op a plugin defines records with the backward the plugin gave (formulas read at run
 //   time, or its callback: autograd/plugin_backward.hpp), the same way;
 // - an op whose formula is not written yet, or a plugin op without a backward, is an error that
-//   names the op, as are out= calls and in-place calls on leaves and on views that require grad.
+//   names the op, as are out= calls and in-place calls on leaves that require grad (directly or
+//   through a view);
+// - an in-place call on a view of a tensor in the graph gives the view's base a new history
+//   (Note [In-place ops on views]).
 // Every other call goes straight below.
 #include "autograd/autograd_layer.hpp"
 
@@ -20,6 +23,7 @@
 #include "autograd/autograd_meta.hpp"
 #include "autograd/derivative.hpp"
 #include "autograd/grad_mode.hpp"
+#include "autograd/inplace_view.hpp"
 #include "autograd/op_node.hpp"
 #include "autograd/plugin_backward.hpp"
 #include "core/error.hpp"
@@ -49,6 +53,14 @@ bool any_requires_grad(const CallArgs& a) noexcept {
     if (t != nullptr && requires_grad(*t)) return true;
   }
   return any_listed_requires_grad(a);
+}
+
+// The device of the call's first tensor (a call that records has one that requires grad).
+kf_device_t first_device(const CallArgs& a) noexcept {
+  for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
+    if (const TensorImpl* t = a.tensors[a.tensor_index[k]]) return t->device;
+  }
+  return kf_device_t{KF_DEVICE_NONE, 0};
 }
 
 void run_without_grad(int32_t layer, const CallArgs& a, CallMode mode, TensorImpl* const* given,
@@ -88,10 +100,7 @@ void check_recordable(const CallArgs& a, CallMode mode, TensorImpl* const* given
     fail(KF_INVALID_ARGUMENT, "autograd: {}: a leaf tensor that requires grad is written in "
          "place; write it under no_grad (as an optimizer does) or write a clone", def.name);
   }
-  if (m != nullptr && m->is_view) {
-    fail(KF_UNIMPLEMENTED, "autograd: {}: an in-place op on a view of a tensor that requires "
-         "grad is not supported yet; write a clone of the view instead", def.name);
-  }
+  if (m != nullptr) check_view_write(def, *m);
 }
 
 // A non-differentiable in-place op (an optimizer's update) writes no leaf that requires grad:
@@ -113,8 +122,11 @@ void refuse(const OpDef& def, const char* reason) {
        reason ? reason : "");
 }
 
+// The node of a recorded call, its backward on the stream current now on the op's device (the
+// device of its first tensor argument; Note [Backward streams]).
 std::shared_ptr<OpNode> new_op_node(const CallArgs& a, const Derivative& d) {
   auto node = make_node<OpNode>(a, d);
+  node->remember_stream(first_device(a));
   node->next.resize(static_cast<size_t>(a.def->ntensor_args));
   node->inputs.resize(static_cast<size_t>(a.def->ntensor_args));
   for (int32_t k = 0; k < a.def->ntensor_args; ++k) {
@@ -130,23 +142,25 @@ std::shared_ptr<OpNode> new_op_node(const CallArgs& a, const Derivative& d) {
 }
 
 // An in-place call writes self: a formula that reads it (as self, or as another argument that
-// is the same tensor) reads a copy taken before the write. Saving self itself would also make
-// a cycle, since self then points at this node.
+// is the same tensor, or a view of the same memory) reads a copy taken before the write,
+// recorded (grad mode is on here) so that a double backward differentiates through it. Saving
+// self itself would also make a cycle, since self then points at this node, and a saved view of
+// the same memory would fail its version check, the write being after the save.
 void save_inputs(OpNode& node, const CallArgs& a, CallMode mode) {
   const Derivative& d = node.derivative();
   TensorImpl* self = mode == CallMode::Inplace ? a.tensors[a.tensor_index[0]] : nullptr;
   TensorRef before;
   for (int32_t i = 0; i < a.nargs; ++i) {
-    if ((d.saves >> i & 1u) == 0 || a.tensors[i] == nullptr) continue;
-    if (a.tensors[i] != self) {
-      node.save(*a.tensors[i], i);
-      continue;
+    TensorImpl* t = a.tensors[i];
+    if ((d.saves >> i & 1u) == 0 || t == nullptr) continue;
+    if (self == nullptr || t->storage != self->storage) {
+      node.save(*t, i);
+    } else if (t != self) {
+      node.save(*ops::clone(*t), i);
+    } else {
+      if (!before) before = ops::clone(*self);
+      node.save(*before, i);
     }
-    if (!before) {
-      GradModeGuard off(false);
-      before = ops::clone(*self);
-    }
-    node.save(*before, i);
   }
 }
 
@@ -188,9 +202,21 @@ void check_real_outputs(const CallArgs& a, CallMode mode, TensorImpl** results,
   }
 }
 
+// Output `out` of a recorded call points at the node as output k. An in-place write of a view
+// gives its base a new history instead; one of a base starts a new history (Note [In-place ops
+// on views]); a view op's output remembers its base.
+void attach_output(const CallArgs& a, CallMode mode, TensorImpl& out, int32_t k,
+                   const std::shared_ptr<OpNode>& node) {
+  AutogradMeta& m = ensure_meta(out);
+  if (mode == CallMode::Inplace && m.view) return rebase_history(m, node);
+  m.grad_fn = node;
+  m.output_nr = k;
+  if (mode == CallMode::Inplace) ++m.history;
+  if (a.def->kind == OpKind::View) note_view(a, *a.tensors[a.tensor_index[0]], out, m);
+}
+
 // The outputs of a recorded call: every floating-point or complex output the formulas
-// differentiate points at the node as output k; an integer one (indices, a rank) carries no
-// gradient.
+// differentiate is attached; an integer one (indices, a rank) carries no gradient.
 void attach_outputs(const CallArgs& a, CallMode mode, TensorImpl* const* given,
                     TensorImpl** results, const std::shared_ptr<OpNode>& node) {
   const Derivative& d = node->derivative();
@@ -199,12 +225,11 @@ void attach_outputs(const CallArgs& a, CallMode mode, TensorImpl* const* given,
   for (int32_t k = 0; k < n; ++k) {
     TensorImpl& out = mode == CallMode::Functional ? *results[k] : *given[k];
     node->set_result_meta(k, out);
-    if ((d.saves_results >> k & 1u) != 0) node->save(out, -1 - k);
+    if ((d.saves_results >> k & 1u) != 0) {
+      node->save(out, -1 - k, mode == CallMode::Inplace ? 1 : 0);  // Note [Version counters]
+    }
     if (!is_inexact(out.dtype) || (d.nondiff_outputs >> k & 1u) != 0) continue;
-    AutogradMeta& m = ensure_meta(out);
-    m.grad_fn = node;
-    m.output_nr = k;
-    m.is_view = m.is_view || a.def->kind == OpKind::View;
+    attach_output(a, mode, out, k, node);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "autograd/autograd_meta.hpp"
 
+#include "autograd/grad_mode.hpp"
+#include "autograd/inplace_view.hpp"
 #include "core/error.hpp"
 #include "core_ops.hpp"
 
@@ -7,6 +9,13 @@ namespace kf::autograd {
 namespace {
 
 void release_meta(void* data) noexcept { delete static_cast<AutogradMeta*>(data); }
+
+// The history of a tensor computed from nothing in the graph: no gradient goes on from it.
+class NoHistory final : public Node {
+ public:
+  void apply(std::vector<TensorRef>& /*in*/, std::vector<TensorRef>& /*grads*/) override {}
+  const char* name() const noexcept override { return "NoHistory"; }
+};
 
 }  // namespace
 
@@ -19,8 +28,17 @@ AutogradMeta& ensure_meta(TensorImpl& t) {
   return *meta_of(t);
 }
 
+void follow_writes(TensorImpl& t, const TensorImpl& value) {
+  if (!grad_enabled() || !requires_grad(value) || requires_grad(t)) return;
+  static const std::shared_ptr<Node> none = make_node<NoHistory>();
+  AutogradMeta& m = ensure_meta(t);
+  m.grad_fn = none;
+  m.output_nr = 0;
+}
+
 Edge gradient_edge(TensorImpl& t) {
   AutogradMeta& m = ensure_meta(t);
+  if (m.view) refresh_view(m);
   if (m.grad_fn) return Edge{m.grad_fn, m.output_nr};
   std::shared_ptr<AccumulateGrad> acc = m.accumulator.lock();
   if (!acc) {
@@ -31,6 +49,7 @@ Edge gradient_edge(TensorImpl& t) {
 }
 
 AccumulateGrad::AccumulateGrad(TensorImpl& leaf) {
+  remember_stream(leaf.device);
   retain(&leaf);
   leaf_ = TensorRef(&leaf);
   inputs.push_back(InputMeta{{leaf.shape, leaf.shape + leaf.ndim}, leaf.dtype, leaf.device});

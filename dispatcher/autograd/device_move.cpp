@@ -16,7 +16,9 @@ namespace {
 
 class ToDeviceNode final : public Node {
  public:
-  explicit ToDeviceNode(TensorImpl& source) {
+  // The gradient arrives on `device`, the move's destination: the node runs on its stream.
+  ToDeviceNode(TensorImpl& source, kf_device_t device) {
+    remember_stream(device);
     next.push_back(gradient_edge(source));
     inputs.push_back(InputMeta{{source.shape, source.shape + source.ndim}, source.dtype,
                                source.device});
@@ -37,7 +39,7 @@ TensorImpl* to_recorded(TensorImpl& t, kf_device_t device, kf_dtype_t dtype) {
   }
   TensorRef moved(tensor_to(t, device, t.dtype));
   AutogradMeta& m = ensure_meta(*moved);
-  m.grad_fn = make_node<ToDeviceNode>(t);
+  m.grad_fn = make_node<ToDeviceNode>(t, device);
   m.output_nr = 0;
   if (dtype == KF_DTYPE_UNDEFINED || dtype == t.dtype) return moved.take();
   return ops::to_dtype(*moved, dtype).take();

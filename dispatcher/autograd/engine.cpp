@@ -9,11 +9,14 @@
 // captured and skipped (grad).
 // Formulas run with grad mode off, or on under create_graph so that their graph can be
 // differentiated again. Without retain_graph each node frees its saved tensors after running.
+// Each node runs on the stream its op was recorded on, and gradients crossing streams are
+// ordered (Note [Backward streams] in backward_stream.cpp).
 #include "autograd/engine.hpp"
 
 #include <unordered_map>
 
 #include "autograd/autograd_meta.hpp"
+#include "autograd/backward_stream.hpp"
 #include "autograd/device_move.hpp"
 #include "autograd/grad_mode.hpp"
 #include "autograd/node.hpp"
@@ -33,12 +36,56 @@ struct Task {
   std::unordered_map<Node*, std::shared_ptr<Node>> keep;
   // a grad() input's node -> (which of its outputs, the input's slot)
   std::unordered_map<Node*, std::vector<std::pair<int32_t, size_t>>> captured;
+  // the streams nodes ran on that were not the caller's current one on their device
+  std::vector<std::pair<kf_device_t, Stream*>> other_streams;
 };
 
-void add_into(Grads& slots, int32_t output, TensorRef g) {
+// Notes a node's stream where it is not the caller's current one on its device, so that the
+// caller's stream waits for it at the end (Note [Backward streams]).
+void note_stream(Task& t, const Node& n) {
+  const kf_device_t d = n.stream_device();
+  if (d.type == KF_DEVICE_NONE || n.stream() == current_stream(d)) return;
+  for (const auto& [device, s] : t.other_streams) {
+    if (s == n.stream() && device.type == d.type && device.index == d.index) return;
+  }
+  t.other_streams.emplace_back(d, n.stream());
+}
+
+void wait_for_other_streams(const Task& t) {
+  for (const auto& [d, s] : t.other_streams) order_after(d, s, current_stream(d));
+}
+
+// n's backward on its stream, and its gradients fitted to its inputs there; the stream of each
+// gradient's consumer then waits for that work (Note [Backward streams]).
+std::vector<TensorRef> compute(Node* n, Grads& in, const BackwardOptions& o) {
+  std::vector<TensorRef> grads(n->next.size());
+  StreamGuard on(n->stream_device(), n->stream());
+  {
+    GradModeGuard mode(o.create_graph);
+    n->apply(in, grads);
+  }
+  for (size_t k = 0; k < grads.size(); ++k) {
+    const Edge& e = n->next[k];
+    if (!grads[k] || !e.node) continue;
+    grads[k] = fit_gradient(std::move(grads[k]), n->inputs[k]);
+    hand_over(*grads[k], current_stream(grads[k]->device), *e.node);
+  }
+  return grads;
+}
+
+// Sums g into the consumer's buffer slot; a sum runs on the consumer's stream for g's device
+// (Note [Backward streams]).
+void add_into(Grads& slots, int32_t output, TensorRef g, const Node* consumer) {
   if (slots.size() <= static_cast<size_t>(output)) slots.resize(static_cast<size_t>(output) + 1);
   TensorRef& slot = slots[static_cast<size_t>(output)];
-  slot = slot ? ops::add(*slot, *g) : std::move(g);
+  if (!slot) {
+    slot = std::move(g);
+    return;
+  }
+  const kf_device_t d = g->device;
+  StreamGuard on(consumer != nullptr ? d : kf_device_t{KF_DEVICE_NONE, 0},
+                 consumer != nullptr ? stream_on(*consumer, d) : nullptr);
+  slot = ops::add(*slot, *g);
 }
 
 bool any_defined(const Grads& g) noexcept {
@@ -92,21 +139,6 @@ void count_dependencies(Task& t, const std::vector<std::shared_ptr<Node>>& roots
   }
 }
 
-// g, reduced to the input's shape, moved to its device and converted to its dtype. A complex
-// gradient of a real input is its real part (Note [Complex gradients] in derivatives.yaml): the
-// imaginary part is the derivative along directions the real input cannot move in.
-TensorRef fit(TensorRef g, const InputMeta& m) {
-  const IntListView shape(m.shape.data(), static_cast<int32_t>(m.shape.size()));
-  bool same = g->ndim == shape.len;
-  for (int32_t i = 0; same && i < shape.len; ++i) same = g->shape[i] == shape.data[i];
-  if (!same) g = helpers::sum_to(*g, shape);
-  const bool moved = g->device.type != m.device.type || g->device.index != m.device.index;
-  if (moved) g = TensorRef(to_recorded(*g, m.device, KF_DTYPE_UNDEFINED));
-  if (is_complex_dtype(g->dtype) && !is_complex_dtype(m.dtype)) g = ops::real(*g);
-  if (g->dtype != m.dtype) g = ops::to_dtype(*g, m.dtype);
-  return g;
-}
-
 void run_node(Task& t, Node* n, Grads in, const BackwardOptions& o, std::vector<Node*>& ready,
               std::vector<TensorRef>* captured) {
   in.resize(static_cast<size_t>(n->num_outputs()));
@@ -117,18 +149,13 @@ void run_node(Task& t, Node* n, Grads in, const BackwardOptions& o, std::vector<
     }
   }
   if (captured != nullptr && dynamic_cast<AccumulateGrad*>(n) != nullptr) return;
-  std::vector<TensorRef> grads(n->next.size());
-  {
-    GradModeGuard mode(o.create_graph);
-    n->apply(in, grads);
-  }
+  note_stream(t, *n);
+  std::vector<TensorRef> grads = compute(n, in, o);
   if (!o.retain_graph) n->release_saved();
   for (size_t k = 0; k < n->next.size(); ++k) {
     const Edge& e = n->next[k];
     if (!e.node) continue;
-    if (grads[k]) {
-      add_into(t.buffer[e.node.get()], e.input_nr, fit(std::move(grads[k]), n->inputs[k]));
-    }
+    if (grads[k]) add_into(t.buffer[e.node.get()], e.input_nr, std::move(grads[k]), e.node.get());
     if (--t.deps[e.node.get()] == 0) ready.push_back(e.node.get());
   }
 }
@@ -144,7 +171,10 @@ void run(const std::vector<TensorImpl*>& outputs, const std::vector<TensorImpl*>
     seeds.emplace_back(std::move(e), std::move(g));
   }
   count_dependencies(t, roots);
-  for (auto& [edge, g] : seeds) add_into(t.buffer[edge.node.get()], edge.input_nr, std::move(g));
+  for (auto& [edge, g] : seeds) {  // made on the caller's stream
+    hand_over(*g, current_stream(g->device), *edge.node);
+    add_into(t.buffer[edge.node.get()], edge.input_nr, std::move(g), edge.node.get());
+  }
   std::vector<Node*> ready;
   for (const auto& r : roots) {
     if (t.deps[r.get()] == 0) ready.push_back(r.get());
@@ -164,9 +194,25 @@ void run(const std::vector<TensorImpl*>& outputs, const std::vector<TensorImpl*>
     }
     run_node(t, n, std::move(g), o, ready, captured);
   }
+  wait_for_other_streams(t);
 }
 
 }  // namespace
+
+// A complex gradient of a real input is its real part (Note [Complex gradients] in
+// derivatives.yaml): the imaginary part is the derivative along directions the real input
+// cannot move in.
+TensorRef fit_gradient(TensorRef g, const InputMeta& m) {
+  const IntListView shape(m.shape.data(), static_cast<int32_t>(m.shape.size()));
+  bool same = g->ndim == shape.len;
+  for (int32_t i = 0; same && i < shape.len; ++i) same = g->shape[i] == shape.data[i];
+  if (!same) g = helpers::sum_to(*g, shape);
+  const bool moved = g->device.type != m.device.type || g->device.index != m.device.index;
+  if (moved) g = TensorRef(to_recorded(*g, m.device, KF_DTYPE_UNDEFINED));
+  if (is_complex_dtype(g->dtype) && !is_complex_dtype(m.dtype)) g = ops::real(*g);
+  if (g->dtype != m.dtype) g = ops::to_dtype(*g, m.dtype);
+  return g;
+}
 
 void backward(const std::vector<TensorImpl*>& outputs,
               const std::vector<TensorImpl*>& grad_outputs, const BackwardOptions& options) {

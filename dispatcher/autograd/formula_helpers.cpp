@@ -7,6 +7,7 @@
 #include <cmath>
 #include <vector>
 
+#include "autograd/autograd_meta.hpp"
 #include "core/dtype.hpp"
 #include "core/scalar_conversion.hpp"
 #include "core_ops.hpp"
@@ -165,6 +166,7 @@ TensorRef permute_backward(TensorImpl& grad, IntListView dims) {
 
 TensorRef select_backward(TensorImpl& grad, IntListView shape, int64_t dim, int64_t index) {
   TensorRef z = zeros_shaped(grad, shape);
+  follow_writes(*z, grad);
   ops::copy_(*ops::select(*z, dim, index), grad);
   return z;
 }
@@ -172,6 +174,7 @@ TensorRef select_backward(TensorImpl& grad, IntListView shape, int64_t dim, int6
 TensorRef slice_backward(TensorImpl& grad, IntListView shape, int64_t dim,
                          std::optional<int64_t> start, std::optional<int64_t> end, int64_t step) {
   TensorRef z = zeros_shaped(grad, shape);
+  follow_writes(*z, grad);
   ops::copy_(*ops::slice(*z, dim, start, end, step), grad);
   return z;
 }
@@ -179,6 +182,7 @@ TensorRef slice_backward(TensorImpl& grad, IntListView shape, int64_t dim,
 TensorRef diagonal_backward(TensorImpl& grad, IntListView shape, int64_t offset, int64_t dim1,
                             int64_t dim2) {
   TensorRef z = zeros_shaped(grad, shape);
+  follow_writes(*z, grad);
   ops::copy_(*ops::diagonal(*z, offset, dim1, dim2), grad);
   return z;
 }

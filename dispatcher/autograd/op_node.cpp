@@ -35,7 +35,7 @@ OpNode::OpNode(const CallArgs& args, const Derivative& d)
 // holding the output here would make a cycle; while the node runs under create_graph that view
 // points at this node (as the output it is), so that what the formula computes from the
 // output records as well.
-void OpNode::save(TensorImpl& t, int32_t index) {
+void OpNode::save(TensorImpl& t, int32_t index, uint32_t pending) {
   SavedTensor s;
   if (index >= 0) {
     retain(&t);
@@ -43,7 +43,7 @@ void OpNode::save(TensorImpl& t, int32_t index) {
   } else {
     s.value = TensorRef(new_view(t, t.shape, t.strides, t.ndim, t.offset, def_->name));
   }
-  s.version = version_of(t);
+  s.version = version_of(t) + pending;
   s.index = index;
   saved_.push_back(std::move(s));
 }

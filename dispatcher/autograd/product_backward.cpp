@@ -5,6 +5,7 @@
 // gradients records too.
 #include <vector>
 
+#include "autograd/autograd_meta.hpp"
 #include "formula_helpers.hpp"
 #include "formula_util.hpp"
 
@@ -17,6 +18,7 @@ using namespace formula_util;  // NOLINT(google-build-using-namespace): the shar
 TensorRef shift_in_one(TensorImpl& x) {
   const int64_t k = x.shape[x.ndim - 1];
   TensorRef out = ops::ones(IntListView(x.shape, x.ndim), x.dtype, x.device);
+  follow_writes(*out, x);
   if (k > 1) ops::copy_(*ops::slice(*out, -1, 1), *ops::slice(x, -1, 0, k - 1));
   return out;
 }

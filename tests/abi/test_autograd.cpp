@@ -294,6 +294,49 @@ TEST(AbiAutograd, AnInPlaceChangeToASavedTensorIsCaught) {
                          {{"leaf", "in place", "add"}, {}}));
 }
 
+// An in-place op on a view of a tensor in the graph rebases the base's history (Note [In-place
+// ops on views]): the gradient through the base, through the view and into the op's other
+// argument, for a row of a product and for a column of a slice of a transpose.
+TEST(AbiAutograd, InPlaceWritesOfViewsMatchFiniteDifferences) {
+  const Inputs in;
+  const std::vector<Case> cases = {
+      {"mul_ of a row", {{in.a, in.s23}, {{0.4, -1.1, 0.8}, in.s3}},
+       [](auto& x, kf_tensor_t* o) {
+         T row;
+         kf_status_t st = kf_mul(x[0], x[0], o);
+         if (st == KF_OK) st = kf_select(*o, 0, 1, row.put());
+         return st == KF_OK ? kf_mul_(row.get(), x[1]) : st;
+       }},
+      {"copy_ into a view of a view", {{in.a, in.s23}, {{0.4, -1.1}, {2}}},
+       [](auto& x, kf_tensor_t* o) {
+         T y, t, s, c;
+         const int64_t start = 1, end = 3;
+         kf_status_t st = kf_mul(x[0], x[0], y.put());
+         if (st == KF_OK) st = kf_transpose(y.get(), 0, 1, t.put());
+         if (st == KF_OK) st = kf_slice(t.get(), 0, &start, &end, 1, s.put());
+         if (st == KF_OK) st = kf_select(s.get(), 1, 0, c.put());
+         if (st == KF_OK) st = kf_copy_(c.get(), x[1]);
+         return st == KF_OK ? kf_mul(y.get(), x[0], o) : st;
+       }},
+  };
+  for (const Case& c : cases) gradcheck(c);
+}
+
+TEST(AbiAutograd, AViewWriteGivesTheBaseANewHistoryAndALeafRefusesIt) {
+  T x = tensor({1.0, 2.0, 3.0}, {3});
+  T y, v;
+  ASSERT_EQ(kf_mul(x.get(), x.get(), y.put()), KF_OK);
+  ASSERT_EQ(kf_select(y.get(), 0, 1, v.put()), KF_OK);
+  ASSERT_EQ(kf_mul_(v.get(), v.get()), KF_OK) << kf_last_error_message();
+  const char* name = nullptr;
+  ASSERT_EQ(kf_tensor_grad_fn_name(y.get(), &name), KF_OK);
+  EXPECT_STREQ(name, "CopySlices");
+  T leaf_row;
+  ASSERT_EQ(kf_select(x.get(), 0, 0, leaf_row.put()), KF_OK);
+  EXPECT_TRUE(fails_with(kf_add_(leaf_row.get(), leaf_row.get(), kf_scalar_i64(1)),
+                         {KF_INVALID_ARGUMENT}, {{"view of a leaf", "in place", "add"}, {}}));
+}
+
 TEST(AbiAutograd, NoGradRecordsNothingAndGradLeavesDotGradAlone) {
   T x = tensor({0.5, -1.0}, {2});
   bool previous = false;

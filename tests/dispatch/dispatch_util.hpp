@@ -29,6 +29,7 @@ extern std::atomic<long long> kf_testasync_pinned_live;
 extern std::atomic<long long> kf_testasync_pinned_total;
 extern std::atomic<int> kf_testasync_kernel_delay_ms;
 extern std::atomic<bool> kf_testasync_hold;
+extern std::atomic<void*> kf_testasync_last_kernel_stream;
 }
 
 namespace dispatch_test {

@@ -17,4 +17,5 @@ KF_TEST_HOOK std::atomic<long long> kf_testasync_pinned_live{0};
 KF_TEST_HOOK std::atomic<long long> kf_testasync_pinned_total{0};
 KF_TEST_HOOK std::atomic<int> kf_testasync_kernel_delay_ms{0};
 KF_TEST_HOOK std::atomic<bool> kf_testasync_hold{false};
+KF_TEST_HOOK std::atomic<void*> kf_testasync_last_kernel_stream{nullptr};
 }

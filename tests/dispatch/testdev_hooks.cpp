@@ -12,6 +12,7 @@ std::atomic<long long> g_own_add{0}, g_own_linear{0}, g_own_scale{0}, g_own_fall
     g_own_pinned{0}, g_own_pinned_total{0};
 std::atomic<int> g_own_delay{0};
 std::atomic<bool> g_own_hold{false};
+std::atomic<void*> g_own_last_stream{nullptr};
 
 template <class T>
 void find(T*& slot, const char* name) {
@@ -23,7 +24,8 @@ void find(T*& slot, const char* name) {
 
 Hooks& hooks() {
   static Hooks h{g_own_live,   &g_own_add,          &g_own_linear, &g_own_scale, &g_own_fallback,
-                 &g_own_pinned, &g_own_pinned_total, &g_own_delay,  &g_own_hold};
+                 &g_own_pinned, &g_own_pinned_total, &g_own_delay,  &g_own_hold,
+                 &g_own_last_stream};
   return h;
 }
 
@@ -38,6 +40,7 @@ void find_hooks() {
   find(h.pinned_total, "pinned_total");
   find(h.kernel_delay_ms, "kernel_delay_ms");
   find(h.hold, "hold");
+  find(h.last_kernel_stream, "last_kernel_stream");
 }
 
 }  // namespace kf::testdev

@@ -13,6 +13,8 @@
 //                                                        // read when it is queued (testasync)
 //   std::atomic<bool> <prefix>hold;                      // queues start nothing while set
 //                                                        // (testasync)
+//   std::atomic<void*> <prefix>last_kernel_stream;       // the stream the last kernel was
+//                                                        // queued on (testasync)
 // Without them the plugin counts into its own.
 #pragma once
 
@@ -30,6 +32,7 @@ struct Hooks {
   std::atomic<long long>* pinned_total;
   std::atomic<int>* kernel_delay_ms;
   std::atomic<bool>* hold;
+  std::atomic<void*>* last_kernel_stream;
 };
 
 /// The hooks in use (the plugin's own until find_hooks ran).

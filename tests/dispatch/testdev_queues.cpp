@@ -186,6 +186,7 @@ kf_status_t queue_kernel(const kf_kernel_call_t* call, kf_kernel_fn fn) {
   auto copy = std::make_shared<CallCopy>(*call);
   const int delay_ms = hooks().kernel_delay_ms->load();
   Queue& q = queue_of(call->stream, device_of(*call));
+  hooks().last_kernel_stream->store(call->stream);
   q.push([copy, fn, delay_ms, &q] {
     if (delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     if (fn(&copy->call) != KF_OK) q.fail("testasync: a queued kernel failed");

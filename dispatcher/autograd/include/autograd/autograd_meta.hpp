@@ -9,13 +9,20 @@
 
 namespace kf::autograd {
 
+struct ViewOf;  // autograd/view_of.hpp
+
 struct AutogradMeta {
   bool requires_grad = false;   // a leaf the user marked
-  bool is_view = false;         // made by a view op from a tensor that requires grad
   TensorRef grad;
   std::shared_ptr<Node> grad_fn;
   int32_t output_nr = 0;
   std::weak_ptr<AccumulateGrad> accumulator;  // a leaf's, while a graph holds it
+  /// Made by a view op from a tensor that requires grad: its base and view ops (Note [In-place
+  /// ops on views]).
+  std::shared_ptr<const ViewOf> view;
+  /// A base: how many times an in-place op gave it a new history; a view: the base's count
+  /// that its grad_fn follows (an older one is made again from the base's new history).
+  uint32_t history = 0;
 };
 
 /// The tensor's data, or nullptr.
@@ -31,7 +38,14 @@ inline bool requires_grad(const TensorImpl& t) noexcept {
   return m != nullptr && (m->requires_grad || m->grad_fn);
 }
 
-/// The edge a gradient of t goes along: its grad_fn, or its leaf's accumulator.
+/// Makes t, a new tensor outside the graph, a tensor of the graph without history (a grad_fn
+/// with no edges), where grad mode is on and `value`, which is to be written into views of t,
+/// requires grad: those writes then give t a history (Note [In-place ops on views]), where they
+/// would give only the views one. What a formula's zeros need under create_graph.
+void follow_writes(TensorImpl& t, const TensorImpl& value);
+
+/// The edge a gradient of t goes along: its grad_fn (a view's made again first where its base
+/// has a new history), or its leaf's accumulator.
 Edge gradient_edge(TensorImpl& t);
 
 }  // namespace kf::autograd

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "autograd/node.hpp"
 #include "tensor/tensor_impl.hpp"
 
 namespace kf::autograd {
@@ -12,6 +13,10 @@ struct BackwardOptions {
   bool create_graph = false;
   bool allow_unused = false;
 };
+
+/// g, reduced to the input's shape (a broadcast), moved to its device and converted to its
+/// dtype: what every gradient is made before it is passed to the node of an input.
+TensorRef fit_gradient(TensorRef g, const InputMeta& m);
 
 /// Accumulates the gradients of `outputs` (seeded with `grad_outputs`, an entry nullptr: ones
 /// for a one-element output) into the .grad of the leaves they depend on.

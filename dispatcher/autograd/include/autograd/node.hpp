@@ -31,7 +31,10 @@ struct InputMeta {
 
 class Node : public std::enable_shared_from_this<Node> {
  public:
-  virtual ~Node() = default;
+  Node() = default;
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+  virtual ~Node();
   /// The gradients of the inputs (one per edge, empty where none) from the outputs' (one per
   /// output, num_outputs() of them, empty where an output got none; at least one is given).
   virtual void apply(std::vector<TensorRef>& in, std::vector<TensorRef>& grads) = 0;
@@ -48,6 +51,21 @@ class Node : public std::enable_shared_from_this<Node> {
   bool needs(int32_t k) const noexcept {
     return k >= 0 && static_cast<size_t>(k) < next.size() && next[static_cast<size_t>(k)].node;
   }
+
+  /// Records the calling thread's current stream on `device`, the device of the node's op, as
+  /// the stream its backward runs on (Note [Backward streams] in backward_stream.cpp); a
+  /// reference is held until the node goes. Nothing to hold for the default stream.
+  void remember_stream(kf_device_t device) noexcept;
+  /// The same device and stream as `other`'s.
+  void share_stream(const Node& other) noexcept;
+  /// The device whose stream was recorded (type KF_DEVICE_NONE: none was).
+  kf_device_t stream_device() const noexcept { return stream_device_; }
+  /// The recorded stream (nullptr: the default stream of stream_device()).
+  Stream* stream() const noexcept { return stream_; }
+
+ private:
+  kf_device_t stream_device_{KF_DEVICE_NONE, 0};
+  Stream* stream_ = nullptr;
 };
 
 /// Frees a node whose last reference went, and then, one after another, the nodes that only it

@@ -27,7 +27,9 @@ class OpNode final : public Node {
   int32_t num_outputs() const noexcept override { return def_->nreturns; }
   void release_saved() noexcept override;
 
-  void save(TensorImpl& t, int32_t index);
+  /// Saves t as argument `index` (or output -1 - index); `pending`: the writes of t the call
+  /// still makes after this (the dispatcher bumps an in-place call's self once it returns).
+  void save(TensorImpl& t, int32_t index, uint32_t pending = 0);
   const Derivative& derivative() const noexcept { return *derivative_; }
 
   // What the generated formulas read (schema argument indices).
