@@ -8,6 +8,9 @@ torch: Debian's python3-torch is /usr/bin/python3's):
 - One training step (zero_grad, forward, cross-entropy, backward, AdamW) of the MLP 784-512-512-10
   on a batch of 64, float32, each framework's own nn and optim; medians of 30 steps after 5
   warm-up steps, interleaved.
+- AdamW.step alone on the MLP's parameters with fixed gradients: kernforge's fused op per
+  parameter list, the same update as in-place ops per parameter from Python, torch's default
+  (a loop over the parameters in 1.13) and torch's foreach=True.
 - The same for examples/python/train_transformer.py's model (the two-block decoder of
   examples/transformer) on 16 windows of 32 characters of its text, and the identical model in
   torch with the same weights and batch (torch 1.13 has no scaled_dot_product_attention or
@@ -161,6 +164,44 @@ def torch_transformer_step(torch, kf_model, batch):
     return step
 
 
+MLP_SHAPES = [(512, 784), (512,), (512, 512), (512,), (10, 512), (10,)]
+
+
+def kf_adamw_steps(kf):
+    """AdamW.step alone on the MLP's parameters (669,706 float32) with fixed gradients: the
+    fused op per parameter list, and the same update as in-place ops per parameter from Python
+    (what kernforge did before the fused op)."""
+    def params():
+        ps = [kf.randn(s).requires_grad_(True) for s in MLP_SHAPES]
+        for p in ps:
+            p.grad = kf.randn(p.shape)
+        return ps
+    fused = kf.optim.AdamW(params(), lr=1e-3)
+    ps, state = params(), {}
+
+    def ops_loop():
+        with kf.no_grad():
+            for p in ps:
+                g = p.grad
+                m, v, t = state.setdefault(id(p), [kf.zeros_like(p), kf.zeros_like(p), 0])
+                state[id(p)][2] = t = t + 1
+                p.mul_(1 - 1e-3 * 1e-2)
+                m.mul_(0.9).add_(g, alpha=0.1)
+                v.mul_(0.999).add_(g * g, alpha=0.001)
+                denom = (v * (1 / (1 - 0.999 ** t))).sqrt() + 1e-8
+                p.add_(m / denom, alpha=-1e-3 / (1 - 0.9 ** t))
+    return {"kernforge fused": fused.step, "kernforge ops per parameter": ops_loop}
+
+
+def torch_adamw_steps(torch):
+    def optimizer(**kwargs):
+        ps = [torch.randn(s, requires_grad=True) for s in MLP_SHAPES]
+        for p in ps:
+            p.grad = torch.randn(p.shape)
+        return torch.optim.AdamW(ps, lr=1e-3, **kwargs).step
+    return {"torch": optimizer(), "torch foreach": optimizer(foreach=True)}
+
+
 def timed(steps):
     """Median milliseconds of each step, after 5 warm-up steps, 30 interleaved runs."""
     times = {k: [] for k in steps}
@@ -208,6 +249,15 @@ def main():
     if "torch" in mlp:
         print(f"| kernforge / torch | {mlp['kernforge'] / mlp['torch']:.2f} | "
               f"{block['kernforge'] / block['torch']:.2f} |")
+    steps = kf_adamw_steps(kf)
+    if torch is not None:
+        steps.update(torch_adamw_steps(torch))
+    adamw = timed(steps)
+    print()
+    print("| AdamW.step of the MLP's parameters | ms |")
+    print("|---|---:|")
+    for name, ms in adamw.items():
+        print(f"| {name} | {ms:.3f} |")
 
 
 if __name__ == "__main__":

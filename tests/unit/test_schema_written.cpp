@@ -1,5 +1,6 @@
-// The op-schema parser's rule for written arguments (ops plugins define): only the self of an
-// in-place op is marked written, it is not optional, and the op returns it alone. The core
+// The op-schema parser's rule for written arguments (ops plugins define): the self of an
+// in-place op is marked written and is not optional; further written arguments of an in-place
+// op are lettered in order (b!, c!, ...), and the op returns exactly what it writes. The core
 // writes nothing else, after the overlap check (Note [Written tensors that overlap]).
 #include <gtest/gtest.h>
 
@@ -30,13 +31,21 @@ TEST(SchemaWritten, InplaceSelfIsTheWrittenArgument) {
             "");
 }
 
-TEST(SchemaWritten, OtherWrittenArgumentsAreRefused) {
+TEST(SchemaWritten, FurtherWrittenArgumentsOfAnInplaceOpAreReturned) {
+  EXPECT_EQ(refusal("toy::step_(Tensor(a!) self, Tensor g, Tensor(b!) m) -> "
+                    "(Tensor(a!), Tensor(b!))"),
+            "");
   const std::string m = refusal("toy::fill(Tensor(a!) x, Scalar v) -> Tensor");
   EXPECT_NE(m.find("'x'"), std::string::npos) << m;
   EXPECT_NE(m.find("written"), std::string::npos) << m;
   EXPECT_NE(refusal("toy::add_(Tensor(a!) self, Tensor(b!) other) -> Tensor(a!)")
+                .find("(Tensor(a!), Tensor(b!))"),
+            std::string::npos)
+      << "the op must return what it writes";
+  EXPECT_NE(refusal("toy::add_(Tensor(a!) self, Tensor(c!) other) -> (Tensor(a!), Tensor(c!))")
                 .find("'other'"),
-            std::string::npos);
+            std::string::npos)
+      << "lettered in order";
 }
 
 TEST(SchemaWritten, InplaceSelfMustBeATensor) {
@@ -46,10 +55,10 @@ TEST(SchemaWritten, InplaceSelfMustBeATensor) {
       << "an in-place op needs a self to write";
 }
 
-TEST(SchemaWritten, InplaceOpReturnsSelfOnly) {
+TEST(SchemaWritten, InplaceOpReturnsWhatItWrites) {
   for (const char* schema : {"toy::fill_(Tensor(a!) self) -> (Tensor, Tensor)",
                              "toy::fill_(Tensor(a!) self) -> Tensor"}) {
-    EXPECT_NE(refusal(schema).find("return self only"), std::string::npos) << schema;
+    EXPECT_NE(refusal(schema).find("return what it writes"), std::string::npos) << schema;
   }
 }
 
