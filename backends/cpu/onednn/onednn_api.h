@@ -11,9 +11,10 @@
  * fails to open, oneDNN counts as absent: float32 runs on OpenBLAS and the 16-bit dtypes through
  * float32, and describe() says why. A wheel's auditwheel repair rewrites this library's
  * DT_NEEDED to the libdnnl it bundles and gives it an RPATH to it, so the lookup stays the
- * dynamic loader's. (The loader still asks every plugin's describe() line at activation, and
- * the CPU plugin's names its GEMM engines, which opens oneDNN then: start-up is rid of it once
- * describe() is asked when a report or kf_backend_info needs it.)
+ * dynamic loader's. The plugin's describe() line names the GEMM engines and so opens oneDNN;
+ * the loader asks for it only when a report needs it (Note [describe() on first read],
+ * runtime/loader/include/loader/plugin_record.hpp), so `kernforge doctor` opens it and a
+ * process that only starts does not (tests/python/test_onednn_first_use.py).
  */
 #ifndef KF_CPU_ONEDNN_API_H
 #define KF_CPU_ONEDNN_API_H
