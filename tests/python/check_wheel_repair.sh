@@ -33,7 +33,7 @@ rm -rf "$work/repaired" "$venv"
 mkdir -p "$work"
 wheel=$(ls "$install_work"/dist/kernforge-*-linux_*.whl)
 echo "== auditwheel repair $(basename "$wheel")"
-bash "$src/packaging/python/repair_wheel.sh" "$wheel" "$work/repaired" "$work/auditwheel-venv" 2>&1 |
+KF_AUDITWHEEL_VENV="$work/auditwheel-venv" bash "$src/packaging/python/repair_wheel.sh" "$wheel" "$work/repaired" 2>&1 |
   grep -v '^INFO:auditwheel\.\(elfutils\|lddtree\)' || true
 repaired=$(ls "$work"/repaired/kernforge-*-manylinux_*.whl)
 echo "repaired: $(basename "$repaired"), $(du -k "$repaired" | cut -f1) KiB (unrepaired $(du -k "$wheel" | cut -f1) KiB)"
