@@ -70,9 +70,10 @@ def dynamic(path):
                     needed.append(tag.needed)
                 elif tag.entry.d_tag in ("DT_RPATH", "DT_RUNPATH"):
                     value = tag.rpath if tag.entry.d_tag == "DT_RPATH" else tag.runpath
+                    origin = str(path.parent)
                     for entry in value.split(":"):
-                        entry = entry.replace("$ORIGIN", str(path.parent))
-                        folders.append(pathlib.Path(os.path.normpath(entry.replace("${ORIGIN}", str(path.parent)))))
+                        entry = entry.replace("${ORIGIN}", origin).replace("$ORIGIN", origin)
+                        folders.append(pathlib.Path(os.path.normpath(entry)))
         return needed, folders
 
 
