@@ -37,7 +37,7 @@ kf_backend_info_t backend_info(const kf::PluginRecord& r) {
   info.library_path = r.library_path.c_str();
   info.manifest_path = r.manifest_path.c_str();
   info.failure = r.state == KF_BACKEND_LOADED ? KF_OK : r.failure;
-  info.details = r.details.c_str();
+  info.details = kf::plugin_details(r).c_str();
   return info;
 }
 

@@ -1,12 +1,10 @@
 // gemm_engine.cpp — the per-dtype GEMM choice of Note [GEMM engines] (gemm_engine.hpp), the
-// describe() text, and the float32/float64 calls. The 16-bit matmul is in onednn_matmul.cpp.
+// describe() text, and the float32/float64 calls. oneDNN's calls and the 16-bit matmul are in
+// onednn_library.cpp.
 #include "gemm_engine.hpp"
 
 #if KF_CPU_HAVE_OPENBLAS
 #include <cblas.h>
-#endif
-#if KF_CPU_HAVE_ONEDNN
-#include <oneapi/dnnl/dnnl.h>
 #endif
 
 #include <algorithm>
@@ -19,7 +17,7 @@
 
 namespace kf::cpu {
 
-// Defined in onednn_matmul.cpp: the engine of bfloat16 or float16 (oneDNN's matmul when it
+// Defined in onednn_library.cpp: the engine of bfloat16 or float16 (oneDNN's matmul when it
 // has kernels for the dtype here, else through float32).
 GemmChoice choose_16bit(int32_t dtype, const GemmChoice& f32);
 
@@ -38,33 +36,12 @@ GemmCandidate openblas_candidate() {
 
 }  // namespace
 
-#if KF_CPU_HAVE_ONEDNN
-Isa onednn_isa() {
-  const unsigned isa = static_cast<unsigned>(dnnl_get_effective_cpu_isa());
-  const auto has = [isa](dnnl_cpu_isa_t level) {
-    return (isa & static_cast<unsigned>(level)) == static_cast<unsigned>(level);
-  };
-  if (has(dnnl_cpu_isa_avx512_core_amx)) return Isa::kAmx;
-  if (has(dnnl_cpu_isa_avx512_core_bf16)) return Isa::kAvx512Bf16;
-  if (has(dnnl_cpu_isa_avx512_core)) return Isa::kAvx512;
-  if (has(dnnl_cpu_isa_avx2)) return Isa::kAvx2;
-  if (has(dnnl_cpu_isa_avx)) return Isa::kAvx;
-  if (has(dnnl_cpu_isa_sse41)) return Isa::kSse3;
-  return Isa::kGeneric;
-}
-
-std::string onednn_version() {
-  const dnnl_version_t* v = dnnl_version();
-  return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
-         std::to_string(v->patch);
-}
-#endif
 
 namespace {
 
 GemmCandidate onednn_candidate() {
 #if KF_CPU_HAVE_ONEDNN
-  return GemmCandidate{true, onednn_isa()};
+  return onednn_loaded() ? GemmCandidate{true, onednn_isa()} : GemmCandidate{};
 #else
   return GemmCandidate{};
 #endif
@@ -153,15 +130,6 @@ void plain_gemm_rowmajor(bool trans_a, bool trans_b, int64_t m, int64_t n, int64
   }
 }
 
-#if KF_CPU_HAVE_ONEDNN
-/// The plugin's thread count for a library that reads the calling thread's OpenMP setting.
-void set_calling_thread_count() { omp_set_num_threads(std::max(1, num_threads())); }
-
-[[noreturn]] void library_failed(const char* what, int status) {
-  throw kf::plugin::KernelError(KF_INTERNAL, std::string("cpu: ") + what + " failed with status " +
-                                                 std::to_string(status));
-}
-#endif
 
 }  // namespace
 
@@ -185,6 +153,9 @@ std::string describe_gemm() {
                   ", " + describe_one("bfloat16", e.bf16) + ", " +
                   describe_one("float16", e.f16);
   s += warning_of("float32", e.f32);
+#if KF_CPU_HAVE_ONEDNN
+  if (!onednn_loaded()) s += "; " + onednn_problem();
+#endif
   if (e.f64.below_cpu && !e.f32.below_cpu) s += warning_of("float64", e.f64);
   return s;
 }
@@ -210,13 +181,9 @@ void gemm_f32(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float
               int64_t ldc) {
   switch (f32_library_for(m, n, k)) {
 #if KF_CPU_HAVE_ONEDNN
-    case GemmLibrary::kOneDnn: {
-      set_calling_thread_count();
-      const dnnl_status_t s = dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha,
-                                         a, lda, b, ldb, beta, c, ldc);
-      if (s != dnnl_success) library_failed("dnnl_sgemm", static_cast<int>(s));
+    case GemmLibrary::kOneDnn:
+      onednn_sgemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
       return;
-    }
 #endif
 #if KF_CPU_HAVE_OPENBLAS
     case GemmLibrary::kOpenBlas:

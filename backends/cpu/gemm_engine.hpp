@@ -15,11 +15,14 @@
 //    user's OPENBLAS_CORETYPE is never set or changed here.
 //  - float64: OpenBLAS (oneDNN has no float64 GEMM on CPUs).
 //  - bfloat16 / float16: oneDNN's matmul when it has kernels for the dtype here (Note [16-bit
-//    engines] in onednn_matmul.cpp); else converted to float32 and multiplied on the float32
+//    engines] in onednn_library.cpp); else converted to float32 and multiplied on the float32
 //    engine.
 // Without OpenBLAS (KF_CPU_BLAS=OFF, the MinGW build) the plugin's own blocked GEMM
 // (plain_gemm.hpp) stands in for it. A choice whose kernels are below the CPU's level carries a
 // warning in the backend's describe() line, which `kernforge doctor` prints.
+//
+// oneDNN is opened when the engines are first chosen, not at start-up (Note [oneDNN on first
+// use], onednn/onednn_api.h).
 //
 // Threads: oneDNN runs on the OpenMP runtime the kernels use (libgomp, loaded once through
 // libkernforge_global_deps), with the plugin's thread count set on the calling thread before
@@ -54,9 +57,17 @@ struct GemmCandidate {
 };
 
 #if KF_CPU_HAVE_ONEDNN
+/// oneDNN, opened on the first call (Note [oneDNN on first use], onednn/onednn_api.h): whether
+/// it could be, and why not. The rest needs onednn_loaded().
+bool onednn_loaded();
+std::string onednn_problem();
 /// oneDNN's effective instruction set (dnnl_get_effective_cpu_isa) and "oneDNN 2.6.3".
 Isa onednn_isa();
 std::string onednn_version();
+/// dnnl_sgemm (row-major) on the plugin's thread count; throws KernelError when it fails.
+void onednn_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, float alpha,
+                  const float* a, int64_t lda, const float* b, int64_t ldb, float beta, float* c,
+                  int64_t ldc);
 #endif
 
 /// The float32 rule of Note [GEMM engines], as a pure function of the levels.

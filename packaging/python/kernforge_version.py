@@ -32,11 +32,30 @@ def build_version(environ=os.environ, version_txt=_VERSION_TXT):
 
 
 def dynamic_metadata(field, settings=None):
-    """scikit-build-core's provider hook: the value of ``field`` (only "version")."""
+    """scikit-build-core's provider hook: the value of ``field``: "version", or "dependencies"
+    (a backend's wheel: ``requires``, a list of requirements in which ``{version}`` is this
+    build's version, so ``kernforge=={version}`` ties the backend to exactly its core)."""
+    if field == "dependencies":
+        return dependencies(settings or {})
     if field != "version":
-        raise ValueError(f"kernforge_version provides the version only, not {field!r}")
+        raise ValueError(f"kernforge_version provides the version and dependencies, not {field!r}")
     if settings:
-        raise ValueError(f"kernforge_version takes no settings, got {sorted(settings)}")
+        raise ValueError(f"kernforge_version takes no settings for the version, got {sorted(settings)}")
+    return wheel_version()
+
+
+def dependencies(settings):
+    """The ``requires`` setting's requirements with ``{version}`` replaced."""
+    unknown = sorted(set(settings) - {"requires"})
+    if unknown or not isinstance(settings.get("requires"), list):
+        raise ValueError("kernforge_version's dependencies take one setting, requires = [...] "
+                         f"(requirements; {{version}} is this build's version), got {sorted(settings)}")
+    version = wheel_version()
+    return [str(r).replace("{version}", version) for r in settings["requires"]]
+
+
+def wheel_version():
+    """The version as the wheel's metadata spells it (PEP 440)."""
     version, source = build_version()
     try:  # scikit-build-core's own dependency: the wheel's version must be PEP 440's
         from packaging.version import InvalidVersion, Version

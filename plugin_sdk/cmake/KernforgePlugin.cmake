@@ -13,7 +13,10 @@
 #                                     an item is "<soname>[ folders=<a>,<b>][ optional]"
 #     [GLOBAL_DEPS <soname>...]       libraries opened RTLD_GLOBAL before the preloads
 #     [REQUIRES <key>=<value>...]     os=<os>, arch=<arch> (both default to the target's),
-#                                     cpu_features=<a>,<b>
+#                                     cpu_features=<a>,<b>, kernforge=<version> (the exact
+#                                     core version it needs: another core refuses it; the
+#                                     plugins of this repository say so in a wheel's build,
+#                                     KF_WHEEL)
 #     [DRIVER <probe>...]             the availability gate: what must exist for the device to
 #                                     be there, any one of "library=<soname>", "path=<path>",
 #                                     "folder=<path>[ suffix=<end>]" (paths absolute or starting
@@ -219,9 +222,11 @@ function(_kernforge_json_requires out plugin)
       set(arch "${CMAKE_MATCH_1}")
     elseif(item MATCHES "^cpu_features=(.*)$")
       string(REPLACE "," ";" features "${CMAKE_MATCH_1}")
+    elseif(item MATCHES "^kernforge=(.+)$")
+      set(core "${CMAKE_MATCH_1}")
     else()
       message(FATAL_ERROR "kernforge_add_plugin(${plugin}): REQUIRES item '${item}' is not "
-                          "os=<os>, arch=<arch> or cpu_features=<a>,<b>")
+                          "os=<os>, arch=<arch>, cpu_features=<a>,<b> or kernforge=<version>")
     endif()
   endforeach()
   _kernforge_json_strings(features_json "${plugin}" "REQUIRES cpu_features" ${features})
@@ -231,6 +236,10 @@ function(_kernforge_json_requires out plugin)
   string(JSON json SET "${json}" os "${os}")
   string(JSON json SET "${json}" arch "${arch}")
   string(JSON json SET "${json}" cpu_features "${features_json}")
+  if(DEFINED core)
+    _kernforge_json_string(core "${plugin}" "REQUIRES kernforge" "${core}")
+    string(JSON json SET "${json}" kernforge "${core}")
+  endif()
   set(${out} "${json}" PARENT_SCOPE)
 endfunction()
 
@@ -419,6 +428,9 @@ function(kernforge_add_plugin name)
                         "VERSION <version>, or project(<name> VERSION <version>)")
   endif()
   set(manifest "${dir}/${name}.json")
+  if(KF_WHEEL AND DEFINED KF_VERSION AND NOT ARG_VERSION)  # this repository's, in a wheel
+    list(APPEND ARG_REQUIRES "kernforge=${KF_VERSION}")
+  endif()
   if(ARG_MANIFEST)
     set(KF_PLUGIN_NAME "${name}")
     set(KF_PLUGIN_LIBRARY "${library}")

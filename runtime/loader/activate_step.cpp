@@ -39,19 +39,6 @@ PluginFailure call_init(PluginRecord& r, void** state) {
   return PluginFailure{KF_INTERNAL, last_error()};
 }
 
-// The plugin's describe() line (ABI 1.1), when it has the slot.
-std::string describe(const PluginRecord& r, void* state) {
-  if (!KF_RECORD_HAS(r, describe)) return "";
-  char buf[512] = {};
-  try {
-    if (r.plugin->describe(state, buf, sizeof(buf)) != KF_OK) return "";
-  } catch (...) {
-    return "";
-  }
-  buf[sizeof(buf) - 1] = '\0';
-  return buf;  // may throw std::bad_alloc: the activation's way out shuts the plugin down
-}
-
 void shut_down(const PluginRecord& r, void* state) {
   if (!KF_RECORD_HAS(r, shutdown)) return;
   try {
@@ -178,10 +165,9 @@ bool activate(PluginRecord& r) {
                      fmt::format("{}: {}", r.library_path, last_error()), t);
   }
   apply_thread_setting(r, *backend);
-  r.details = describe(r, state);
-  step(r, "init", r.library_path, "ok",
-       fmt::format("{} device(s){}{}", backend->device_count, r.details.empty() ? "" : "; ",
-                   r.details), t);
+  // Its describe() line is asked when first read (Note [describe() on first read]).
+  if (KF_RECORD_HAS(r, describe)) r.described = std::make_shared<DescribedOnce>();
+  step(r, "init", r.library_path, "ok", fmt::format("{} device(s)", backend->device_count), t);
   return register_backend(r, std::move(backend), shutdown);
 }
 

@@ -159,13 +159,21 @@ void parse_driver(const json& r, const std::string& path, Manifest& m) {
 void parse_requires(const json& j, const std::string& path, Manifest& m) {
   const json& r = field(j, path, "requires", json::value_t::object, false);
   if (r.is_null()) return;
-  only_keys(r, path, "requires", {"os", "arch", "cpu_features", "driver"},
-            "os, arch, cpu_features and driver");
+  only_keys(r, path, "requires", {"os", "arch", "cpu_features", "driver", "kernforge"},
+            "os, arch, cpu_features, driver and kernforge");
   parse_driver(r, path, m);
   const json& os = field(r, path, "os", json::value_t::string, false);
   const json& arch = field(r, path, "arch", json::value_t::string, false);
   if (!os.is_null()) m.requires_os = os.get<std::string>();
   if (!arch.is_null()) m.requires_arch = arch.get<std::string>();
+  const json& core = field(r, path, "kernforge", json::value_t::string, false);
+  if (!core.is_null()) {
+    m.requires_kernforge = core.get<std::string>();
+    if (m.requires_kernforge.empty()) {
+      bad(path, "requires.kernforge", "is empty; it is the exact kernforge version the plugin "
+          "was built with, such as \"0.2.0\" (leave the key out to accept any)");
+    }
+  }
   m.cpu_features = strings(r, path, "cpu_features");
 }
 

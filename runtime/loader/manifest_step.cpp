@@ -35,6 +35,15 @@ bool check_declared(PluginRecord& b, const Manifest& m) {
                                  m.path, m.abi_major, m.abi_minor, KF_PLUGIN_ABI_MAJOR,
                                  KF_PLUGIN_ABI_MINOR), t);
   }
+  if (!m.requires_kernforge.empty() && m.requires_kernforge != KF_VERSION_STRING) {
+    return fail_step(b, "requires", m.path, KF_BACKEND_REJECTED, KF_ABI_MISMATCH,
+                     fmt::format("manifest {} is of plugin '{}' built for kernforge {}, and it "
+                                 "needs exactly that core; this is kernforge {}. Install the "
+                                 "plugin's build for kernforge {} (a wheel: pip install the "
+                                 "backend's package =={}), or kernforge {}",
+                                 m.path, m.name, m.requires_kernforge, KF_VERSION_STRING,
+                                 KF_VERSION_STRING, KF_VERSION_STRING, m.requires_kernforge), t);
+  }
   return true;
 }
 

@@ -92,7 +92,7 @@ void put_backend(const PluginRecord& b, Json& o) {
   o["score"] = b.score;
   o["priority"] = b.priority;
   o["source"] = b.source;
-  o["details"] = b.details;
+  o["details"] = plugin_details(b);
   o["shipped"] = b.shipped;
   o["preferred"] = b.preferred;
   put_dependencies(b, o["libraries"] = Json::array());

@@ -269,6 +269,32 @@ TEST_F(FileFaults, RequiresCpuFeatureUnmetNeverOpensLibrary) {
   expect_unmet_requirement(s, "avx512_nonexistent_feature");
 }
 
+// A plugin built for another core version (a backend's wheel of another release) is refused
+// before it is opened, naming both versions; the same requirement with this core's version
+// loads (requires.kernforge).
+TEST_F(FileFaults, RequiresAnotherCoreVersionIsRefusedNamingBoth) {
+  json m = manifest_for("ok");
+  m["requires"] = {{"kernforge", "0.0.1-other"}};
+  const Staged s = stage(tmp() / "plugins", "ok", m);
+  init_ok({s.folder});
+  const BackendView b = backend("fault_ok");
+  expect_state(b, KF_BACKEND_REJECTED);
+  EXPECT_HAS(b.reason, "built for kernforge 0.0.1-other");
+  EXPECT_HAS(b.reason, std::string("this is kernforge ") + kf_version());
+  expect_message_names(b, {s.manifest});
+  for (const json& st : steps(report(), "fault_ok", "dlopen")) {
+    EXPECT_EQ(str_of(st, "result"), "skipped") << "the library was opened: " << st.dump();
+  }
+}
+
+TEST_F(FileFaults, RequiresThisCoreVersionLoads) {
+  json m = manifest_for("ok");
+  m["requires"] = {{"kernforge", kf_version()}};
+  const Staged s = stage(tmp() / "plugins", "ok", m);
+  init_ok({s.folder});
+  expect_state(backend("fault_ok"), KF_BACKEND_LOADED);
+}
+
 TEST_F(FileFaults, DisabledByEnvironment) {
   const Staged s = stage(tmp() / "plugins", "ok");
   set_env("KERNFORGE_DISABLE_PLUGINS", "xpu,fault_ok");

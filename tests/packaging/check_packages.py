@@ -28,7 +28,8 @@ BACKEND = re.compile(r"kernforge-backend-([a-z0-9_]+)$")
 
 
 def backend_files(name):
-    return [rf"{LIBDIR}/kernforge/plugins/libkernforge_{name}\.so",
+    # A backend's own helper libraries beside it (libkernforge_cpu_onednn.so) are its too.
+    return [rf"{LIBDIR}/kernforge/plugins/libkernforge_{name}(_[a-z0-9]+)?\.so",
             rf"{LIBDIR}/kernforge/plugins/{name}\.json"]
 
 

@@ -50,6 +50,8 @@ missing = [n for n in need if n not in names]
 assert not missing, f"the wheel lacks {missing}"
 assert any(n.startswith("kernforge/_C.") and n.endswith(".so") for n in names), "no _C"
 unwanted = [n for n in names if "/include/" in n or "cts" in n or "opencl" in n or "/cmake/" in n]
+cores = [n for n in names if n.startswith("kernforge/lib/libkernforge.so")]
+assert cores == ["kernforge/lib/libkernforge.so.2"], f"libkernforge is not one file: {cores}"
 assert not unwanted, f"the wheel holds files it should not: {unwanted}"
 print(f"wheel: {len(names)} files, all expected ones present")
 PY

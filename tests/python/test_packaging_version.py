@@ -48,8 +48,22 @@ def test_the_hook_gives_the_repository_version(monkeypatch):
     monkeypatch.delenv("KERNFORGE_BUILD_VERSION", raising=False)
     first = (ROOT / "version.txt").read_text().splitlines()[0].strip()
     assert provider().dynamic_metadata("version") == first
-    with pytest.raises(ValueError, match="version only"):
-        provider().dynamic_metadata("dependencies")
+    with pytest.raises(ValueError, match="version and dependencies"):
+        provider().dynamic_metadata("readme")
+
+
+def test_the_variable_reaches_the_version_and_a_backend_s_dependencies(monkeypatch):
+    monkeypatch.setenv("KERNFORGE_BUILD_VERSION", "0.3.0-rc1")
+    assert provider().dynamic_metadata("version") == "0.3.0-rc1"
+    got = provider().dynamic_metadata("dependencies",
+                                      {"requires": ["kernforge=={version}", "nvidia-cublas>=13"]})
+    assert got == ["kernforge==0.3.0-rc1", "nvidia-cublas>=13"]
+
+
+@pytest.mark.parametrize("settings", [None, {}, {"requires": "kernforge"}, {"other": []}])
+def test_dependencies_need_a_requires_list(settings):
+    with pytest.raises(ValueError, match="requires"):
+        provider().dynamic_metadata("dependencies", settings)
 
 
 def test_the_hook_refuses_what_pep_440_cannot_spell(monkeypatch):

@@ -140,6 +140,8 @@ TEST(Manifest, WrongTypesInsideArraysAndObjects) {
                {"/preload/0/folders", "cublas", "folders"},
                {"/requires/os", 1, "os"},
                {"/requires/cpu_features/0", json::object(), "cpu_features"},
+               {"/requires/kernforge", json::array({"0.1.0"}), "kernforge"},
+               {"/requires/kernforge", "", "requires.kernforge"},
                {"/abi", json::array({1}), "abi"},
                {"/abi", json::array({1, -1}), "abi"},
                {"/abi", json::array({1, 0.5}), "abi"}};
@@ -262,6 +264,13 @@ TEST(Manifest, KeysGivenTwiceAreRefused) {
   EXPECT_NO_THROW(kf::parse_manifest_text(j.dump(), kPath));
 }
 
+TEST(Manifest, RequiresKernforgeIsTheExactCoreVersion) {
+  json j = valid();
+  EXPECT_EQ(kf::parse_manifest_text(j.dump(), kPath).requires_kernforge, "");
+  j["requires"]["kernforge"] = "0.2.0-rc1";
+  EXPECT_EQ(kf::parse_manifest_text(j.dump(), kPath).requires_kernforge, "0.2.0-rc1");
+}
+
 TEST(Manifest, UnknownRequiresKeysAreRefused) {
   for (const char* key : {"cpu_feature", "OS", "arch ", "gpu"}) {
     json j = valid();
@@ -269,7 +278,7 @@ TEST(Manifest, UnknownRequiresKeysAreRefused) {
     const kf::Error e = reject(j);
     EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << key;
     EXPECT_TRUE(mentions(e.what(), {kPath, "'requires'", std::string("'") + key + "'",
-                                    "os, arch, cpu_features and driver"}))
+                                    "os, arch, cpu_features, driver and kernforge"}))
         << key;
   }
 }

@@ -45,6 +45,7 @@ struct Manifest {
   bool first_use = false;  // "activation": "first_use" (core/first_use.hpp)
   std::string requires_os;
   std::string requires_arch;
+  std::string requires_kernforge;  // the exact core version it was built with ("": any)
   std::vector<std::string> cpu_features;
   DriverGate driver;
   std::vector<std::string> global_deps;

@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,12 @@ struct DependencyRecord {
   bool global = false;  // loaded RTLD_GLOBAL (a global_deps entry)
 };
 
+/// A loaded plugin's describe() line, asked once, on its first read (plugin_details).
+struct DescribedOnce {
+  std::once_flag once;
+  std::string text;
+};
+
 struct PluginRecord {
   std::string name;
   std::string version;
@@ -32,7 +40,7 @@ struct PluginRecord {
   std::string manifest_path;
   std::string reason;            // why it is not loaded ("" when loaded)
   std::string source;            // where it was found: "kf_init", "KERNFORGE_PLUGIN_PATH", ...
-  std::string details;           // the plugin's describe() line (ABI 1.1), "" without one
+  std::shared_ptr<DescribedOnce> described;  // set at activation when it has describe()
   std::vector<DependencyRecord> dependencies;
   kf_backend_state_t state = KF_BACKEND_UNAVAILABLE;
   kf_status_t failure = KF_OK;   // the status kf_load_plugin reports when not loaded
@@ -55,6 +63,12 @@ struct PluginRecord {
 /// Whether record `r`'s plugin has the optional member `field` and it is set.
 #define KF_RECORD_HAS(r, field) ((r).has_slot(KF_PLUGIN_SLOT_END(field), \
                                  reinterpret_cast<const void*>((r).plugin->field)))
+
+/// The plugin's describe() line (ABI 1.1), "" without one. Note [describe() on first read]: the
+/// loader asks for it the first time a report or kf_backend_info needs it, not at activation,
+/// since a line may need what start-up does not (the cpu plugin's names its GEMM engines, which
+/// opens oneDNN: about 10 ms). Thread-safe; a describe() that fails or throws gives "".
+const std::string& plugin_details(const PluginRecord& r);
 
 /// "loaded", "unavailable", "rejected", "shadowed" ("unknown" for other values).
 const char* backend_state_name(int32_t state) noexcept;
