@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <set>
+#include <string>
 
 namespace oomtest {
 
@@ -23,6 +24,15 @@ void map_cpu_plugin_libraries() {
 #if defined(KF_OOM_CPU_PLUGIN)
   static void* const handle = dlopen(KF_OOM_CPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);  // kept open
   (void)handle;
+  // oneDNN's side library, which the plugin opens at its first GEMM (absent in a build
+  // without oneDNN: then nothing is mapped).
+  static void* const onednn = [] {
+    const std::string plugin = KF_OOM_CPU_PLUGIN;
+    const std::string side =
+        plugin.substr(0, plugin.rfind('/') + 1) + "libkernforge_cpu_onednn.so";
+    return dlopen(side.c_str(), RTLD_NOW | RTLD_LOCAL);
+  }();
+  (void)onednn;
 #endif
 }
 

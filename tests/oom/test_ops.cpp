@@ -14,6 +14,7 @@ class Ops : public ::testing::Test {
  protected:
   void SetUp() override {
     g_runtime_started_here = true;
+    map_cpu_plugin_libraries();
     ASSERT_EQ(kf_init(nullptr), KF_OK) << kf_last_error_message();
     a_ = make({2, 3}, {0, 1, 2, 3, 4, 5});
     b_ = make({2, 3}, {10, 20, 30, 40, 50, 60});

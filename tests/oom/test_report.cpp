@@ -16,6 +16,7 @@ kf_status_t report() { return kf_runtime_report_json(g_report, sizeof(g_report),
 
 TEST(Report, EveryAllocationOnce) {
   g_runtime_started_here = true;
+  map_cpu_plugin_libraries();
   ASSERT_EQ(kf_init(nullptr), KF_OK) << kf_last_error_message();
   for (Mode mode : {Mode::Once, Mode::FromThenOn}) {
     Phase p;
