@@ -37,12 +37,24 @@ std::string loaded_engines() {
   return out.empty() ? "none (`kernforge doctor` says why)" : out;
 }
 
+// Why the collective plugin `name` found is not loaded ("" when none of that name was found).
+std::string why_not_loaded(const std::string& name) {
+  for (int32_t i = 0; i < collective_count(); ++i) {
+    const PluginRecord* r = collective_at(i);
+    if (r->name == name && r->state != KF_BACKEND_LOADED) {
+      return fmt::format(" (the plugin {} is {}: {})", r->library_path,
+                         backend_state_name(r->state), r->reason);
+    }
+  }
+  return "";
+}
+
 CommEngine find_engine(const EngineChoice& c, const std::string& text) {
   const PluginRecord* r = find_collective(c.plugin, c.device_type);
   if (r == nullptr) {
-    fail(KF_NOT_FOUND, "engine choice '{}': no collective plugin '{}'{} is loaded; loaded: {}",
+    fail(KF_NOT_FOUND, "engine choice '{}': no collective plugin '{}'{} is loaded{}; loaded: {}",
          text, c.plugin, c.device_type.empty() ? "" : " for " + c.device_type + " tensors",
-         loaded_engines());
+         why_not_loaded(c.plugin), loaded_engines());
   }
   CommEngine e;
   e.name = r->name;
