@@ -4,7 +4,11 @@
 #
 #   kernforge_add_plugin(<name>
 #     SOURCES <files...>
-#     [DEVICE_TYPE <type>]            the device type it brings (default: <name>)
+#     [KIND device|collective]        a backend (default), or a collective plugin over an
+#                                     engine (kernforge/collective.h; manifest_version 2, its
+#                                     ABI the collective ABI, exporting kf_collective_get)
+#     [DEVICE_TYPE <type>]            the device type it brings, or a collective plugin the
+#                                     device type whose tensors it moves (default: <name>)
 #     [VERSION <version>]             the plugin's version (default: this project's)
 #     [ABI <major>.<minor>]           the plugin ABI it is written for (default: the SDK's)
 #     [PRIORITY <n>]                  among plugins of one device type, higher wins (default 100)
@@ -36,7 +40,7 @@
 #     [NO_INSTALL])
 #
 # The result is the MODULE library libkernforge_<name> (target kernforge_<name>) exporting only
-# kf_plugin_get (Linux: hidden visibility and a version script; Windows: only what
+# kf_plugin_get, or kf_collective_get for KIND collective (Linux: hidden visibility and a version script; Windows: only what
 # KF_PLUGIN_EXPORT marks, and --exclude-all-symbols), with its manifest <name>.json next to it in
 # the build tree's plugin folder, where the core of the same build tree autoloads it; a plugin
 # built outside this repository lands in <build>/lib/kernforge/plugins, which
@@ -54,14 +58,21 @@ include(GNUInstallDirs)
 
 # The plugin ABI of this SDK (plugin.h's KF_PLUGIN_ABI_MAJOR / _MINOR), read once from the
 # header next to this file (in the source tree or in the installed prefix).
+# A collective plugin's is collective.h's KF_COLLECTIVE_ABI_MAJOR / _MINOR (KIND collective).
 function(_kernforge_sdk_abi out_major out_minor)
-  set(candidates "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../include/kernforge/plugin.h")
+  set(header_name plugin.h)
+  set(prefix PLUGIN)
+  if(ARGV2 STREQUAL "collective")
+    set(header_name collective.h)
+    set(prefix COLLECTIVE)
+  endif()
+  set(candidates "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../include/kernforge/${header_name}")
   if(DEFINED KERNFORGE_SDK_INCLUDE_DIR)
-    list(PREPEND candidates "${KERNFORGE_SDK_INCLUDE_DIR}/kernforge/plugin.h")
+    list(PREPEND candidates "${KERNFORGE_SDK_INCLUDE_DIR}/kernforge/${header_name}")
   endif()
   foreach(header IN LISTS candidates)
     if(EXISTS "${header}")
-      file(STRINGS "${header}" lines REGEX "#define KF_PLUGIN_ABI_(MAJOR|MINOR) ")
+      file(STRINGS "${header}" lines REGEX "#define KF_${prefix}_ABI_(MAJOR|MINOR) ")
       string(REGEX MATCH "MAJOR ([0-9]+)" _ "${lines}")
       set(major "${CMAKE_MATCH_1}")
       string(REGEX MATCH "MINOR ([0-9]+)" _ "${lines}")
@@ -70,7 +81,7 @@ function(_kernforge_sdk_abi out_major out_minor)
       return()
     endif()
   endforeach()
-  message(FATAL_ERROR "kernforge_add_plugin: kernforge/plugin.h was not found (looked for "
+  message(FATAL_ERROR "kernforge_add_plugin: kernforge/${header_name} was not found (looked for "
                       "${candidates}); the kernforge SDK is incomplete")
 endfunction()
 
@@ -245,8 +256,8 @@ endfunction()
 
 # The plugin ABI a plugin declares: ABI <major>.<minor> checked against the SDK's (the same
 # major, a minor no newer than the SDK's: an older minor is what plugin.h promises to load).
-function(_kernforge_plugin_abi out_major out_minor plugin requested)
-  _kernforge_sdk_abi(sdk_major sdk_minor)
+function(_kernforge_plugin_abi out_major out_minor plugin requested kind)
+  _kernforge_sdk_abi(sdk_major sdk_minor "${kind}")
   if(requested STREQUAL "")
     set(requested "${sdk_major}.${sdk_minor}")
   endif()
@@ -268,9 +279,9 @@ endfunction()
 
 # Writes the manifest <dir>/<name>.json from the arguments (ARG_* of kernforge_add_plugin).
 function(_kernforge_write_manifest file name library version)
-  cmake_parse_arguments(M "" "DEVICE_TYPE;ABI;PRIORITY;ACTIVATION;DRIVER_INSTALL"
+  cmake_parse_arguments(M "" "KIND;DEVICE_TYPE;ABI;PRIORITY;ACTIVATION;DRIVER_INSTALL"
                         "PRELOAD;GLOBAL_DEPS;REQUIRES;SEARCH;DRIVER" ${ARGN})
-  _kernforge_plugin_abi(abi_major abi_minor "${name}" "${M_ABI}")
+  _kernforge_plugin_abi(abi_major abi_minor "${name}" "${M_ABI}" "${M_KIND}")
   if(NOT M_ACTIVATION MATCHES "^(startup|first_use)$")
     message(FATAL_ERROR "kernforge_add_plugin(${name}): ACTIVATION is '${M_ACTIVATION}'; it "
                         "must be startup or first_use")
@@ -290,7 +301,12 @@ function(_kernforge_write_manifest file name library version)
   _kernforge_json_strings(global_deps "${name}" "GLOBAL_DEPS" ${M_GLOBAL_DEPS})
   _kernforge_json_strings(search "${name}" "SEARCH" ${M_SEARCH})
   set(j "{}")
-  string(JSON j SET "${j}" manifest_version 1)
+  if(M_KIND STREQUAL "collective")  # a new kind raises the version: older loaders refuse it
+    string(JSON j SET "${j}" manifest_version 2)
+    string(JSON j SET "${j}" kind "\"collective\"")
+  else()
+    string(JSON j SET "${j}" manifest_version 1)
+  endif()
   foreach(field IN ITEMS "name;${name}" "library;${library}" "version;${version}"
                          "device_type;${M_DEVICE_TYPE}" "activation;${M_ACTIVATION}")
     list(POP_FRONT field key)
@@ -362,10 +378,10 @@ function(_kernforge_check_manifest_now checker manifest)
 endfunction()
 
 # The link options that leave kf_plugin_get the only exported symbol.
-function(_kernforge_plugin_exports target)
+function(_kernforge_plugin_exports target symbol)
   if(CMAKE_SYSTEM_NAME STREQUAL "Linux")
     set(map "${CMAKE_CURRENT_BINARY_DIR}/${target}.map")
-    file(CONFIGURE OUTPUT "${map}" CONTENT "{ global: kf_plugin_get; local: *; };\n")  # unchanged: no relink
+    file(CONFIGURE OUTPUT "${map}" CONTENT "{ global: ${symbol}; local: *; };\n")  # unchanged: no relink
     target_link_options(${target} PRIVATE "-Wl,--version-script=${map}"
                         $<$<NOT:$<BOOL:${KF_FUZZ}>>:-Wl,--no-undefined>)  # as libkernforge
     set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${map}")
@@ -376,7 +392,7 @@ endfunction()
 
 function(kernforge_add_plugin name)
   cmake_parse_arguments(ARG "NO_INSTALL"
-    "MANIFEST;OUTPUT_DIRECTORY;DEVICE_TYPE;VERSION;ABI;PRIORITY;ACTIVATION;COMPONENT;INSTALL_DESTINATION;DRIVER_INSTALL"
+    "MANIFEST;OUTPUT_DIRECTORY;KIND;DEVICE_TYPE;VERSION;ABI;PRIORITY;ACTIVATION;COMPONENT;INSTALL_DESTINATION;DRIVER_INSTALL"
     "SOURCES;LINK;PRELOAD;GLOBAL_DEPS;REQUIRES;SEARCH;DRIVER" ${ARGN})
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "kernforge_add_plugin(${name}): SOURCES is required")
@@ -399,7 +415,18 @@ function(kernforge_add_plugin name)
   if(COMMAND kernforge_warnings)
     kernforge_warnings(${target})
   endif()
-  _kernforge_plugin_exports(${target})
+  if(NOT ARG_KIND)
+    set(ARG_KIND device)
+  endif()
+  if(ARG_KIND STREQUAL "collective")
+    _kernforge_plugin_exports(${target} kf_collective_get)
+    set_property(GLOBAL APPEND PROPERTY KF_COLLECTIVE_PLUGIN_NAMES "${name}")  # not in the CTS
+  elseif(ARG_KIND STREQUAL "device")
+    _kernforge_plugin_exports(${target} kf_plugin_get)
+  else()
+    message(FATAL_ERROR "kernforge_add_plugin(${name}): KIND is '${ARG_KIND}'; it must be "
+                        "device or collective")
+  endif()
 
   set(dir "${KF_PLUGIN_DIR}")
   if(NOT dir AND WIN32)
@@ -448,7 +475,7 @@ function(kernforge_add_plugin name)
       endif()
     endforeach()
     _kernforge_write_manifest("${manifest}" "${name}" "${library}" "${version}"
-      DEVICE_TYPE "${ARG_DEVICE_TYPE}" ABI "${ARG_ABI}" PRIORITY "${ARG_PRIORITY}"
+      KIND "${ARG_KIND}" DEVICE_TYPE "${ARG_DEVICE_TYPE}" ABI "${ARG_ABI}" PRIORITY "${ARG_PRIORITY}"
       ACTIVATION "${ARG_ACTIVATION}" PRELOAD ${ARG_PRELOAD} GLOBAL_DEPS ${ARG_GLOBAL_DEPS}
       REQUIRES ${ARG_REQUIRES} SEARCH ${ARG_SEARCH} DRIVER ${ARG_DRIVER}
       DRIVER_INSTALL "${ARG_DRIVER_INSTALL}")

@@ -85,6 +85,7 @@ const char* status_name(kf_status_t status) noexcept {
     case KF_OUT_OF_RANGE: return "KF_OUT_OF_RANGE";
     case KF_BUFFER_TOO_SMALL: return "KF_BUFFER_TOO_SMALL";
     case KF_PERMISSION_DENIED: return "KF_PERMISSION_DENIED";
+    case KF_TIMEOUT: return "KF_TIMEOUT";
     case KF_STATUS_MAX_ENUM: break;
   }
   return "KF_UNKNOWN_STATUS";

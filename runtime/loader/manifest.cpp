@@ -206,6 +206,28 @@ void parse_activation(const json& j, const std::string& path, Manifest& m) {
   m.first_use = value == "first_use";
 }
 
+// "manifest_version": 1 (a device plugin) or 2, which adds "kind": "device" or "collective"
+// (a new kind of plugin raises the version, so an older loader refuses what it cannot load).
+void parse_kind(const json& j, const std::string& path, Manifest& m) {
+  const int64_t version = integer(
+      field(j, path, "manifest_version", json::value_t::number_integer, true), path,
+      "manifest_version", 0, INT32_MAX);
+  if (version != 1 && version != 2) {
+    bad(path, "manifest_version", "is " + std::to_string(version) + "; this kernforge reads "
+        "versions 1 and 2 (2 adds \"kind\"): install a newer kernforge for this plugin");
+  }
+  const json& kind = field(j, path, "kind", json::value_t::string, version == 2);
+  if (kind.is_null()) return;
+  if (version == 1) {
+    bad(path, "kind", "needs \"manifest_version\": 2 (version 1 manifests are device plugins)");
+  }
+  m.kind = kind.get<std::string>();
+  if (m.kind != "device" && m.kind != "collective") {
+    bad(path, "kind", "is '" + m.kind + "'; it must be \"device\" (a backend) or "
+        "\"collective\" (a collective engine: docs/distributed.md)");
+  }
+}
+
 }  // namespace
 
 std::string Manifest::library_path() const {
@@ -238,10 +260,7 @@ Manifest parse_manifest_text(const std::string& text, const std::string& path) {
   Manifest m;
   m.path = path;
   m.dir = std::filesystem::u8path(path).parent_path().u8string();
-  const int64_t version = integer(
-      field(j, path, "manifest_version", json::value_t::number_integer, true), path,
-      "manifest_version", 0, INT32_MAX);
-  if (version != 1) bad(path, "manifest_version", "is " + std::to_string(version) + "; this kernforge reads version 1");
+  parse_kind(j, path, m);
   m.name = field(j, path, "name", json::value_t::string, true).get<std::string>();
   m.library = field(j, path, "library", json::value_t::string, true).get<std::string>();
   m.device_type = field(j, path, "device_type", json::value_t::string, true).get<std::string>();

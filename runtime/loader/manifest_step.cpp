@@ -4,6 +4,7 @@
 
 #include "core/environment.hpp"
 #include "core/error.hpp"
+#include "kernforge/collective.h"
 #include "kernforge/plugin.h"
 #include "loader/dependencies.hpp"
 #include "loader/driver_gate.hpp"
@@ -28,12 +29,15 @@ bool check_declared(PluginRecord& b, const Manifest& m) {
     return fail_step(b, "requires", m.path, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE,
                      unmet + " (nothing was opened)", t);
   }
-  if (m.abi_major != KF_PLUGIN_ABI_MAJOR) {
+  const bool collective = m.kind == "collective";
+  const int32_t major = collective ? KF_COLLECTIVE_ABI_MAJOR : KF_PLUGIN_ABI_MAJOR;
+  const int32_t minor = collective ? KF_COLLECTIVE_ABI_MINOR : KF_PLUGIN_ABI_MINOR;
+  if (m.abi_major != major) {
     return fail_step(b, "abi", m.path, KF_BACKEND_REJECTED, KF_ABI_MISMATCH,
-                     fmt::format("manifest {} declares plugin ABI {}.{}; this kernforge speaks "
+                     fmt::format("manifest {} declares {} ABI {}.{}; this kernforge speaks "
                                  "{}.{}. Install a build of the plugin for this kernforge",
-                                 m.path, m.abi_major, m.abi_minor, KF_PLUGIN_ABI_MAJOR,
-                                 KF_PLUGIN_ABI_MINOR), t);
+                                 m.path, collective ? "collective" : "plugin", m.abi_major,
+                                 m.abi_minor, major, minor), t);
   }
   if (!m.requires_kernforge.empty() && m.requires_kernforge != KF_VERSION_STRING) {
     return fail_step(b, "requires", m.path, KF_BACKEND_REJECTED, KF_ABI_MISMATCH,
@@ -91,6 +95,7 @@ bool apply_manifest(PluginRecord& b, const std::string& manifest_path, bool may_
   b.device_type_name = m.device_type;
   b.priority = m.priority;
   b.library_path = m.library_path();
+  b.collective = m.kind == "collective";
   if (!check_declared(b, m) || !check_driver(b, m)) return false;
   if (may_defer && m.first_use) {
     b.deferred = true;  // Note [Backends started on first use]: even its preloads wait

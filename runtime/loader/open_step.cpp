@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "loader/collective_step.hpp"
 #include "loader/os.hpp"
 #include "loader/step_record.hpp"
 #include "loader/security.hpp"
@@ -155,15 +156,21 @@ bool open_plugin(PluginRecord& b) {
   b.library_path = real;
   if (!open_library_file(b, real, t)) return false;
   loaded_real_paths().insert(real);  // forget_opened_library() takes it back
-  auto get = reinterpret_cast<kf_plugin_get_fn>(
-      os::find_symbol(static_cast<os::Library*>(b.library), KF_PLUGIN_ENTRY_SYMBOL));
+  const char* symbol = b.collective ? KF_COLLECTIVE_ENTRY_SYMBOL : KF_PLUGIN_ENTRY_SYMBOL;
+  void* get = os::find_symbol(static_cast<os::Library*>(b.library), symbol);
   if (get == nullptr) {
     StepTimer at;
     return fail_step(b, "abi", real, KF_BACKEND_REJECTED, KF_INVALID_ARGUMENT,
-                     real + " does not export " KF_PLUGIN_ENTRY_SYMBOL
-                            "; is it a kernforge plugin?", at);
+                     real + " does not export " + symbol + "; is it a kernforge " +
+                         (b.collective ? "collective plugin (its manifest says so)?" : "plugin?"),
+                     at);
   }
-  return check_plugin(b, get(KF_PLUGIN_ABI_MAJOR, KF_PLUGIN_ABI_MINOR));
+  if (b.collective) {
+    return check_collective(b, reinterpret_cast<kf_collective_get_fn>(get)(
+                                   KF_COLLECTIVE_ABI_MAJOR, KF_COLLECTIVE_ABI_MINOR));
+  }
+  return check_plugin(b, reinterpret_cast<kf_plugin_get_fn>(get)(KF_PLUGIN_ABI_MAJOR,
+                                                                 KF_PLUGIN_ABI_MINOR));
 }
 
 void forget_opened_library(const PluginRecord& r) noexcept {

@@ -14,6 +14,7 @@
 #include "core/first_use.hpp"
 #include "device/backend_registry.hpp"
 #include "loader/activate_step.hpp"
+#include "loader/collective_records.hpp"
 #include "loader/manifest_step.hpp"
 #include "loader/open_step.hpp"
 #include "loader/os.hpp"
@@ -168,6 +169,15 @@ void set_aside(Batch& b, const std::vector<LoadRequest>& requests) {
   }
 }
 
+// A finished record goes to its table: a collective plugin's is no backend's.
+void publish(Owned r) {
+  if (r->collective) {
+    publish_collective(std::move(r));
+  } else {
+    publish_record(std::move(r));
+  }
+}
+
 // Loads a batch: one record per request, in order, not yet published. With `may_defer` (start-up)
 // the plugins whose manifests ask to start on first use are only checked and set aside. Out of
 // memory rolls the batch back and goes on as an exception (Note [Out of memory while loading]).
@@ -177,12 +187,18 @@ Batch load_batch(const std::vector<LoadRequest>& requests, bool may_defer) {
   try {
     std::map<std::string, std::vector<PluginRecord*>> groups;
     std::vector<std::string> order;
+    std::vector<const PluginRecord*> collectives;  // loaded beside the device groups
     for (const LoadRequest& req : requests) {
       b.done.push_back(std::make_unique<PluginRecord>());
       PluginRecord& r = *b.done.back();
       const bool ready = prepare(req, r, may_defer);
       classify_for_selection(r);
       if (!ready) continue;
+      if (r.collective) {
+        activate_collective(r, collectives.data(), collectives.size());
+        collectives.push_back(&r);
+        continue;
+      }
       if (groups.find(r.device_type_name) == groups.end()) order.push_back(r.device_type_name);
       groups[r.device_type_name].push_back(&r);
     }
@@ -220,7 +236,7 @@ void start_deferred_plugins() {
 void load_plugins(const std::vector<LoadRequest>& requests, bool may_defer) {
   Batch b = load_batch(requests, may_defer);
   for (Owned& r : b.done) {
-    if (r != nullptr) publish_record(std::move(r));
+    if (r != nullptr) publish(std::move(r));
   }
   if (b.deferred.empty()) return;
   add_deferred(b.deferred);
@@ -241,7 +257,7 @@ void load_one_plugin(const LoadRequest& request) {
   const bool loaded = r.state == KF_BACKEND_LOADED;
   const kf_status_t failure = r.failure;
   const std::string reason = loaded ? std::string() : r.reason;
-  publish_record(std::move(done.front()));  // a failure may be left out of the table
+  publish(std::move(done.front()));  // a failure may be left out of the table
   if (!loaded) fail(failure, "kf_load_plugin({}): {}", request.path, reason);
 }
 

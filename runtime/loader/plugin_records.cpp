@@ -73,4 +73,8 @@ int64_t unlisted_failures() noexcept {
   return records().unlisted.load(std::memory_order_relaxed);
 }
 
+void note_unlisted_failure() noexcept {
+  records().unlisted.fetch_add(1, std::memory_order_relaxed);
+}
+
 }  // namespace kf

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
+#include "loader/collective_records.hpp"
 #include "loader/json_document.hpp"
 #include "loader/os.hpp"
 #include "loader/plugin_loader.hpp"
@@ -105,6 +106,41 @@ void put_backends(Json& list) {
   }
 }
 
+// A collective plugin's describe() line ("" without one, or when it throws).
+std::string collective_details(const PluginRecord& b) {
+  const kf_collective_plugin_t* p = b.collective_plugin;
+  if (p == nullptr || b.plugin_struct_size < KF_COLLECTIVE_SLOT_END(describe) ||
+      p->describe == nullptr) {
+    return "";
+  }
+  try {
+    const char* text = p->describe();
+    return text != nullptr ? text : "";
+  } catch (...) {
+    return "";
+  }
+}
+
+// The collective plugins (collective_records.hpp), each as a backend is, less devices and
+// selection.
+void put_collectives(Json& list) {
+  for (int32_t i = 0; i < collective_count(); ++i) {
+    const PluginRecord& b = *collective_at(i);
+    list.push_back(objects(10));
+    Json& o = list.back();
+    o["name"] = b.name;
+    o["state"] = backend_state_name(b.state);
+    o["status"] = status_name(b.state == KF_BACKEND_LOADED ? KF_OK : b.failure);
+    o["reason"] = b.reason;
+    o["version"] = b.version;
+    o["device_type"] = b.device_type_name;
+    o["library"] = b.library_path;
+    o["manifest"] = b.manifest_path;
+    o["source"] = b.source;
+    o["details"] = collective_details(b);
+  }
+}
+
 // The plugins waiting for their first use (core/first_use.hpp): not yet in "backends".
 void put_deferred(Json& list) {
   for (const DeferredPlugin& p : deferred_plugins()) {
@@ -174,7 +210,7 @@ void report_search_root(const std::string& path, const std::string& source) {
 }
 
 std::string report_json() {
-  Json j = objects(14);
+  Json j = objects(15);
   const ReleaseJsonOnExit<Json> release(j);  // Note [Building the report without aborting]
   j["schema_version"] = 1;
   j["kernforge_version"] = KF_VERSION_STRING;
@@ -189,6 +225,7 @@ std::string report_json() {
   put_environment(j["environment"] = objects(env::runtime_variables().size()));
   put_backends(j["backends"] = Json::array());
   put_deferred(j["deferred"] = Json::array());
+  put_collectives(j["collectives"] = Json::array());
   put_device_types(j["device_types"] = objects(static_cast<size_t>(record_count())));
   j["unlisted_failures"] = unlisted_failures();  // Note [A bounded plugin table]
   std::lock_guard<std::mutex> lock(r.mutex);

@@ -198,7 +198,8 @@ TEST(AbiRuntime, GrowableStructsAcceptOlderAndNewerSizes) {
 }
 
 // The version the library reports is the header's, and the header's is pinned here: a minor
-// grows only with an addition its version rules name (kernforge.h; 2.6: ops that write several
+// grows only with an addition its version rules name (kernforge.h; 2.7: collectives and
+// KF_TIMEOUT; 2.6: ops that write several
 // tensors, the fused optimizer updates kf_adamw_step_, kf_sgd_step_, kf_fused_adamw, kf_fused_sgd).
 TEST(AbiRuntime, AbiVersionIsTheHeadersAndPinned) {
   uint32_t major = 0, minor = 0;
@@ -206,7 +207,7 @@ TEST(AbiRuntime, AbiVersionIsTheHeadersAndPinned) {
   EXPECT_EQ(major, static_cast<uint32_t>(KF_ABI_VERSION_MAJOR));
   EXPECT_EQ(minor, static_cast<uint32_t>(KF_ABI_VERSION_MINOR));
   EXPECT_EQ(major, 2u);
-  EXPECT_EQ(minor, 6u);
+  EXPECT_EQ(minor, 7u);
   EXPECT_EQ(kf_abi_version(nullptr, nullptr), KF_OK);
 }
 
@@ -241,7 +242,7 @@ TEST(AbiRuntime, InitAfterStartWithOtherOptions) {
 }
 
 TEST(AbiRuntime, StatusAndDtypeNamesNeverNull) {
-  for (int s = 0; s <= 12; ++s) EXPECT_NE(kf_status_name(static_cast<kf_status_t>(s)), nullptr);
+  for (int s = 0; s <= 13; ++s) EXPECT_NE(kf_status_name(static_cast<kf_status_t>(s)), nullptr);
   EXPECT_STREQ(kf_status_name(KF_INVALID_ARGUMENT), "KF_INVALID_ARGUMENT");
   EXPECT_NE(kf_dtype_name(static_cast<kf_dtype_t>(42)), nullptr);
   EXPECT_EQ(kf_dtype_size(static_cast<kf_dtype_t>(42)), 0u);

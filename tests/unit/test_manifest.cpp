@@ -181,13 +181,32 @@ TEST(Manifest, OutOfRangeIntegersAreRejectedNotTruncated) {
 }
 
 TEST(Manifest, OtherManifestVersionsAreRefused) {
-  for (int v : {0, 2, 100}) {
+  for (int v : {0, 3, 100}) {
     json j = valid();
     j["manifest_version"] = v;
     const kf::Error e = reject(j);
     EXPECT_EQ(e.status(), KF_INVALID_ARGUMENT) << v;
-    EXPECT_TRUE(mentions(e.what(), {kPath, "'manifest_version'", std::to_string(v), "1"})) << v;
+    EXPECT_TRUE(mentions(e.what(), {kPath, "'manifest_version'", std::to_string(v), "1 and 2"}))
+        << v;
   }
+}
+
+// Version 2 adds "kind" (required there): a collective plugin's manifest (docs/distributed.md).
+TEST(Manifest, VersionTwoHasAKind) {
+  EXPECT_EQ(kf::parse_manifest_text(valid().dump(), kPath).kind, "device");
+  json j = valid();
+  j["manifest_version"] = 2;
+  j["kind"] = "collective";
+  EXPECT_EQ(kf::parse_manifest_text(j.dump(), kPath).kind, "collective");
+  j["kind"] = "device";
+  EXPECT_EQ(kf::parse_manifest_text(j.dump(), kPath).kind, "device");
+  j["kind"] = "network";
+  EXPECT_TRUE(mentions(reject(j).what(), {kPath, "'kind'", "network", "collective"}));
+  j.erase("kind");
+  EXPECT_TRUE(mentions(reject(j).what(), {kPath, "'kind'", "missing"}));
+  json one = valid();
+  one["kind"] = "collective";  // an older loader would take it for a device: refused
+  EXPECT_TRUE(mentions(reject(one).what(), {kPath, "'kind'", "manifest_version\": 2"}));
 }
 
 TEST(Manifest, EmptyNamesAreRefused) {

@@ -58,6 +58,25 @@ void print_backends(const LoadReport& r) {
   table.print(std::cout, "  ");
 }
 
+// A line per collective plugin (docs/distributed.md): loaded, or why not.
+void print_collectives(const LoadReport& r) {
+  if (r.collectives.empty()) {
+    std::cout << "collectives: none found\n";
+    return;
+  }
+  std::cout << "collectives:\n";
+  for (const ReportBackend& c : r.collectives) {
+    std::cout << "  " << or_dash(c.name) << " (" << or_dash(c.device_type) << "): ";
+    if (c.state == "loaded") {
+      std::cout << "loaded " << or_dash(c.version) << " " << or_dash(c.library)
+                << (c.details.empty() ? "" : " (" + c.details + ")") << "\n";
+    } else {
+      std::cout << or_dash(c.state) << (c.status.empty() ? "" : ", " + c.status) << ": "
+                << or_dash(c.reason) << "\n";
+    }
+  }
+}
+
 void print_problems(const LoadReport& r) {
   bool first = true;
   for (const ReportBackend& b : r.backends) {
@@ -143,6 +162,7 @@ int run_doctor(const DoctorOptions& options) {
   print_header(report);
   print_backends(report);
   print_serving(report, std::cout);
+  print_collectives(report);
   print_problems(report);
   print_libraries_and_details(report);
   if (options.verbose) print_steps(report);

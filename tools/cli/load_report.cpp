@@ -130,6 +130,9 @@ LoadReport parse_load_report(const std::string& text) {
   for (const Json& b : array_at(j, "backends")) {
     if (b.is_object()) r.backends.push_back(parse_backend(b));
   }
+  for (const Json& c : array_at(j, "collectives")) {
+    if (c.is_object()) r.collectives.push_back(parse_backend(c));
+  }
   for (const Json& s : array_at(j, "steps")) {
     if (s.is_object()) r.steps.push_back(parse_step(s));
   }

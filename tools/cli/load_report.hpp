@@ -56,6 +56,7 @@ struct LoadReport {
   std::vector<std::pair<std::string, std::string>> environment;  // only the variables set
   std::vector<std::pair<std::string, std::string>> search_roots;  // path, source
   std::vector<ReportBackend> backends;
+  std::vector<ReportBackend> collectives;  // the collective plugins (no devices)
   std::vector<ReportStep> steps;
 };
 

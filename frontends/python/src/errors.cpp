@@ -14,6 +14,7 @@ PyObject* exception_for(kf_status_t status) {
     case KF_UNIMPLEMENTED: return PyExc_NotImplementedError;  // a subclass of RuntimeError
     case KF_NOT_FOUND: return PyExc_LookupError;
     case KF_PERMISSION_DENIED: return PyExc_PermissionError;
+    case KF_TIMEOUT: return PyExc_TimeoutError;
     default: return PyExc_RuntimeError;
   }
 }

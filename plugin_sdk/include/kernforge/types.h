@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #define KF_ABI_VERSION_MAJOR 2
-#define KF_ABI_VERSION_MINOR 6
+#define KF_ABI_VERSION_MINOR 7
 
 /** Maximum number of dimensions of a tensor. */
 #define KF_MAX_NDIM 16
@@ -36,8 +36,20 @@ typedef enum kf_status_t {
   KF_OUT_OF_RANGE = 10,      /* an index or dim outside its range */
   KF_BUFFER_TOO_SMALL = 11,  /* a caller's buffer cannot hold the result; see `needed` */
   KF_PERMISSION_DENIED = 12, /* a file or folder may not be trusted (world-writable, foreign) */
+  KF_TIMEOUT = 13,           /* a collective or rendezvous did not finish inside its timeout (2.7) */
   KF_STATUS_MAX_ENUM = 0x7fffffff /* forces 32 bits; not a status */
 } kf_status_t;
+
+/** How a collective combines the ranks' values (ABI 2.7). AVG is the sum divided by the world
+ * size (integers divide toward zero). */
+typedef enum kf_reduce_op_t {
+  KF_REDUCE_SUM = 0,
+  KF_REDUCE_PROD = 1,
+  KF_REDUCE_MIN = 2,
+  KF_REDUCE_MAX = 3,
+  KF_REDUCE_AVG = 4,
+  KF_REDUCE_OP_MAX_ENUM = 0x7fffffff /* forces 32 bits; not an op */
+} kf_reduce_op_t;
 
 typedef enum kf_log_level_t {
   KF_LOG_TRACE = 0, KF_LOG_DEBUG = 1, KF_LOG_INFO = 2, KF_LOG_WARN = 3,

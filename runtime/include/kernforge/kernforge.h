@@ -41,7 +41,8 @@
  * functions after it. 2.6: ops that write several tensors (an in-place op may write further
  * Tensor(b!) arguments, which it returns after self; an op returning nothing writes its
  * Tensor(a!)[] lists) and the fused optimizer updates kf_adamw_step_, kf_sgd_step_,
- * kf_fused_adamw and kf_fused_sgd of kernforge_ops.h. A kind of
+ * kf_fused_adamw and kf_fused_sgd of kernforge_ops.h. 2.7: collectives (kf_comm_t, kf_work_t,
+ * kf_comm_create and the functions after it, kf_reduce_op_t) and the status KF_TIMEOUT. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.
@@ -633,6 +634,82 @@ KF_API kf_status_t kf_safetensors_metadata_count(kf_safetensors_t file, int32_t*
 /** Metadata entry `index`, in the header's order; the strings live as long as `file`. */
 KF_API kf_status_t kf_safetensors_metadata(kf_safetensors_t file, int32_t index,
                                            const char** out_key, const char** out_value);
+
+/* ----------------------------------------------------------- collectives -- */
+/*
+ * Collectives (ABI 2.7, docs/distributed.md). The transports and algorithms are an engine's,
+ * reached through a collective plugin ("kind": "collective" in its manifest). A communicator
+ * joins `world_size` processes through a rendezvous; every call on it that several ranks make
+ * must be made by all of them in the same order. A call that cannot finish inside the
+ * communicator's timeout ends with KF_TIMEOUT (never a hang); an engine's failure comes back as
+ * KF_UNAVAILABLE or KF_INTERNAL with the engine's own text in kf_last_error_message(). A
+ * communicator whose call failed should be destroyed: its peers may be out of step.
+ */
+typedef struct kf_comm_s* kf_comm_t;
+typedef struct kf_work_s* kf_work_t;
+
+typedef struct kf_comm_options_t {
+  size_t struct_size;
+  /* Which engine serves which device type: "cpu:gloo", or a list "cpu:gloo,cuda:nccl"; a bare
+   * plugin name ("gloo") serves the device type its plugin names. */
+  const char* engine;
+  /* "file://<absolute folder>" (a folder every rank can write; it must exist) or "env://"
+   * (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, as torchrun sets them). */
+  const char* rendezvous;
+  int32_t rank;          /* 0 <= rank < world_size; -1: from the rendezvous (env://) */
+  int32_t world_size;    /* >= 1; -1: from the rendezvous (env://) */
+  int64_t timeout_ms;    /* the limit of the rendezvous and of every call; <= 0: 30 minutes */
+} kf_comm_options_t;
+
+/** Joins the communicator: every rank calls it with the same engine, rendezvous and world size.
+ * KF_NOT_FOUND for an engine no loaded collective plugin has (the message lists those loaded),
+ * KF_TIMEOUT when not every rank arrived inside the timeout. */
+KF_API kf_status_t kf_comm_create(const kf_comm_options_t* options, kf_comm_t* out);
+/** Leaves and frees the communicator. Destroying NULL is KF_OK; its works must be released. */
+KF_API kf_status_t kf_comm_destroy(kf_comm_t comm);
+/** This process's rank and the world size (trivial accessors with a status). */
+KF_API kf_status_t kf_comm_rank(kf_comm_t comm, int32_t* out);
+KF_API kf_status_t kf_comm_world_size(kf_comm_t comm, int32_t* out);
+
+/*
+ * The collectives. Tensors must be contiguous and on a device type the communicator's engine
+ * serves; every rank passes the same dtype and element count. Each starts the work and hands
+ * back a work handle in `out`; with `out` NULL the call waits for the work and returns its
+ * status. A work ends with kf_work_wait (or kf_work_test saying done); release it after.
+ * A slot the engine's plugin leaves empty is KF_UNIMPLEMENTED naming the engine and the call.
+ */
+/** Combines `tensor` over every rank, in place. */
+KF_API kf_status_t kf_all_reduce(kf_comm_t comm, kf_tensor_t tensor, kf_reduce_op_t op,
+                                 kf_work_t* out);
+/** Copies rank `root`'s `tensor` into every rank's `tensor`. */
+KF_API kf_status_t kf_broadcast(kf_comm_t comm, kf_tensor_t tensor, int32_t root,
+                                kf_work_t* out);
+/** `output` (world_size times input's elements, same dtype) gets every rank's `input`, in rank
+ * order. */
+KF_API kf_status_t kf_all_gather(kf_comm_t comm, kf_tensor_t output, kf_tensor_t input,
+                                 kf_work_t* out);
+/** Combines `input` (world_size times output's elements) over every rank; rank r's `output`
+ * gets the r-th slice of the result. */
+KF_API kf_status_t kf_reduce_scatter(kf_comm_t comm, kf_tensor_t output, kf_tensor_t input,
+                                     kf_reduce_op_t op, kf_work_t* out);
+/** Sends `tensor` to rank `peer`, matched by a kf_recv there with the same `tag`. */
+KF_API kf_status_t kf_send(kf_comm_t comm, kf_tensor_t tensor, int32_t peer, int32_t tag,
+                           kf_work_t* out);
+/** Receives into `tensor` from rank `peer` what it sent with `tag`. */
+KF_API kf_status_t kf_recv(kf_comm_t comm, kf_tensor_t tensor, int32_t peer, int32_t tag,
+                           kf_work_t* out);
+/** Returns once every rank has entered it. */
+KF_API kf_status_t kf_barrier(kf_comm_t comm, kf_work_t* out);
+
+/** Waits for the work to end (at most the communicator's timeout: then KF_TIMEOUT) and returns
+ * its status; waiting again returns the same status. */
+KF_API kf_status_t kf_work_wait(kf_work_t work);
+/** *out_done = whether the work has ended (then kf_work_wait returns at once). */
+KF_API kf_status_t kf_work_test(kf_work_t work, bool* out_done);
+/** Frees the handle (an unfinished work is waited for first). Releasing NULL is KF_OK. */
+KF_API kf_status_t kf_work_release(kf_work_t work);
+/** "sum", "prod", "min", "max", "avg" (trivial accessor; "unknown" for other values). */
+KF_API const char* kf_reduce_op_name(int32_t op);
 
 #ifdef __cplusplus
 } /* extern "C" */

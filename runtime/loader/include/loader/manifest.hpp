@@ -35,6 +35,9 @@ struct DriverGate {
 
 struct Manifest {
   std::string path;        // absolute path of the .json
+  // "device" (a backend: kernforge/plugin.h) or "collective" (kernforge/collective.h), which
+  // needs "manifest_version": 2, so that a loader that knows only devices refuses it.
+  std::string kind = "device";
   std::string dir;         // its folder
   std::string name;
   std::string library;     // file name or absolute path of the plugin library

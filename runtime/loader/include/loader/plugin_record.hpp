@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "device/backend.hpp"
+#include "kernforge/collective.h"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
 
@@ -49,7 +50,9 @@ struct PluginRecord {
   bool shipped = false;          // found in the core's own plugin folder (selection.hpp)
   bool preferred = false;        // named for its device type by KERNFORGE_PREFER_PLUGINS
   bool deferred = false;         // set aside until its first use (core/first_use.hpp)
+  bool collective = false;       // "kind": "collective" (loader/collective_records.hpp)
   const kf_plugin_t* plugin = nullptr;
+  const kf_collective_plugin_t* collective_plugin = nullptr;  // set when collective
   size_t plugin_struct_size = 0; // how much of *plugin its ABI minor has
   void* library = nullptr;       // the os::Library (never closed)
   Backend* backend = nullptr;    // set when loaded; lives for the process

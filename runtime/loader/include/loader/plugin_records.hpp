@@ -31,5 +31,7 @@ const PluginRecord* record_at(int32_t index) noexcept;
 void publish_record(std::unique_ptr<PluginRecord> record);
 /// How many records were left out.
 int64_t unlisted_failures() noexcept;
+/// Counts one more record left out (a collective failure past its table: collective_records).
+void note_unlisted_failure() noexcept;
 
 }  // namespace kf

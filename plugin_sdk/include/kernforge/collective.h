@@ -1,0 +1,126 @@
+/*
+ * kernforge/collective.h — the collective plugin ABI: what a plugin over a collective engine
+ * (gloo, MPI, NCCL, a vendor's library) exports, and what the core hands it. Plain C99.
+ *
+ * A collective plugin is found, trusted and loaded like a device plugin (docs/loader.md), from a
+ * manifest of "manifest_version": 2 with "kind": "collective"; its "abi" is the collective ABI
+ * below, and "device_type" the device type whose tensors it moves. It exports one symbol,
+ *
+ *     const kf_collective_plugin_t* kf_collective_get(uint32_t host_major, uint32_t host_minor);
+ *
+ * and does not link libkernforge. docs/distributed.md shows a whole plugin.
+ *
+ * Version rules (the plugin ABI's, kernforge/plugin.h):
+ *  - KF_COLLECTIVE_ABI_MAJOR changes on any incompatible change; the host refuses a plugin of
+ *    another major, naming both numbers.
+ *  - KF_COLLECTIVE_ABI_MINOR grows when slots are appended to kf_collective_plugin_t or fields
+ *    to a call struct. A plugin built for an older minor loads, and the host calls only the
+ *    slots its struct_size covers.
+ *
+ * Slots
+ *  - Every slot may be NULL. The host answers a call whose slot is NULL with KF_UNIMPLEMENTED,
+ *    naming the engine and the call; a plugin without comm_init cannot make a communicator.
+ *  - Errors: a slot returns a kf_status_t and writes the engine's own text into `error` (at most
+ *    `error_cap` bytes, NUL included). KF_TIMEOUT for a call that did not finish inside
+ *    `timeout_ms`; KF_UNAVAILABLE for a peer or transport that failed; KF_INVALID_ARGUMENT for
+ *    what the engine cannot take (a dtype, an op). No C++ exception may leave a slot.
+ *  - A slot never blocks longer than its timeout: a peer that never comes is KF_TIMEOUT.
+ *
+ * Communicators and works
+ *  - comm_init joins the rendezvous (kf_comm_init_t) and returns the plugin's communicator, an
+ *    opaque pointer the host hands back in every call; comm_destroy frees it.
+ *  - A collective slot starts the work. It may finish it before returning (then *work = NULL)
+ *    or hand back an opaque work, which the host later passes to work_wait or work_test and
+ *    then to work_release. Calls on one communicator come from one thread at a time, in the
+ *    same order on every rank.
+ *  - Tensors are contiguous views (kernforge/plugin.h) on the plugin's device type; `stream` is
+ *    the device's native stream (NULL on the cpu, or for the device's default stream), on which
+ *    the plugin queues its work where the engine allows.
+ */
+#ifndef KERNFORGE_COLLECTIVE_H_
+#define KERNFORGE_COLLECTIVE_H_
+
+#include "kernforge/plugin.h"
+#include "kernforge/types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KF_COLLECTIVE_ABI_MAJOR 1
+#define KF_COLLECTIVE_ABI_MINOR 0
+#define KF_COLLECTIVE_ENTRY_SYMBOL "kf_collective_get"
+
+/** What comm_init is given. */
+typedef struct kf_comm_init_t {
+  size_t struct_size;
+  /* "file://<absolute folder>", or "tcp://<host>:<port>" for the core's own key-value store
+   * (what env:// becomes). */
+  const char* rendezvous;
+  /* A prefix for every key this communicator puts in the rendezvous store, unique to it. */
+  const char* prefix;
+  int32_t rank;
+  int32_t world_size;
+  int64_t timeout_ms;   /* of the rendezvous and the default of every call */
+  char* error;          /* the engine's text on failure */
+  size_t error_cap;
+} kf_comm_init_t;
+
+/** One collective call. */
+typedef struct kf_collective_call_t {
+  size_t struct_size;
+  void* comm;                 /* what comm_init returned */
+  kf_tensor_view_t input;     /* all_gather and reduce_scatter: what is sent; else the tensor */
+  kf_tensor_view_t output;    /* all_gather and reduce_scatter: what is received; else = input */
+  int32_t reduce_op;          /* kf_reduce_op_t: all_reduce and reduce_scatter */
+  int32_t peer;               /* broadcast: the root; send and recv: the other rank */
+  int32_t tag;                /* send and recv */
+  int32_t reserved;
+  int64_t timeout_ms;
+  void* stream;               /* the device's native stream (NULL: the default, or the cpu) */
+  char* error;                /* the engine's text on failure */
+  size_t error_cap;
+} kf_collective_call_t;
+
+typedef kf_status_t (*kf_collective_fn)(const kf_collective_call_t* call, void** work);
+
+typedef struct kf_collective_plugin_t {
+  size_t struct_size;
+  uint32_t abi_major;         /* KF_COLLECTIVE_ABI_MAJOR the plugin was built with */
+  uint32_t abi_minor;
+  const char* name;           /* "gloo": what an engine choice names ("cpu:gloo") */
+  const char* version;        /* the plugin's version */
+  const char* device_type;    /* "cpu": whose tensors it moves */
+  /* A line for kernforge doctor (the engine and its version); may be NULL. */
+  const char* (*describe)(void);
+  kf_status_t (*comm_init)(const kf_comm_init_t* init, void** comm);
+  kf_status_t (*comm_destroy)(void* comm);
+  /* Ends every pending call of the communicator with an error, on this rank (later). */
+  kf_status_t (*comm_abort)(void* comm);
+  /* A sub-communicator of the ranks giving the same color, ordered by key (later). */
+  kf_status_t (*comm_split)(void* comm, int32_t color, int32_t key, const kf_comm_init_t* init,
+                            void** out);
+  kf_collective_fn all_reduce;
+  kf_collective_fn broadcast;
+  kf_collective_fn all_gather;
+  kf_collective_fn reduce_scatter;
+  kf_collective_fn send;
+  kf_collective_fn recv;
+  kf_collective_fn barrier;
+  kf_status_t (*work_wait)(void* work, int64_t timeout_ms, char* error, size_t error_cap);
+  kf_status_t (*work_test)(void* work, int32_t* done, char* error, size_t error_cap);
+  void (*work_release)(void* work);
+} kf_collective_plugin_t;
+
+typedef const kf_collective_plugin_t* (*kf_collective_get_fn)(uint32_t host_abi_major,
+                                                               uint32_t host_abi_minor);
+
+/** Whether a plugin's struct of `struct_size` bytes has the slot ending at `slot_end`. */
+#define KF_COLLECTIVE_SLOT_END(field)                                        \
+  (offsetof(kf_collective_plugin_t, field) + sizeof(((kf_collective_plugin_t*)0)->field))
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* KERNFORGE_COLLECTIVE_H_ */

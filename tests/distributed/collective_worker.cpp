@@ -1,0 +1,336 @@
+// One rank of the collective tests (run_ranks.py starts them; docs/distributed.md). Through the
+// C ABI only, it makes a communicator over "cpu:gloo" with a file:// rendezvous and checks every
+// collective and reduction, for every dtype gloo reduces and for sizes 0, 1, 7 and 1003, against
+// a double-precision reference it computes itself. Modes:
+//   collectives <rank> <world> <folder> <timeout_ms>  every call, against the reference
+//   absent <rank> <world> <folder> <timeout_ms>       a rank never arrives: KF_TIMEOUT from
+//                                                     kf_comm_create
+//   stall <rank> <world> <folder> <timeout_ms>        every rank arrives; the last never calls
+//                                                     all_reduce: the others get KF_TIMEOUT
+//   null-slot <manifest> <folder>                     a plugin without slots: KF_UNIMPLEMENTED
+//                                                     naming the engine and the call
+// Prints what failed and exits 1, or exits 0.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernforge/kernforge.h"
+
+namespace {
+
+int g_failures = 0;
+int g_checks = 0;
+
+void expect(bool ok, const std::string& what) {
+  ++g_checks;
+  if (ok) return;
+  ++g_failures;
+  std::fprintf(stderr, "FAILED: %s\n", what.c_str());
+}
+
+bool ok(kf_status_t s, const std::string& what) {
+  expect(s == KF_OK, what + ": " + kf_status_name(s) + " " + (s == KF_OK ? "" : kf_last_error_message()));
+  return s == KF_OK;
+}
+
+struct Job {
+  int rank = 0;
+  int world = 1;
+  std::string folder;
+  int64_t timeout_ms = 5000;
+};
+
+kf_status_t make_comm(const Job& j, const char* engine, kf_comm_t* out) {
+  kf_comm_options_t o{};
+  o.struct_size = sizeof o;
+  o.engine = engine;
+  const std::string url = "file://" + j.folder;
+  o.rendezvous = url.c_str();
+  o.rank = j.rank;
+  o.world_size = j.world;
+  o.timeout_ms = j.timeout_ms;
+  return kf_comm_create(&o, out);
+}
+
+// The value rank r holds at element i: small (a product of 4 fits int8), negative at some
+// places for signed dtypes.
+double value(int r, int64_t i, bool is_signed) {
+  const double v = 1.0 + static_cast<double>((i + r) % 3);
+  return is_signed && (i + 2 * r) % 4 == 0 ? -v : v;
+}
+
+double reduce_ref(kf_reduce_op_t op, int world, int64_t i, bool is_signed, bool integer) {
+  double acc = value(0, i, is_signed);
+  for (int r = 1; r < world; ++r) {
+    const double v = value(r, i, is_signed);
+    if (op == KF_REDUCE_PROD) acc *= v;
+    if (op == KF_REDUCE_MIN) acc = std::fmin(acc, v);
+    if (op == KF_REDUCE_MAX) acc = std::fmax(acc, v);
+    if (op == KF_REDUCE_SUM || op == KF_REDUCE_AVG) acc += v;
+  }
+  if (op != KF_REDUCE_AVG) return acc;
+  return integer ? std::trunc(acc / world) : acc / world;
+}
+
+// Host values <-> the bytes of a dtype.
+template <class T>
+void fill_as(std::vector<unsigned char>& bytes, const std::vector<double>& v) {
+  bytes.resize(v.size() * sizeof(T));
+  for (size_t i = 0; i < v.size(); ++i) {
+    const T x = static_cast<T>(v[i]);
+    std::memcpy(bytes.data() + i * sizeof(T), &x, sizeof(T));
+  }
+}
+
+template <class T>
+double read_as(const unsigned char* p) {
+  T x;
+  std::memcpy(&x, p, sizeof(T));
+  return static_cast<double>(x);
+}
+
+#define KF_WORKER_DTYPES(X)                                                                  \
+  X(KF_FLOAT32, float) X(KF_FLOAT64, double) X(KF_INT8, int8_t) X(KF_UINT8, uint8_t)         \
+  X(KF_INT16, int16_t) X(KF_UINT16, uint16_t) X(KF_INT32, int32_t) X(KF_UINT32, uint32_t)    \
+  X(KF_INT64, int64_t) X(KF_UINT64, uint64_t)
+
+kf_tensor_t tensor_of(kf_dtype_t dtype, const std::vector<double>& v) {
+  std::vector<unsigned char> bytes;
+#define KF_FILL_(d, T) if (dtype == d) fill_as<T>(bytes, v);
+  KF_WORKER_DTYPES(KF_FILL_)
+#undef KF_FILL_
+  const int64_t shape[1] = {static_cast<int64_t>(v.size())};
+  kf_tensor_t t = nullptr;
+  static unsigned char none = 0;  // an empty tensor's data: any address
+  ok(kf_tensor_from_data(bytes.empty() ? &none : bytes.data(), shape, 1, dtype, kf_device_cpu(),
+                         &t), "kf_tensor_from_data");
+  return t;
+}
+
+std::vector<double> values_of(kf_tensor_t t, kf_dtype_t dtype, size_t n) {
+  std::vector<unsigned char> bytes(n * kf_dtype_size(dtype) + 1);  // never empty
+  ok(kf_tensor_copy_to_host(t, bytes.data(), bytes.size() - 1), "kf_tensor_copy_to_host");
+  std::vector<double> out(n);
+  for (size_t i = 0; i < n; ++i) {
+#define KF_READ_(d, T) if (dtype == d) out[i] = read_as<T>(bytes.data() + i * sizeof(T));
+    KF_WORKER_DTYPES(KF_READ_)
+#undef KF_READ_
+  }
+  return out;
+}
+
+bool close(double got, double want, kf_dtype_t dtype) {
+  const bool floating = dtype == KF_FLOAT32 || dtype == KF_FLOAT64;
+  return floating ? std::fabs(got - want) <= 1e-5 * std::fmax(1.0, std::fabs(want)) : got == want;
+}
+
+void compare(const std::vector<double>& got, const std::vector<double>& want, kf_dtype_t dtype,
+             const std::string& what) {
+  bool same = got.size() == want.size();
+  size_t bad = 0;
+  for (size_t i = 0; same && i < got.size(); ++i) {
+    if (!close(got[i], want[i], dtype)) {
+      same = false;
+      bad = i;
+    }
+  }
+  expect(same, what + " " + kf_dtype_name(dtype) + (same || got.size() != want.size() ? "" :
+         " at " + std::to_string(bad) + ": got " + std::to_string(got[bad]) + ", want " +
+         std::to_string(want[bad])));
+}
+
+bool is_signed(kf_dtype_t d) {
+  return d != KF_UINT8 && d != KF_UINT16 && d != KF_UINT32 && d != KF_UINT64;
+}
+
+bool is_integer(kf_dtype_t d) { return d != KF_FLOAT32 && d != KF_FLOAT64; }
+
+std::vector<double> rank_values(int rank, int64_t n, kf_dtype_t d, int64_t offset = 0) {
+  std::vector<double> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = value(rank, offset + i, is_signed(d));
+  return v;
+}
+
+// kf_all_reduce through a work handle: test, wait, release.
+void check_all_reduce(const Job& j, kf_comm_t c, kf_dtype_t d, int64_t n, kf_reduce_op_t op) {
+  kf_tensor_t t = tensor_of(d, rank_values(j.rank, n, d));
+  kf_work_t w = nullptr;
+  const std::string what = std::string("all_reduce ") + kf_reduce_op_name(op) + " n=" + std::to_string(n);
+  if (ok(kf_all_reduce(c, t, op, &w), what)) {
+    bool done = false;
+    ok(kf_work_test(w, &done), what + " test");
+    ok(kf_work_wait(w), what + " wait");
+    ok(kf_work_test(w, &done), what + " test after wait");
+    expect(done, what + ": done after wait");
+    ok(kf_work_release(w), what + " release");
+  }
+  std::vector<double> want(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) want[static_cast<size_t>(i)] = reduce_ref(op, j.world, i, is_signed(d), is_integer(d));
+  compare(values_of(t, d, static_cast<size_t>(n)), want, d, what);
+  kf_tensor_release(t);
+}
+
+void check_broadcast(const Job& j, kf_comm_t c, kf_dtype_t d, int64_t n) {
+  for (int root = 0; root < j.world; ++root) {
+    kf_tensor_t t = tensor_of(d, rank_values(j.rank, n, d));
+    const std::string what = "broadcast root " + std::to_string(root) + " n=" + std::to_string(n);
+    ok(kf_broadcast(c, t, root, nullptr), what);
+    compare(values_of(t, d, static_cast<size_t>(n)), rank_values(root, n, d), d, what);
+    kf_tensor_release(t);
+  }
+}
+
+void check_all_gather(const Job& j, kf_comm_t c, kf_dtype_t d, int64_t n) {
+  kf_tensor_t in = tensor_of(d, rank_values(j.rank, n, d));
+  kf_tensor_t out = tensor_of(d, std::vector<double>(static_cast<size_t>(n * j.world), 0.0));
+  const std::string what = "all_gather n=" + std::to_string(n);
+  ok(kf_all_gather(c, out, in, nullptr), what);
+  std::vector<double> want;
+  for (int r = 0; r < j.world; ++r) {
+    const std::vector<double> v = rank_values(r, n, d);
+    want.insert(want.end(), v.begin(), v.end());
+  }
+  compare(values_of(out, d, want.size()), want, d, what);
+  kf_tensor_release(in);
+  kf_tensor_release(out);
+}
+
+void check_reduce_scatter(const Job& j, kf_comm_t c, kf_dtype_t d, int64_t n, kf_reduce_op_t op) {
+  kf_tensor_t in = tensor_of(d, rank_values(j.rank, n * j.world, d));
+  kf_tensor_t out = tensor_of(d, std::vector<double>(static_cast<size_t>(n), 0.0));
+  const std::string what = std::string("reduce_scatter ") + kf_reduce_op_name(op) + " n=" + std::to_string(n);
+  ok(kf_reduce_scatter(c, out, in, op, nullptr), what);
+  std::vector<double> want(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    want[static_cast<size_t>(i)] = reduce_ref(op, j.world, j.rank * n + i, is_signed(d), is_integer(d));
+  }
+  compare(values_of(out, d, static_cast<size_t>(n)), want, d, what);
+  kf_tensor_release(in);
+  kf_tensor_release(out);
+}
+
+// A ring, even ranks sending first (the sends wait for their receivers).
+void check_send_recv(const Job& j, kf_comm_t c, kf_dtype_t d, int64_t n) {
+  const int next = (j.rank + 1) % j.world;
+  const int prev = (j.rank + j.world - 1) % j.world;
+  kf_tensor_t mine = tensor_of(d, rank_values(j.rank, n, d));
+  kf_tensor_t got = tensor_of(d, std::vector<double>(static_cast<size_t>(n), 0.0));
+  const std::string what = "send/recv n=" + std::to_string(n);
+  for (int phase = 0; phase < 2; ++phase) {
+    if ((j.rank % 2 == 0) == (phase == 0)) {
+      ok(kf_send(c, mine, next, 7, nullptr), what + " send");
+    } else {
+      ok(kf_recv(c, got, prev, 7, nullptr), what + " recv");
+    }
+  }
+  compare(values_of(got, d, static_cast<size_t>(n)), rank_values(prev, n, d), d, what);
+  kf_tensor_release(mine);
+  kf_tensor_release(got);
+}
+
+void check_dtype(const Job& j, kf_comm_t c, kf_dtype_t d) {
+  for (const int64_t n : {0, 1, 7, 1003}) {
+    for (const kf_reduce_op_t op : {KF_REDUCE_SUM, KF_REDUCE_PROD, KF_REDUCE_MIN, KF_REDUCE_MAX,
+                                    KF_REDUCE_AVG}) {
+      check_all_reduce(j, c, d, n, op);
+      check_reduce_scatter(j, c, d, n, op);
+    }
+    check_broadcast(j, c, d, n);
+    check_all_gather(j, c, d, n);
+    if (j.world % 2 == 0) check_send_recv(j, c, d, n);
+  }
+}
+
+int run_collectives(const Job& j) {
+  kf_comm_t c = nullptr;
+  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
+  int32_t rank = -1, world = -1;
+  ok(kf_comm_rank(c, &rank), "kf_comm_rank");
+  ok(kf_comm_world_size(c, &world), "kf_comm_world_size");
+  expect(rank == j.rank && world == j.world, "rank and world size");
+#define KF_CHECK_DTYPE_(d, T) check_dtype(j, c, d);
+  KF_WORKER_DTYPES(KF_CHECK_DTYPE_)
+#undef KF_CHECK_DTYPE_
+  ok(kf_barrier(c, nullptr), "kf_barrier");
+  ok(kf_comm_destroy(c), "kf_comm_destroy");
+  expect(kf_comm_destroy(c) == KF_INVALID_ARGUMENT, "a destroyed communicator is refused");
+  return 0;
+}
+
+bool says(const std::string& what, const char* word) {
+  const std::string message = kf_last_error_message();
+  const bool found = message.find(word) != std::string::npos;
+  expect(found, what + ": the message names '" + word + "': " + message);
+  return found;
+}
+
+int run_absent(const Job& j) {
+  kf_comm_t c = nullptr;
+  const kf_status_t s = make_comm(j, "cpu:gloo", &c);
+  expect(s == KF_TIMEOUT, std::string("a rank that never arrives: KF_TIMEOUT, got ") +
+                              kf_status_name(s) + " " + kf_last_error_message());
+  if (s == KF_OK) kf_comm_destroy(c);
+  return 0;
+}
+
+int run_stall(const Job& j) {
+  kf_comm_t c = nullptr;
+  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
+  if (j.rank == j.world - 1) {  // never calls: stays alive past the others' timeout
+    std::this_thread::sleep_for(std::chrono::milliseconds(3 * j.timeout_ms));
+  } else {
+    kf_tensor_t t = tensor_of(KF_FLOAT32, std::vector<double>(16, 1.0));
+    const kf_status_t s = kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr);
+    expect(s == KF_TIMEOUT, std::string("a rank that never calls: KF_TIMEOUT, got ") +
+                                kf_status_name(s) + " " + kf_last_error_message());
+    says("the timeout", "gloo");
+    kf_tensor_release(t);
+  }
+  kf_comm_destroy(c);
+  return 0;
+}
+
+int run_null_slot(const char* manifest, const char* folder) {
+  if (!ok(kf_load_plugin(manifest), std::string("kf_load_plugin ") + manifest)) return 1;
+  Job j;
+  j.folder = folder;
+  kf_comm_t c = nullptr;
+  if (!ok(make_comm(j, "cpu:nullcoll", &c), "kf_comm_create cpu:nullcoll")) return 1;
+  kf_tensor_t t = tensor_of(KF_FLOAT32, std::vector<double>(4, 1.0));
+  expect(kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr) == KF_UNIMPLEMENTED, "an empty slot");
+  says("an empty slot", "nullcoll") && says("an empty slot", "all_reduce");
+  expect(kf_barrier(c, nullptr) == KF_UNIMPLEMENTED, "an empty barrier slot");
+  says("an empty barrier slot", "barrier");
+  kf_tensor_release(t);
+  ok(kf_comm_destroy(c), "kf_comm_destroy");
+  expect(make_comm(j, "cpu:nosuch", &c) == KF_NOT_FOUND, "an engine no plugin has");
+  says("an engine no plugin has", "nullcoll");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 1 ? argv[1] : "";
+  int rc = 2;
+  if (mode == "null-slot" && argc == 4) {
+    rc = run_null_slot(argv[2], argv[3]);
+  } else if (argc == 6) {
+    Job j{std::atoi(argv[2]), std::atoi(argv[3]), argv[4], std::atoll(argv[5])};
+    if (mode == "collectives") rc = run_collectives(j);
+    if (mode == "absent") rc = run_absent(j);
+    if (mode == "stall") rc = run_stall(j);
+  }
+  if (rc == 2) {
+    std::fprintf(stderr, "usage: %s collectives|absent|stall <rank> <world> <folder> "
+                 "<timeout_ms> | null-slot <manifest> <folder>\n", argv[0]);
+    return 2;
+  }
+  std::printf("%s: %d checks, %d failed\n", mode.c_str(), g_checks, g_failures);
+  return g_failures == 0 && rc == 0 ? 0 : 1;
+}
