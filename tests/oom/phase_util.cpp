@@ -24,15 +24,18 @@ void map_cpu_plugin_libraries() {
 #if defined(KF_OOM_CPU_PLUGIN)
   static void* const handle = dlopen(KF_OOM_CPU_PLUGIN, RTLD_NOW | RTLD_LOCAL);  // kept open
   (void)handle;
-  // oneDNN's side library, which the plugin opens at its first GEMM (absent in a build
-  // without oneDNN: then nothing is mapped).
-  static void* const onednn = [] {
+  // oneDNN's side library, which the plugin opens at its first GEMM, and the gloo collective
+  // plugin (libgloo's static initialisers), which listing the plugins activates; each absent
+  // where it is not built, and then nothing is mapped.
+  static const bool mapped = [] {
     const std::string plugin = KF_OOM_CPU_PLUGIN;
-    const std::string side =
-        plugin.substr(0, plugin.rfind('/') + 1) + "libkernforge_cpu_onednn.so";
-    return dlopen(side.c_str(), RTLD_NOW | RTLD_LOCAL);
+    const std::string folder = plugin.substr(0, plugin.rfind('/') + 1);
+    for (const char* file : {"libkernforge_cpu_onednn.so", "libkernforge_gloo.so"}) {
+      (void)dlopen((folder + file).c_str(), RTLD_NOW | RTLD_LOCAL);  // kept open
+    }
+    return true;
   }();
-  (void)onednn;
+  (void)mapped;
 #endif
 }
 

@@ -21,12 +21,13 @@ kf_device_t oomdev();
 const char* oomdev_manifest();
 const char* oomdev_folder();
 
-/// Maps the CPU plugin's library, and so the libraries it links, and the oneDNN side library it
-/// opens at its first GEMM (or report), before a sweep arms the fault: oneDNN's C++ static
-/// initializers allocate with operator new while the library is mapped, and a std::bad_alloc
-/// there ends any process (they are not kernforge's code, and the plugin itself has none, by
-/// rule). The loader's own dlopen of the plugin, and the plugin's of the side library, then map
-/// nothing new and run no initializer; everything kernforge does is still swept.
+/// Maps the CPU plugin's library, and so the libraries it links, the oneDNN side library it
+/// opens at its first GEMM (or report), and the gloo collective plugin, before a sweep arms the
+/// fault: oneDNN's and gloo's C++ static initializers allocate with operator new while the
+/// library is mapped, and a std::bad_alloc there ends any process (they are not kernforge's
+/// code, and the plugins themselves have none, by rule). The loader's own dlopen of the plugins,
+/// and the cpu plugin's of the side library, then map nothing new and run no initializer;
+/// everything kernforge does is still swept.
 void map_cpu_plugin_libraries();
 
 /// A float32 tensor on `device` holding `values` with `shape`; nullptr and `problem` on error.
