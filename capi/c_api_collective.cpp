@@ -1,5 +1,5 @@
-// The collectives of the C ABI (ABI 2.7). Semantics: runtime/distributed (comm.hpp, work.hpp,
-// collective_call.hpp) and docs/distributed.md.
+// The collectives of the C ABI (ABI 2.7; kf_comm_split and kf_comm_abort 2.8). Semantics:
+// runtime/distributed (comm.hpp, work.hpp, collective_call.hpp) and docs/distributed.md.
 #include "capi/startup.hpp"
 #include "core/error.hpp"
 #include "distributed/collective_call.hpp"
@@ -13,7 +13,9 @@ namespace {
 kf_status_t run(kf_comm_t comm, const kf::CollectiveArgs& args, kf_work_t* out) {
   return kf::guard([&] {
     const char* fn = kf::collective_function(args.op);
-    kf::Work* w = kf::start_collective(kf::checked_comm(comm, fn), args);
+    kf::CollectiveArgs a = args;
+    a.blocking = out == nullptr;
+    kf::Work* w = kf::start_collective(kf::checked_comm(comm, fn), a);
     const kf_work_t handle = kf::publish_work(w);
     if (out != nullptr) {
       *out = handle;
@@ -93,6 +95,19 @@ KF_API kf_status_t kf_comm_world_size(kf_comm_t comm, int32_t* out) {
     if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_comm_world_size: out must not be NULL");
     *out = kf::checked_comm(comm, "kf_comm_world_size").world_size;
   });
+}
+
+KF_API kf_status_t kf_comm_split(kf_comm_t comm, int32_t color, int32_t key, kf_comm_t* out) {
+  return kf::guard([&] {
+    if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_comm_split: out must not be NULL");
+    *out = nullptr;
+    kf::Comm& parent = kf::checked_comm(comm, "kf_comm_split");
+    *out = reinterpret_cast<kf_comm_t>(kf::split_comm(parent, color, key));
+  });
+}
+
+KF_API kf_status_t kf_comm_abort(kf_comm_t comm) {
+  return kf::guard([&] { kf::abort_comm(kf::checked_comm(comm, "kf_comm_abort")); });
 }
 
 KF_API kf_status_t kf_all_reduce(kf_comm_t comm, kf_tensor_t tensor, kf_reduce_op_t op,

@@ -59,6 +59,12 @@ kf_status_t comm_destroy(void* comm) {
   return KF_OK;
 }
 
+kf_status_t comm_abort(void* comm) {
+  auto& c = *static_cast<GlooComm*>(comm);
+  c.worker.poison(KF_UNAVAILABLE, "the communicator was aborted (kf_comm_abort)");
+  return guarded(nullptr, 0, [&] { c.context->closeConnections(); });
+}
+
 std::chrono::milliseconds timeout_of(const GlooComm& c, const kf_collective_call_t& call) {
   return call.timeout_ms > 0 ? std::chrono::milliseconds(call.timeout_ms)
                              : c.context->getTimeout();

@@ -13,6 +13,7 @@
 
 #include "gloo_comm.hpp"
 #include "gloo_errors.hpp"
+#include "gloo_worker.hpp"
 #include "kernforge/dtypes.hpp"
 
 namespace kfgloo {
@@ -143,40 +144,97 @@ void run_barrier(const kf_collective_call_t& call) {
   gloo::barrier(opts);
 }
 
-template <class F>
-kf_status_t finished(const kf_collective_call_t* call, void** work, F&& fn) {
-  *work = nullptr;
-  return guarded(call->error, call->error_cap, [&] { fn(*call); });
+using RunFn = void (*)(const kf_collective_call_t&);
+
+// A dtype gloo cannot reduce is refused when the call starts, before anything is queued.
+void check_reducible(const kf_collective_call_t& call) {
+  visit_reducible(call.input.dtype, [](auto) {});
+}
+
+// Starts `fn` on the communicator's worker (gloo_worker.hpp): queued, with the work handed back,
+// or run to its end at once when the host waits for it (`work` NULL).
+kf_status_t start(const kf_collective_call_t* call, void** work, RunFn fn, bool reduces) {
+  if (work != nullptr) *work = nullptr;
+  if (reduces) {
+    const kf_status_t s = guarded(call->error, call->error_cap, [&] { check_reducible(*call); });
+    if (s != KF_OK) return s;
+  }
+  kf_collective_call_t copy = *call;  // the buffers it names live until the work is released
+  copy.error = nullptr;
+  copy.error_cap = 0;
+  GlooComm& c = comm_of(copy);
+  auto run = [copy, fn] { fn(copy); };
+  if (work == nullptr) {
+    std::string error;
+    const kf_status_t s = c.worker.run_now(run, &error);
+    write_error(call->error, call->error_cap, error);
+    return s;
+  }
+  return guarded(call->error, call->error_cap,
+                 [&] { *work = new std::shared_ptr<GlooTask>(c.worker.post(run)); });
+}
+
+void run_send(const kf_collective_call_t& call) { run_point(call, true); }
+void run_recv(const kf_collective_call_t& call) { run_point(call, false); }
+
+std::shared_ptr<GlooTask>& task_of(void* work) {
+  return *static_cast<std::shared_ptr<GlooTask>*>(work);
 }
 
 }  // namespace
 
 kf_status_t all_reduce(const kf_collective_call_t* call, void** work) {
-  return finished(call, work, run_all_reduce);
+  return start(call, work, run_all_reduce, true);
 }
 
 kf_status_t broadcast(const kf_collective_call_t* call, void** work) {
-  return finished(call, work, run_broadcast);
+  return start(call, work, run_broadcast, false);
 }
 
 kf_status_t all_gather(const kf_collective_call_t* call, void** work) {
-  return finished(call, work, run_all_gather);
+  return start(call, work, run_all_gather, false);
 }
 
 kf_status_t reduce_scatter(const kf_collective_call_t* call, void** work) {
-  return finished(call, work, run_reduce_scatter);
+  return start(call, work, run_reduce_scatter, true);
 }
 
 kf_status_t send(const kf_collective_call_t* call, void** work) {
-  return finished(call, work, [](const kf_collective_call_t& c) { run_point(c, true); });
+  return start(call, work, run_send, false);
 }
 
 kf_status_t recv(const kf_collective_call_t* call, void** work) {
-  return finished(call, work, [](const kf_collective_call_t& c) { run_point(c, false); });
+  return start(call, work, run_recv, false);
 }
 
 kf_status_t barrier(const kf_collective_call_t* call, void** work) {
-  return finished(call, work, run_barrier);
+  return start(call, work, run_barrier, false);
+}
+
+kf_status_t work_wait(void* work, int64_t timeout_ms, char* error, size_t error_cap) {
+  GlooTask& t = *task_of(work);
+  if (!t.wait_for(timeout_ms)) {
+    write_error(error, error_cap, "the gloo call did not finish within " +
+                std::to_string(timeout_ms) + " ms");
+    return KF_TIMEOUT;
+  }
+  write_error(error, error_cap, t.error);
+  return t.status;
+}
+
+kf_status_t work_test(void* work, int32_t* done, char* error, size_t error_cap) {
+  (void)error;
+  (void)error_cap;
+  GlooTask& t = *task_of(work);
+  std::lock_guard<std::mutex> lock(t.mutex);
+  *done = t.done ? 1 : 0;
+  return KF_OK;
+}
+
+void work_release(void* work) {
+  auto* holder = static_cast<std::shared_ptr<GlooTask>*>(work);
+  (*holder)->wait_for(0);  // the call reads the host's buffers until it ends (its own timeout)
+  delete holder;
 }
 
 }  // namespace kfgloo

@@ -1,6 +1,7 @@
 // The gloo collective plugin's table (kernforge/collective.h): the entry symbol, the engine's
-// line for kernforge doctor, and the slots of gloo_comm.hpp and gloo_ops.hpp. comm_split and
-// comm_abort are left empty (KF_UNIMPLEMENTED) until a later version.
+// line for kernforge doctor, and the slots of gloo_comm.hpp and gloo_ops.hpp. comm_split is
+// left empty: the host splits a gloo communicator by joining its rendezvous again with each
+// group's ranks (comm_init under a prefix of the group's).
 #include <gloo/config.h>
 
 #include "gloo_comm.hpp"
@@ -23,6 +24,7 @@ kf_collective_plugin_t make_table() {
   t.describe = &describe;
   t.comm_init = &kfgloo::comm_init;
   t.comm_destroy = &kfgloo::comm_destroy;
+  t.comm_abort = &kfgloo::comm_abort;
   t.all_reduce = &kfgloo::all_reduce;
   t.broadcast = &kfgloo::broadcast;
   t.all_gather = &kfgloo::all_gather;
@@ -30,6 +32,9 @@ kf_collective_plugin_t make_table() {
   t.send = &kfgloo::send;
   t.recv = &kfgloo::recv;
   t.barrier = &kfgloo::barrier;
+  t.work_wait = &kfgloo::work_wait;
+  t.work_test = &kfgloo::work_test;
+  t.work_release = &kfgloo::work_release;
   return t;
 }
 

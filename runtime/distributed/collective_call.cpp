@@ -117,12 +117,22 @@ std::unique_ptr<Work> new_work(const Comm& c, const CommEngine& e, const Collect
   return w;
 }
 
+// Where the engine puts its work: NULL tells an engine of collective ABI 1.1 or later that the
+// host waits at once, so it may run the call to its end on this thread (kernforge/collective.h).
+void** work_slot(const CommEngine& e, const CollectiveArgs& a, Work& w) {
+  return a.blocking && e.plugin->abi_minor >= 1 ? nullptr : &w.plugin_work;
+}
+
 }  // namespace
 
 const char* collective_function(CollectiveOp op) noexcept { return info(op).function; }
 
 Work* start_collective(Comm& c, const CollectiveArgs& a) {
   const OpInfo& op = info(a.op);
+  if (c.aborted.load()) {
+    fail(KF_UNAVAILABLE, "{}: the communicator was aborted (kf_comm_abort); destroy it and make "
+         "another", op.function);
+  }
   check_args(c, a, op.function);
   CommEngine& e = engine_of(c, a);
   std::unique_ptr<Work> w = new_work(c, e, a);
@@ -141,7 +151,7 @@ Work* start_collective(Comm& c, const CollectiveArgs& a) {
     kf_collective_call_t call = call_struct(c, e, a);
     call.error = error;
     call.error_cap = cap;
-    return fn(&call, &w->plugin_work);
+    return fn(&call, work_slot(e, a, *w));
   });
   w->done = w->plugin_work == nullptr;
   return w.release();

@@ -6,10 +6,10 @@
 #include <set>
 
 #include "core/error.hpp"
-#include "core/first_use.hpp"
 #include "distributed/engine_choice.hpp"
 #include "distributed/rendezvous.hpp"
 #include "loader/collective_records.hpp"
+#include "loader/plugin_loader.hpp"
 
 namespace kf {
 namespace {
@@ -64,13 +64,6 @@ CommEngine find_engine(const EngineChoice& c, const std::string& text) {
   return e;
 }
 
-// Every communicator a process makes gets the next number: the ranks make theirs in the same
-// order, so the number keeps one communicator's keys in the rendezvous apart from another's.
-std::string next_prefix(const CommEngine& e) {
-  static std::atomic<uint64_t> serial{0};
-  return "kf_" + std::to_string(serial.fetch_add(1)) + "_" + e.device_type + "_" + e.name;
-}
-
 void init_engine(CommEngine& e, const Rendezvous& rv, int64_t timeout_ms) {
   const auto init = e.slot(KF_COLLECTIVE_SLOT_END(comm_init), e.plugin->comm_init);
   if (init == nullptr) {
@@ -79,25 +72,11 @@ void init_engine(CommEngine& e, const Rendezvous& rv, int64_t timeout_ms) {
   }
   const std::string prefix = next_prefix(e);
   engine_status(e, "comm_init", [&](char* error, size_t cap) {
-    kf_comm_init_t in{};
-    in.struct_size = sizeof in;
-    in.rendezvous = rv.url.c_str();
-    in.prefix = prefix.c_str();
-    in.rank = rv.rank;
-    in.world_size = rv.world_size;
-    in.timeout_ms = timeout_ms;
+    kf_comm_init_t in = engine_init(rv, prefix, timeout_ms);
     in.error = error;
     in.error_cap = cap;
     return init(&in, &e.state);
   });
-}
-
-void destroy_engines(Comm& c) noexcept {
-  for (CommEngine& e : c.engines) {
-    const auto destroy = e.slot(KF_COLLECTIVE_SLOT_END(comm_destroy), e.plugin->comm_destroy);
-    if (e.state != nullptr && destroy != nullptr) (void)destroy(e.state);
-    e.state = nullptr;
-  }
 }
 
 std::string engine_names(const Comm& c) {
@@ -127,7 +106,7 @@ Comm* create_comm(const kf_comm_options_t& o) {
          "be NULL (such as \"cpu:gloo\" and \"file:///tmp/job\")");
   }
   const Rendezvous rv = resolve_rendezvous(o.rendezvous, o.rank, o.world_size);
-  start_deferred_backends();  // collective plugins wait for their first use, as drivers do
+  start_deferred_collectives();  // engines wait for their first use; waiting drivers go on waiting
   auto comm = std::make_unique<Comm>();
   comm->rank = rv.rank;
   comm->world_size = rv.world_size;
@@ -135,16 +114,47 @@ Comm* create_comm(const kf_comm_options_t& o) {
   for (const EngineChoice& c : parse_engine_choice(o.engine)) {
     comm->engines.push_back(find_engine(c, o.engine));
   }
+  comm->rendezvous = rv;
   try {
     for (CommEngine& e : comm->engines) init_engine(e, rv, comm->timeout_ms);
   } catch (...) {
     destroy_engines(*comm);
     throw;
   }
+  return publish_comm(std::move(comm));
+}
+
+// Every communicator a process makes gets the next number: the ranks make theirs in the same
+// order, so the number keeps one communicator's keys in the rendezvous apart from another's.
+std::string next_prefix(const CommEngine& e) {
+  static std::atomic<uint64_t> serial{0};
+  return "kf_" + std::to_string(serial.fetch_add(1)) + "_" + e.device_type + "_" + e.name;
+}
+
+kf_comm_init_t engine_init(const Rendezvous& rv, const std::string& prefix, int64_t timeout_ms) {
+  kf_comm_init_t in{};
+  in.struct_size = sizeof in;
+  in.rendezvous = rv.url.c_str();
+  in.prefix = prefix.c_str();
+  in.rank = rv.rank;
+  in.world_size = rv.world_size;
+  in.timeout_ms = timeout_ms;
+  return in;
+}
+
+Comm* publish_comm(std::unique_ptr<Comm> comm) {
   LiveComms& l = live_comms();
   std::lock_guard<std::mutex> lock(l.mutex);
   l.live.insert(comm.get());
   return comm.release();
+}
+
+void destroy_engines(Comm& c) noexcept {
+  for (CommEngine& e : c.engines) {
+    const auto destroy = e.slot(KF_COLLECTIVE_SLOT_END(comm_destroy), e.plugin->comm_destroy);
+    if (e.state != nullptr && destroy != nullptr) (void)destroy(e.state);
+    e.state = nullptr;
+  }
 }
 
 void destroy_comm(Comm* comm) {

@@ -164,7 +164,7 @@ void set_aside(Batch& b, const std::vector<LoadRequest>& requests) {
                            0});
     b.deferred.push_back(Waiting{requests[i], DeferredPlugin{r->name, r->device_type_name,
                                                              r->library_path, r->manifest_path,
-                                                             r->source}});
+                                                             r->source, r->collective}});
     b.done[i].reset();
   }
 }
@@ -211,13 +211,8 @@ Batch load_batch(const std::vector<LoadRequest>& requests, bool may_defer) {
   return b;
 }
 
-// Starts the deferred plugins (the starter core/first_use.hpp calls): they load as a batch
-// would have at start-up, and a device type another plugin already serves shadows them. Out of
-// memory: the batch rolls back and they wait for the next call.
-void start_deferred_plugins() {
-  std::lock_guard<std::mutex> lock(loader_mutex());
-  LoadingScope loading;
-  std::vector<Waiting> waiting = take_deferred();
+// Loads `waiting` as a batch would have at start-up; out of memory puts them back.
+void start_waiting(std::vector<Waiting>& waiting) {
   if (waiting.empty()) return;
   std::vector<LoadRequest> requests;
   requests.reserve(waiting.size());
@@ -228,6 +223,16 @@ void start_deferred_plugins() {
     add_deferred(waiting);
     throw;
   }
+}
+
+// Starts the deferred plugins (the starter core/first_use.hpp calls): they load as a batch
+// would have at start-up, and a device type another plugin already serves shadows them. Out of
+// memory: the batch rolls back and they wait for the next call.
+void start_deferred_plugins() {
+  std::lock_guard<std::mutex> lock(loader_mutex());
+  LoadingScope loading;
+  std::vector<Waiting> waiting = take_deferred();
+  start_waiting(waiting);
   set_deferred_starter(nullptr);
 }
 
@@ -241,6 +246,18 @@ void load_plugins(const std::vector<LoadRequest>& requests, bool may_defer) {
   if (b.deferred.empty()) return;
   add_deferred(b.deferred);
   set_deferred_starter(&start_deferred_plugins);
+}
+
+void start_deferred_collectives() {
+  std::lock_guard<std::mutex> lock(loader_mutex());
+  LoadingScope loading;
+  std::vector<Waiting> all = take_deferred();
+  std::vector<Waiting> collectives, others;
+  for (Waiting& w : all) (w.info.collective ? collectives : others).push_back(std::move(w));
+  const bool drivers_wait = !others.empty();
+  add_deferred(others);
+  start_waiting(collectives);
+  if (!drivers_wait) set_deferred_starter(nullptr);
 }
 
 std::vector<DeferredPlugin> deferred_plugins() {

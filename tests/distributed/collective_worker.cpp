@@ -7,6 +7,13 @@
 //                                                     kf_comm_create
 //   stall <rank> <world> <folder> <timeout_ms>        every rank arrives; the last never calls
 //                                                     all_reduce: the others get KF_TIMEOUT
+//   split <rank> <world> <folder> <timeout_ms>        kf_comm_split by parity and with a rank
+//                                                     left out; the splits outlive the parent
+//   async <rank> <world> <folder> <timeout_ms>        works started before any is waited for
+//   abort <rank> <world> <folder> <timeout_ms>        a rank aborts: the other's wait ends at
+//                                                     once, later calls fail at once
+//   exit <rank> <world> <folder> <timeout_ms>         the last rank exits mid-job: a clear error
+//                                                     inside the timeout
 //   null-slot <manifest> <folder>                     a plugin without slots: KF_UNIMPLEMENTED
 //                                                     naming the engine and the call
 // Prints what failed and exits 1, or exits 0.
@@ -295,6 +302,158 @@ int run_stall(const Job& j) {
   return 0;
 }
 
+// The sum of rank + 1 over the ranks r for which keep(r).
+template <class Keep>
+double sum_of_ranks(int world, Keep keep) {
+  double sum = 0;
+  for (int r = 0; r < world; ++r) sum += keep(r) ? r + 1 : 0;
+  return sum;
+}
+
+// kf_all_reduce of this rank's rank + 1 over `c` equals `want`.
+void check_rank_sum(kf_comm_t c, int rank, double want, const std::string& what) {
+  kf_tensor_t t = tensor_of(KF_FLOAT64, std::vector<double>(3, rank + 1.0));
+  ok(kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr), what);
+  compare(values_of(t, KF_FLOAT64, 3), std::vector<double>(3, want), KF_FLOAT64, what);
+  kf_tensor_release(t);
+}
+
+// The parity split: ranks of one parity, ranked by key -rank (the highest first).
+kf_comm_t check_parity_split(const Job& j, kf_comm_t c) {
+  kf_comm_t sub = nullptr;
+  if (!ok(kf_comm_split(c, j.rank % 2, -j.rank, &sub), "kf_comm_split by parity")) return nullptr;
+  int32_t rank = -1, world = -1;
+  ok(kf_comm_rank(sub, &rank), "kf_comm_rank of the split");
+  ok(kf_comm_world_size(sub, &world), "kf_comm_world_size of the split");
+  int want_rank = 0, want_world = 0;
+  for (int r = 0; r < j.world; ++r) {
+    if (r % 2 != j.rank % 2) continue;
+    ++want_world;
+    want_rank += r > j.rank ? 1 : 0;
+  }
+  expect(rank == want_rank && world == want_world, "the split's rank " + std::to_string(rank) +
+         " of " + std::to_string(world) + ", want " + std::to_string(want_rank) + " of " +
+         std::to_string(want_world));
+  check_rank_sum(sub, j.rank, sum_of_ranks(j.world, [&](int r) { return r % 2 == j.rank % 2; }),
+                 "all_reduce on the parity split");
+  return sub;
+}
+
+// kf_comm_split by parity, then with the last rank in no group; the sub-communicators outlive
+// their parent.
+int run_split(const Job& j) {
+  kf_comm_t c = nullptr;
+  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
+  kf_comm_t sub = nullptr;
+  expect(kf_comm_split(c, -5, 0, &sub) == KF_INVALID_ARGUMENT && sub == nullptr,
+         "a negative color other than KF_COMM_NO_COLOR is refused");
+  says("a negative color", "KF_COMM_NO_COLOR");
+  sub = check_parity_split(j, c);
+  const bool last = j.rank == j.world - 1;
+  kf_comm_t part = nullptr;
+  ok(kf_comm_split(c, last ? KF_COMM_NO_COLOR : 7, j.rank, &part), "kf_comm_split, one left out");
+  expect((part == nullptr) == last, "only the rank of no color gets no communicator");
+  ok(kf_comm_destroy(c), "the parent destroyed before its sub-communicators");
+  if (part != nullptr) {
+    check_rank_sum(part, j.rank, sum_of_ranks(j.world, [&](int r) { return r != j.world - 1; }),
+                   "all_reduce on the split without the last rank");
+    ok(kf_comm_destroy(part), "kf_comm_destroy of the split");
+  }
+  if (sub != nullptr) {
+    ok(kf_barrier(sub, nullptr), "a barrier on the parity split after its parent was destroyed");
+    ok(kf_comm_destroy(sub), "kf_comm_destroy of the parity split");
+  }
+  return 0;
+}
+
+// Several calls started before any is waited for, waited for in reverse, and one released
+// without a wait: each ends with its own result.
+int run_async(const Job& j) {
+  kf_comm_t c = nullptr;
+  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
+  const int64_t n = 4099;
+  std::vector<kf_tensor_t> ts;
+  std::vector<kf_work_t> ws(4, nullptr);
+  for (int k = 0; k < 3; ++k) {
+    ts.push_back(tensor_of(KF_FLOAT32, std::vector<double>(n, j.rank + k)));
+    ok(kf_all_reduce(c, ts.back(), KF_REDUCE_SUM, &ws[k]), "an all_reduce started");
+  }
+  ts.push_back(tensor_of(KF_FLOAT32, std::vector<double>(n, j.rank + 10)));
+  ok(kf_broadcast(c, ts.back(), j.world - 1, &ws[3]), "a broadcast started after them");
+  for (int k = 3; k >= 0; --k) {
+    ok(kf_work_wait(ws[k]), "kf_work_wait, in reverse");
+    ok(kf_work_release(ws[k]), "kf_work_release");
+  }
+  const double ranks = j.world * (j.world - 1) / 2.0;
+  for (int k = 0; k < 3; ++k) {
+    compare(values_of(ts[k], KF_FLOAT32, n), std::vector<double>(n, ranks + j.world * k),
+            KF_FLOAT32, "an asynchronous all_reduce");
+  }
+  compare(values_of(ts[3], KF_FLOAT32, n), std::vector<double>(n, j.world - 1 + 10), KF_FLOAT32,
+          "an asynchronous broadcast");
+  kf_work_t w = nullptr;
+  ok(kf_all_reduce(c, ts[0], KF_REDUCE_MAX, &w), "an all_reduce released without a wait");
+  ok(kf_work_release(w), "kf_work_release of a running work");
+  compare(values_of(ts[0], KF_FLOAT32, n), std::vector<double>(n, ranks), KF_FLOAT32,
+          "a work released without a wait has ended");
+  for (kf_tensor_t t : ts) kf_tensor_release(t);
+  ok(kf_comm_destroy(c), "kf_comm_destroy");
+  return 0;
+}
+
+// Rank 0 waits for an all_reduce that rank 1 never makes; rank 1 aborts its communicator
+// instead. Rank 0's wait ends with KF_UNAVAILABLE (its peer closed the connections) long before
+// the timeout, and its later calls fail at once naming that failure; rank 1's later calls fail
+// at once naming the abort.
+int run_abort(const Job& j) {
+  kf_comm_t c = nullptr;
+  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
+  kf_tensor_t t = tensor_of(KF_FLOAT32, std::vector<double>(64, 1.0));
+  if (j.rank != 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ok(kf_comm_abort(c), "kf_comm_abort");
+    expect(kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr) == KF_UNAVAILABLE, "a call after abort");
+    says("a call after the abort", "aborted");
+    std::this_thread::sleep_for(std::chrono::milliseconds(j.timeout_ms / 2));
+  } else {
+    kf_work_t w = nullptr;
+    ok(kf_all_reduce(c, t, KF_REDUCE_SUM, &w), "an all_reduce started");
+    const auto start = std::chrono::steady_clock::now();
+    const kf_status_t s = kf_work_wait(w);
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+        std::chrono::steady_clock::now() - start).count();
+    expect(s == KF_UNAVAILABLE && ms < j.timeout_ms / 4, std::string("the wait on a peer that "
+           "aborted: ") + kf_status_name(s) + " after " + std::to_string(ms) + " ms");
+    ok(kf_work_release(w), "kf_work_release of the failed work");
+    expect(kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr) == KF_UNAVAILABLE, "a call after a failure");
+    says("a call after a failure", "earlier call");
+  }
+  kf_tensor_release(t);
+  ok(kf_comm_destroy(c), "kf_comm_destroy");
+  return 0;
+}
+
+// The last rank exits after a barrier without leaving; the others' next all_reduce ends with a
+// clear error (the lost peer, or the timeout) inside the timeout.
+int run_exit(const Job& j) {
+  kf_comm_t c = nullptr;
+  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
+  ok(kf_barrier(c, nullptr), "kf_barrier");
+  if (j.rank == j.world - 1) std::_Exit(0);
+  kf_tensor_t t = tensor_of(KF_FLOAT32, std::vector<double>(1024, 1.0));
+  const auto start = std::chrono::steady_clock::now();
+  const kf_status_t s = kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::steady_clock::now() - start).count();
+  expect((s == KF_UNAVAILABLE || s == KF_TIMEOUT) && ms < j.timeout_ms + 2000,
+         std::string("a peer gone mid-job: ") + kf_status_name(s) + " after " +
+         std::to_string(ms) + " ms: " + kf_last_error_message());
+  says("a peer gone mid-job", "gloo");
+  kf_tensor_release(t);
+  kf_comm_destroy(c);
+  return 0;
+}
+
 int run_null_slot(const char* manifest, const char* folder) {
   if (!ok(kf_load_plugin(manifest), std::string("kf_load_plugin ") + manifest)) return 1;
   Job j;
@@ -325,9 +484,14 @@ int main(int argc, char** argv) {
     if (mode == "collectives") rc = run_collectives(j);
     if (mode == "absent") rc = run_absent(j);
     if (mode == "stall") rc = run_stall(j);
+    if (mode == "split") rc = run_split(j);
+    if (mode == "async") rc = run_async(j);
+    if (mode == "abort") rc = run_abort(j);
+    if (mode == "exit") rc = run_exit(j);
   }
   if (rc == 2) {
-    std::fprintf(stderr, "usage: %s collectives|absent|stall <rank> <world> <folder> "
+    std::fprintf(stderr, "usage: %s collectives|absent|stall|split|async|abort|exit <rank> "
+                 "<world> <folder> "
                  "<timeout_ms> | null-slot <manifest> <folder>\n", argv[0]);
     return 2;
   }

@@ -31,8 +31,17 @@
  *    opaque pointer the host hands back in every call; comm_destroy frees it.
  *  - A collective slot starts the work. It may finish it before returning (then *work = NULL)
  *    or hand back an opaque work, which the host later passes to work_wait or work_test and
- *    then to work_release. Calls on one communicator come from one thread at a time, in the
- *    same order on every rank.
+ *    then to work_release (which may block until the engine no longer reads the tensors). Calls
+ *    on one communicator come from one thread at a time, in the same order on every rank;
+ *    comm_abort may come from another thread while a call runs.
+ *  - 1.1: `work` is NULL when the host waits for the call at once (a plugin whose struct says
+ *    abi_minor >= 1 is handed NULL; older ones never): the slot runs the call to its end before
+ *    returning, on the caller's thread if it likes.
+ *  - comm_split (optional) splits a communicator as the engine does itself (MPI_Comm_split,
+ *    ncclCommSplit): every rank of the parent calls it, a rank of no group with color
+ *    KF_COMM_NO_COLOR (-1) and *out set to NULL; `init` carries the group's rank and size (the
+ *    host computed them), its prefix and timeout. A plugin without it is split by the host
+ *    calling comm_init again on each group's ranks, with that init.
  *  - Tensors are contiguous views (kernforge/plugin.h) on the plugin's device type; `stream` is
  *    the device's native stream (NULL on the cpu, or for the device's default stream), on which
  *    the plugin queues its work where the engine allows.
@@ -48,7 +57,7 @@ extern "C" {
 #endif
 
 #define KF_COLLECTIVE_ABI_MAJOR 1
-#define KF_COLLECTIVE_ABI_MINOR 0
+#define KF_COLLECTIVE_ABI_MINOR 1
 #define KF_COLLECTIVE_ENTRY_SYMBOL "kf_collective_get"
 
 /** What comm_init is given. */
@@ -95,9 +104,9 @@ typedef struct kf_collective_plugin_t {
   const char* (*describe)(void);
   kf_status_t (*comm_init)(const kf_comm_init_t* init, void** comm);
   kf_status_t (*comm_destroy)(void* comm);
-  /* Ends every pending call of the communicator with an error, on this rank (later). */
+  /* Ends every pending call of the communicator with an error, on this rank; from any thread. */
   kf_status_t (*comm_abort)(void* comm);
-  /* A sub-communicator of the ranks giving the same color, ordered by key (later). */
+  /* A sub-communicator of the ranks giving the same color, ordered by key (see above). */
   kf_status_t (*comm_split)(void* comm, int32_t color, int32_t key, const kf_comm_init_t* init,
                             void** out);
   kf_collective_fn all_reduce;

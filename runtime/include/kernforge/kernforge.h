@@ -42,7 +42,8 @@
  * Tensor(b!) arguments, which it returns after self; an op returning nothing writes its
  * Tensor(a!)[] lists) and the fused optimizer updates kf_adamw_step_, kf_sgd_step_,
  * kf_fused_adamw and kf_fused_sgd of kernforge_ops.h. 2.7: collectives (kf_comm_t, kf_work_t,
- * kf_comm_create and the functions after it, kf_reduce_op_t) and the status KF_TIMEOUT. A kind of
+ * kf_comm_create and the functions after it, kf_reduce_op_t) and the status KF_TIMEOUT. 2.8:
+ * sub-communicators and abort, kf_comm_split and kf_comm_abort. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.
@@ -670,6 +671,20 @@ KF_API kf_status_t kf_comm_destroy(kf_comm_t comm);
 /** This process's rank and the world size (trivial accessors with a status). */
 KF_API kf_status_t kf_comm_rank(kf_comm_t comm, int32_t* out);
 KF_API kf_status_t kf_comm_world_size(kf_comm_t comm, int32_t* out);
+/** The color of a rank that joins no sub-communicator in kf_comm_split. */
+#define KF_COMM_NO_COLOR (-1)
+/** Splits the communicator (ABI 2.8): every rank calls it, in the same order as its other
+ * calls. The ranks giving the same `color` (>= 0) make one sub-communicator, ranked by `key`
+ * (ties: by their rank here); a rank giving KF_COMM_NO_COLOR joins none and gets *out = NULL.
+ * The sub-communicator has the parent's engines, rendezvous and timeout, and is destroyed on
+ * its own (before or after the parent). A split of a communicator without a cpu engine is
+ * KF_UNIMPLEMENTED, unless every engine splits itself (its plugin's comm_split). */
+KF_API kf_status_t kf_comm_split(kf_comm_t comm, int32_t color, int32_t key, kf_comm_t* out);
+/** Aborts the communicator on this rank (ABI 2.8), from any thread: its queued calls and every
+ * later one fail at once with KF_UNAVAILABLE, and each engine drops what it can (gloo closes its
+ * connections, so the peers' calls fail at once; a call gloo is already running on this rank
+ * ends by its timeout). Destroy it after. KF_UNIMPLEMENTED names an engine that cannot abort. */
+KF_API kf_status_t kf_comm_abort(kf_comm_t comm);
 
 /*
  * The collectives. Tensors must be contiguous and on a device type the communicator's engine

@@ -21,6 +21,7 @@ struct CollectiveArgs {
   int32_t reduce_op = KF_REDUCE_SUM;
   int32_t peer = 0;              // broadcast: the root; send and recv: the other rank
   int32_t tag = 0;
+  bool blocking = false;         // the caller waits for it at once (no kf_work_t asked for)
 };
 
 /// The C ABI's name of the call: "kf_all_reduce", ...

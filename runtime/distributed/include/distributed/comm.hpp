@@ -7,11 +7,14 @@
 // communicator come from one thread at a time (kernforge.h).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "distributed/rendezvous.hpp"
 #include "kernforge/collective.h"
 #include "kernforge/kernforge.h"
 
@@ -36,7 +39,9 @@ struct Comm {
   int32_t rank = 0;
   int32_t world_size = 1;
   int64_t timeout_ms = 0;
+  Rendezvous rendezvous;          // where it met (its sub-communicators meet there too)
   std::vector<CommEngine> engines;
+  std::atomic<bool> aborted{false};  // kf_comm_abort: every later call fails at once
 
   /// The engine that moves `device_type` tensors; throws KF_UNAVAILABLE naming the engines.
   CommEngine& engine_for(const std::string& device_type);
@@ -49,6 +54,15 @@ struct Comm {
 /// Makes a communicator: every engine joins the rendezvous. Throws (KF_TIMEOUT when a rank did
 /// not arrive inside the timeout; then nothing is left behind).
 Comm* create_comm(const kf_comm_options_t& options);
+/// A prefix for the keys of the next communicator this process makes with engine `e`: the ranks
+/// make their communicators in the same order, so the serial keeps them apart.
+std::string next_prefix(const CommEngine& e);
+/// The kf_comm_init_t of engine `e` joining `rv` (error buffer not set).
+kf_comm_init_t engine_init(const Rendezvous& rv, const std::string& prefix, int64_t timeout_ms);
+/// Makes `comm` live (its handle checks from now on) and hands it out.
+Comm* publish_comm(std::unique_ptr<Comm> comm);
+/// Destroys every engine's communicator of `c` (those made so far).
+void destroy_engines(Comm& c) noexcept;
 /// Destroys every engine's communicator and the object; a null pointer is nothing.
 void destroy_comm(Comm* comm);
 /// The communicator of a handle; throws KF_INVALID_ARGUMENT naming `what` when it is NULL,
@@ -56,6 +70,13 @@ void destroy_comm(Comm* comm);
 Comm& checked_comm(kf_comm_t comm, const char* what);
 /// Takes the communicator out of the live set (kf_comm_destroy); throws as checked_comm.
 Comm* take_comm(kf_comm_t comm, const char* what);
+
+/// The sub-communicator of the ranks giving `color`, ranked by `key` (kf_comm_split); nullptr
+/// for KF_COMM_NO_COLOR. comm_split.cpp.
+Comm* split_comm(Comm& parent, int32_t color, int32_t key);
+/// Aborts every engine of `c` (kf_comm_abort); throws KF_UNIMPLEMENTED naming an engine whose
+/// plugin cannot abort, after aborting the others. comm_abort.cpp.
+void abort_comm(Comm& c);
 
 constexpr size_t kEngineErrorCap = 2048;
 

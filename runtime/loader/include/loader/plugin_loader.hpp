@@ -27,7 +27,13 @@ void load_plugins(const std::vector<LoadRequest>& requests, bool may_defer);
 /// A plugin set aside until its first use, as the load report lists it.
 struct DeferredPlugin {
   std::string name, device_type, library_path, manifest_path, source;
+  bool collective = false;  // a collective plugin's ("kind": "collective")
 };
+
+/// Starts only the deferred collective plugins (kf_comm_create): a process that makes a
+/// communicator loads its engines, not the device drivers that also wait. Thread-safe; takes the
+/// loader lock.
+void start_deferred_collectives();
 
 /// The plugins still waiting for their first use. Thread-safe.
 std::vector<DeferredPlugin> deferred_plugins();
