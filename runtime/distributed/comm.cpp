@@ -71,7 +71,17 @@ std::string next_prefix(const CommEngine& e) {
   return "kf_" + std::to_string(serial.fetch_add(1)) + "_" + e.device_type + "_" + e.name;
 }
 
-void init_engine(CommEngine& e, const Rendezvous& rv, int64_t timeout_ms) {
+// env:// hands the plugin the host's store (collective ABI 1.1), which an older plugin cannot
+// read: it is refused before it is called.
+void check_store_minor(const CommEngine& e) {
+  if (e.plugin->abi_minor >= 1) return;
+  fail(KF_UNIMPLEMENTED, "collective engine '{}' ({}) was built for collective ABI {}.{}, which "
+       "has no host key-value store; env:// needs {}.1 or later: rebuild the plugin, or use "
+       "file://<a folder every rank sees>", e.name, e.device_type, e.plugin->abi_major,
+       e.plugin->abi_minor, KF_COLLECTIVE_ABI_MAJOR);
+}
+
+void init_engine(CommEngine& e, const Rendezvous& rv, const Comm& comm) {
   const auto init = e.slot(KF_COLLECTIVE_SLOT_END(comm_init), e.plugin->comm_init);
   if (init == nullptr) {
     fail(KF_UNIMPLEMENTED, "collective engine '{}' ({}) has no comm_init (its plugin leaves the "
@@ -85,9 +95,10 @@ void init_engine(CommEngine& e, const Rendezvous& rv, int64_t timeout_ms) {
     in.prefix = prefix.c_str();
     in.rank = rv.rank;
     in.world_size = rv.world_size;
-    in.timeout_ms = timeout_ms;
+    in.timeout_ms = comm.timeout_ms;
     in.error = error;
     in.error_cap = cap;
+    in.store = comm.store != nullptr ? comm.store->table() : nullptr;
     return init(&in, &e.state);
   });
 }
@@ -135,8 +146,14 @@ Comm* create_comm(const kf_comm_options_t& o) {
   for (const EngineChoice& c : parse_engine_choice(o.engine)) {
     comm->engines.push_back(find_engine(c, o.engine));
   }
+  if (rv.store_port != 0) {
+    for (const CommEngine& e : comm->engines) check_store_minor(e);
+    comm->store = std::make_unique<HostStore>(rv.store_host, rv.store_port, rv.rank,
+                                              comm->timeout_ms);
+  }
   try {
-    for (CommEngine& e : comm->engines) init_engine(e, rv, comm->timeout_ms);
+    for (CommEngine& e : comm->engines) init_engine(e, rv, *comm);
+    if (comm->store != nullptr) comm->store->barrier(comm->world_size);
   } catch (...) {
     destroy_engines(*comm);
     throw;

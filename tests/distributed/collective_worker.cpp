@@ -3,6 +3,8 @@
 // collective and reduction, for every dtype gloo reduces and for sizes 0, 1, 7 and 1003, against
 // a double-precision reference it computes itself. Modes:
 //   collectives <rank> <world> <folder> <timeout_ms>  every call, against the reference
+//                                                     (folder "env://": that rendezvous, where
+//                                                     rank and world -1 take RANK, WORLD_SIZE)
 //   absent <rank> <world> <folder> <timeout_ms>       a rank never arrives: KF_TIMEOUT from
 //                                                     kf_comm_create
 //   stall <rank> <world> <folder> <timeout_ms>        every rank arrives; the last never calls
@@ -49,7 +51,7 @@ kf_status_t make_comm(const Job& j, const char* engine, kf_comm_t* out) {
   kf_comm_options_t o{};
   o.struct_size = sizeof o;
   o.engine = engine;
-  const std::string url = "file://" + j.folder;
+  const std::string url = j.folder == "env://" ? j.folder : "file://" + j.folder;
   o.rendezvous = url.c_str();
   o.rank = j.rank;
   o.world_size = j.world;
@@ -246,13 +248,16 @@ void check_dtype(const Job& j, kf_comm_t c, kf_dtype_t d) {
   }
 }
 
-int run_collectives(const Job& j) {
+int run_collectives(Job j) {
   kf_comm_t c = nullptr;
   if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
   int32_t rank = -1, world = -1;
   ok(kf_comm_rank(c, &rank), "kf_comm_rank");
   ok(kf_comm_world_size(c, &world), "kf_comm_world_size");
-  expect(rank == j.rank && world == j.world, "rank and world size");
+  expect((rank == j.rank || j.rank == -1) && (world == j.world || j.world == -1),
+         "rank and world size");
+  j.rank = rank;  // env:// with -1: the rendezvous's
+  j.world = world;
 #define KF_CHECK_DTYPE_(d, T) check_dtype(j, c, d);
   KF_WORKER_DTYPES(KF_CHECK_DTYPE_)
 #undef KF_CHECK_DTYPE_

@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "distributed/host_store.hpp"
 #include "kernforge/collective.h"
 #include "kernforge/kernforge.h"
 
@@ -37,6 +39,7 @@ struct Comm {
   int32_t world_size = 1;
   int64_t timeout_ms = 0;
   std::vector<CommEngine> engines;
+  std::unique_ptr<HostStore> store;          // env://: the core's key-value store; else null
 
   /// The engine that moves `device_type` tensors; throws KF_UNAVAILABLE naming the engines.
   CommEngine& engine_for(const std::string& device_type);
