@@ -81,6 +81,12 @@ void check_store_minor(const CommEngine& e) {
        e.plugin->abi_minor, KF_COLLECTIVE_ABI_MAJOR);
 }
 
+// The key of the env:// barrier that ends kf_comm_create: numbered as the prefixes are.
+std::string joined_key() {
+  static std::atomic<uint64_t> serial{0};
+  return "kf_joined_" + std::to_string(serial.fetch_add(1));
+}
+
 void init_engine(CommEngine& e, const Rendezvous& rv, const Comm& comm) {
   const auto init = e.slot(KF_COLLECTIVE_SLOT_END(comm_init), e.plugin->comm_init);
   if (init == nullptr) {
@@ -153,7 +159,7 @@ Comm* create_comm(const kf_comm_options_t& o) {
   }
   try {
     for (CommEngine& e : comm->engines) init_engine(e, rv, *comm);
-    if (comm->store != nullptr) comm->store->barrier(comm->world_size);
+    if (comm->store != nullptr) comm->store->barrier(joined_key(), comm->world_size);
   } catch (...) {
     destroy_engines(*comm);
     throw;

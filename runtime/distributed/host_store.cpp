@@ -13,14 +13,13 @@ HostStore::HostStore(const std::string&, uint16_t, int32_t, int64_t) {
        "Windows; use file://<a folder every rank sees>");
 }
 HostStore::~HostStore() = default;
-void HostStore::barrier(int32_t) {}
+void HostStore::barrier(const std::string&, int32_t) {}
 
 }  // namespace kf
 
 #else
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -148,9 +147,7 @@ HostStore::HostStore(const std::string& host, uint16_t port, int32_t rank, int64
 
 HostStore::~HostStore() = default;
 
-void HostStore::barrier(int32_t world_size) {
-  static std::atomic<uint64_t> serial{0};
-  const std::string key = "kf_joined_" + std::to_string(serial.fetch_add(1));
+void HostStore::barrier(const std::string& key, int32_t world_size) {
   store::Client& c = *state_->client;
   int64_t arrived = c.add(key, 1);
   const auto deadline = store::Clock::now() + std::chrono::milliseconds(state_->timeout_ms);

@@ -26,10 +26,10 @@ class HostStore {
 
   /// The table a plugin is given (kf_comm_init_t.store); lives as long as this object.
   const kf_rendezvous_store_t* table() const noexcept { return &table_; }
-  /// Returns once all `world_size` ranks have called it for the same communicator (a counter
-  /// per communicator, numbered in the order a process makes them); KF_TIMEOUT naming how many
-  /// arrived. Rank 0 then knows that no rank still needs the store for that communicator.
-  void barrier(int32_t world_size);
+  /// Returns once all `world_size` ranks have called it with the same `key` (a counter, one per
+  /// communicator); KF_TIMEOUT naming how many arrived. Rank 0 then knows that no rank still
+  /// needs the store for that communicator.
+  void barrier(const std::string& key, int32_t world_size);
 
   struct State;
 
