@@ -13,6 +13,8 @@
 //                                                     all_reduce: the others get KF_TIMEOUT
 //   null-slot <manifest> <folder>                     a plugin without slots: KF_UNIMPLEMENTED
 //                                                     naming the engine and the call
+//   store-minor <manifest 1.1> <manifest 1.0>         one rank over env://: a plugin of collective
+//                                                     ABI 1.1 joins, one of 1.0 is refused
 // Prints what failed and exits 1, or exits 0.
 #include <chrono>
 #include <cmath>
@@ -24,6 +26,12 @@
 #include <vector>
 
 #include "kernforge/kernforge.h"
+
+#if !defined(_WIN32)
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 
 namespace {
 
@@ -336,6 +344,45 @@ int run_null_slot(const char* manifest, const char* folder) {
   return 0;
 }
 
+#if !defined(_WIN32)
+// A port nobody listens on now, for MASTER_PORT.
+std::string free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  (void)bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  (void)getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return std::to_string(ntohs(a.sin_port));
+}
+
+int run_store_minor(const char* manifest, const char* old_manifest) {
+  if (!ok(kf_load_plugin(manifest), std::string("kf_load_plugin ") + manifest)) return 1;
+  if (!ok(kf_load_plugin(old_manifest), std::string("kf_load_plugin ") + old_manifest)) return 1;
+  setenv("MASTER_ADDR", "127.0.0.1", 1);
+  setenv("MASTER_PORT", free_port().c_str(), 1);
+  setenv("RANK", "0", 1);
+  setenv("WORLD_SIZE", "1", 1);
+  Job j{-1, -1, "env://", 5000};
+  kf_comm_t c = nullptr;
+  if (ok(make_comm(j, "cpu:nullcoll", &c), "kf_comm_create env:// cpu:nullcoll")) {
+    ok(kf_comm_destroy(c), "kf_comm_destroy");
+  }
+  const kf_status_t s = make_comm(j, "cpu:nullcoll10", &c);
+  expect(s == KF_UNIMPLEMENTED, std::string("a collective ABI 1.0 plugin over env://: ") +
+                                    kf_status_name(s));
+  says("a 1.0 plugin", "nullcoll10") && says("a 1.0 plugin", "1.0");
+  j.rank = 1;  // RANK=0 says otherwise
+  expect(make_comm(j, "cpu:nullcoll", &c) == KF_INVALID_ARGUMENT, "a rank RANK disagrees with");
+  says("a rank RANK disagrees with", "RANK=0");
+  return 0;
+}
+#else
+int run_store_minor(const char*, const char*) { return 1; }  // env:// is POSIX only
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -343,6 +390,8 @@ int main(int argc, char** argv) {
   int rc = 2;
   if (mode == "null-slot" && argc == 4) {
     rc = run_null_slot(argv[2], argv[3]);
+  } else if (mode == "store-minor" && argc == 4) {
+    rc = run_store_minor(argv[2], argv[3]);
   } else if (argc == 6) {
     Job j{std::atoi(argv[2]), std::atoi(argv[3]), argv[4], std::atoll(argv[5])};
     if (mode == "collectives") rc = run_collectives(j);
@@ -351,7 +400,8 @@ int main(int argc, char** argv) {
   }
   if (rc == 2) {
     std::fprintf(stderr, "usage: %s collectives|absent|stall <rank> <world> <folder> "
-                 "<timeout_ms> | null-slot <manifest> <folder>\n", argv[0]);
+                 "<timeout_ms> | null-slot <manifest> <folder> | store-minor <manifest> "
+                 "<manifest 1.0>\n", argv[0]);
     return 2;
   }
   std::printf("%s: %d checks, %d failed\n", mode.c_str(), g_checks, g_failures);
