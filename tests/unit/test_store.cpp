@@ -5,6 +5,7 @@
 // the middle of a reply. Timeouts are short (a few hundred ms); nothing checks a duration.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <thread>
 

@@ -63,7 +63,7 @@ int run(CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   kf::cli::guard_closed_stdout();
-  CLI::App app{"kernforge: a microkernel tensor runtime. Every command takes --json.", "kernforge"};
+  CLI::App app{"kernforge: a microkernel tensor runtime. Every command but run takes --json.", "kernforge"};
   app.set_version_flag("--version", std::string("kernforge ") + kf_version());
   app.require_subcommand(0, 1);
   // Every command ends here: Note [Output that cannot be written].
