@@ -108,8 +108,7 @@ void Loop::run() {
       fds.push_back({c->fd.get(), static_cast<short>(c->out.empty() ? POLLIN : POLLOUT), 0});
     }
     if (::poll(fds.data(), fds.size(), 1000) <= 0) continue;
-    if (fds[1].revents & POLLIN) accept_all();
-    for (size_t i = conns_.size(); i-- > 0;) {
+    for (size_t i = fds.size() - 2; i-- > 0;) {  // the connections polled (closing from the end)
       const short ev = fds[i + 2].revents;
       if (ev == 0) continue;
       Connection& c = *conns_[i];
@@ -119,6 +118,7 @@ void Loop::run() {
       else keep = false;  // POLLERR, POLLHUP, POLLNVAL
       if (!keep) close(i, "closed by the client, failed, or malformed");
     }
+    if (fds[1].revents & POLLIN) accept_all();  // after: the new ones were not polled
   }
 }
 

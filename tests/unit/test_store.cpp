@@ -8,6 +8,7 @@
 #include <functional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/error.hpp"
 #include "distributed/store_protocol.hpp"
@@ -141,6 +142,22 @@ TEST(StoreServer, SetGetAddWaitBetweenClients) {
   EXPECT_EQ(a.add("n", 5), 5);
   EXPECT_EQ(b.add("n", -2), 3);
   EXPECT_FALSE(a.try_get("none").has_value());
+}
+
+TEST(StoreServer, ManyClientsAtOnce) {
+  Server server("127.0.0.1", 0);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      Client c("127.0.0.1", server.port(), 5000);
+      for (int i = 0; i < 50; ++i) (void)c.add("n", 1);
+      c.set("done" + std::to_string(t), "1");
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  Client c("127.0.0.1", server.port(), 5000);
+  EXPECT_EQ(c.add("n", 0), 400);
+  c.wait({"done0", "done7"}, 1000);
 }
 
 TEST(StoreServer, GetOfAMissingKeyTimesOut) {
