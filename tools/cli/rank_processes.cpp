@@ -118,7 +118,7 @@ class Watch {
   const RankPlan& plan_;
   std::vector<Rank>& ranks_;
   bool stopping_ = false;
-  Clock::time_point kill_at{};
+  Clock::time_point kill_at_{};
   int exit_code_ = 0;
 };
 
@@ -135,7 +135,7 @@ void Watch::stop_all(int sig) {
   }
   if (!stopping_) {
     stopping_ = true;
-    kill_at = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(plan_.grace_s * 1000));
+    kill_at_ = Clock::now() + std::chrono::milliseconds(static_cast<int64_t>(plan_.grace_s * 1000));
   }
 }
 
@@ -179,10 +179,10 @@ int Watch::run() {
     (void)poll(&p, 1, 100);
     take_signals();
     reap();
-    if (stopping_ && any_running() && Clock::now() >= kill_at) {
+    if (stopping_ && any_running() && Clock::now() >= kill_at_) {
       std::cerr << "kernforge run: ranks still running after the grace period: SIGKILL\n";
       stop_all(SIGKILL);
-      kill_at = Clock::time_point::max();
+      kill_at_ = Clock::time_point::max();
     }
   }
   return exit_code_;
