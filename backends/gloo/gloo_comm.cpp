@@ -1,6 +1,8 @@
 #include "gloo_comm.hpp"
 
+#include <cstddef>
 #include <cstdlib>
+#include <memory>
 #include <string>
 
 #include <gloo/rendezvous/context.h>
@@ -9,6 +11,7 @@
 #include <gloo/transport/tcp/device.h>
 
 #include "gloo_errors.hpp"
+#include "host_store.hpp"
 #include "timed_store.hpp"
 
 namespace kfgloo {
@@ -29,15 +32,29 @@ std::string file_folder(const kf_comm_init_t& in) {
   const std::string url = in.rendezvous != nullptr ? in.rendezvous : "";
   if (url.rfind(kFile, 0) != 0) {
     throw PluginError(KF_UNIMPLEMENTED, "the gloo plugin meets through file:// rendezvous "
-                      "only (gloo's FileStore); got '" + url + "'");
+                      "(gloo's FileStore) or the host's key-value store (env://); got '" + url +
+                      "' without a store");
   }
   return url.substr(std::string(kFile).size());
 }
 
+// The host's store (collective ABI 1.1, env://), when this host hands one.
+const kf_rendezvous_store_t* host_table(const kf_comm_init_t& in) {
+  const size_t end = offsetof(kf_comm_init_t, store) + sizeof in.store;
+  return in.struct_size >= end ? in.store : nullptr;
+}
+
+// The rendezvous store under TimedStore: the host's, else gloo's FileStore.
+std::unique_ptr<gloo::rendezvous::Store> base_store(const kf_comm_init_t& in,
+                                                    std::chrono::milliseconds timeout) {
+  if (const kf_rendezvous_store_t* t = host_table(in)) return std::make_unique<HostStore>(*t, timeout);
+  return std::make_unique<gloo::rendezvous::FileStore>(file_folder(in));
+}
+
 GlooComm* join(const kf_comm_init_t& in) {
   const std::chrono::milliseconds timeout(in.timeout_ms);
-  gloo::rendezvous::FileStore files(file_folder(in));
-  TimedStore timed(files, timeout);
+  const std::unique_ptr<gloo::rendezvous::Store> base = base_store(in, timeout);
+  TimedStore timed(*base, timeout);
   gloo::rendezvous::PrefixStore store(in.prefix != nullptr ? in.prefix : "kf", timed);
   auto comm = std::make_unique<GlooComm>();
   comm->device = tcp_device();

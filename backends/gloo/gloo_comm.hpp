@@ -1,5 +1,6 @@
 // A gloo communicator: a gloo context joined over the TCP transport through a rendezvous
-// store (gloo's FileStore for file://), with the communicator's timeout on every wait.
+// store (gloo's FileStore for file://, the host's store for env://: host_store.hpp), with the
+// communicator's timeout on every wait.
 // Thread safety: one call at a time per communicator (kernforge/collective.h).
 #pragma once
 

@@ -10,7 +10,7 @@
 namespace {
 
 const char* describe() {
-  return "gloo " KF_GLOO_ENGINE_VERSION " (Debian libgloo), TCP transport; file:// rendezvous";
+  return "gloo " KF_GLOO_ENGINE_VERSION " (Debian libgloo), TCP transport; file:// and env:// rendezvous";
 }
 
 kf_collective_plugin_t make_table() {

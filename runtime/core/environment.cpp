@@ -171,6 +171,12 @@ std::optional<std::string> preferred_plugin(const std::string& device_type) {
 
 std::optional<std::string> log_level() { return read("KERNFORGE_LOG_LEVEL"); }
 
+std::optional<std::string> job_variable(const char* name) {
+  std::optional<std::string> v = read(name);
+  if (v && v->empty()) return std::nullopt;
+  return v;
+}
+
 bool cpu_fallback_enabled() {
   static const bool enabled = !equals("KERNFORGE_CPU_FALLBACK", "0");
   return enabled;

@@ -64,7 +64,17 @@ CommEngine find_engine(const EngineChoice& c, const std::string& text) {
   return e;
 }
 
-void init_engine(CommEngine& e, const Rendezvous& rv, int64_t timeout_ms) {
+// env:// hands the plugin the host's store (collective ABI 1.1), which an older plugin cannot
+// read: it is refused before it is called.
+void check_store_minor(const CommEngine& e) {
+  if (e.plugin->abi_minor >= 1) return;
+  fail(KF_UNIMPLEMENTED, "collective engine '{}' ({}) was built for collective ABI {}.{}, which "
+       "has no host key-value store; env:// needs {}.1 or later: rebuild the plugin, or use "
+       "file://<a folder every rank sees>", e.name, e.device_type, e.plugin->abi_major,
+       e.plugin->abi_minor, KF_COLLECTIVE_ABI_MAJOR);
+}
+
+void init_engine(CommEngine& e, const Rendezvous& rv, const Comm& comm) {
   const auto init = e.slot(KF_COLLECTIVE_SLOT_END(comm_init), e.plugin->comm_init);
   if (init == nullptr) {
     fail(KF_UNIMPLEMENTED, "collective engine '{}' ({}) has no comm_init (its plugin leaves the "
@@ -72,7 +82,7 @@ void init_engine(CommEngine& e, const Rendezvous& rv, int64_t timeout_ms) {
   }
   const std::string prefix = next_prefix(e);
   engine_status(e, "comm_init", [&](char* error, size_t cap) {
-    kf_comm_init_t in = engine_init(rv, prefix, timeout_ms);
+    kf_comm_init_t in = engine_init(rv, prefix, comm.timeout_ms, comm.store.get());
     in.error = error;
     in.error_cap = cap;
     return init(&in, &e.state);
@@ -115,8 +125,14 @@ Comm* create_comm(const kf_comm_options_t& o) {
     comm->engines.push_back(find_engine(c, o.engine));
   }
   comm->rendezvous = rv;
+  if (rv.store_port != 0) {
+    for (const CommEngine& e : comm->engines) check_store_minor(e);
+    comm->store = std::make_shared<HostStore>(rv.store_host, rv.store_port, rv.rank,
+                                              comm->timeout_ms);
+  }
   try {
-    for (CommEngine& e : comm->engines) init_engine(e, rv, comm->timeout_ms);
+    for (CommEngine& e : comm->engines) init_engine(e, rv, *comm);
+    if (comm->store != nullptr) comm->store->barrier(joined_key(), comm->world_size);
   } catch (...) {
     destroy_engines(*comm);
     throw;
@@ -131,7 +147,8 @@ std::string next_prefix(const CommEngine& e) {
   return "kf_" + std::to_string(serial.fetch_add(1)) + "_" + e.device_type + "_" + e.name;
 }
 
-kf_comm_init_t engine_init(const Rendezvous& rv, const std::string& prefix, int64_t timeout_ms) {
+kf_comm_init_t engine_init(const Rendezvous& rv, const std::string& prefix, int64_t timeout_ms,
+                           const HostStore* store) {
   kf_comm_init_t in{};
   in.struct_size = sizeof in;
   in.rendezvous = rv.url.c_str();
@@ -139,7 +156,15 @@ kf_comm_init_t engine_init(const Rendezvous& rv, const std::string& prefix, int6
   in.rank = rv.rank;
   in.world_size = rv.world_size;
   in.timeout_ms = timeout_ms;
+  in.store = store != nullptr ? store->table() : nullptr;
   return in;
+}
+
+// The key of the env:// barrier that ends kf_comm_create and kf_comm_split: numbered as the
+// prefixes are.
+std::string joined_key() {
+  static std::atomic<uint64_t> serial{0};
+  return "kf_joined_" + std::to_string(serial.fetch_add(1));
 }
 
 Comm* publish_comm(std::unique_ptr<Comm> comm) {

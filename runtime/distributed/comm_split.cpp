@@ -10,7 +10,9 @@
 //    rank calls it, a rank of no group with KF_COMM_NO_COLOR, as those engines require;
 //  - any other engine joins the parent's rendezvous again with the group's rank and size
 //    (comm_init): the ranks of each group meet under their prefix, the others do nothing.
-// The sub-communicator keeps the parent's rendezvous and timeout, and lives on its own.
+// The sub-communicator keeps the parent's rendezvous and timeout, and lives on its own. Over
+// env:// it shares the parent's store (served by the parent's rank 0), and the split ends with a
+// barrier of every rank of the parent on it, as kf_comm_create does.
 #include <algorithm>
 #include <memory>
 #include <utility>
@@ -112,8 +114,8 @@ void check_color(const Comm& c, int32_t color) {
 
 // Engine `e` of the parent makes its part of the sub-communicator (Note [How a communicator
 // splits]); `sub` is nullptr on a rank of no group.
-void split_engine(const CommEngine& parent, int32_t color, int32_t key, const Rendezvous& rv,
-                  int64_t timeout_ms, CommEngine* sub) {
+void split_engine(const Comm& c, const CommEngine& parent, int32_t color, int32_t key,
+                  const Rendezvous& rv, CommEngine* sub) {
   const std::string prefix = next_prefix(parent) + "_split" + std::to_string(color);
   const auto split = parent.slot(KF_COLLECTIVE_SLOT_END(comm_split), parent.plugin->comm_split);
   const auto init = parent.slot(KF_COLLECTIVE_SLOT_END(comm_init), parent.plugin->comm_init);
@@ -121,7 +123,7 @@ void split_engine(const CommEngine& parent, int32_t color, int32_t key, const Re
   void* state = nullptr;
   engine_status(parent, split != nullptr ? "comm_split" : "comm_init",
                 [&](char* error, size_t cap) {
-    kf_comm_init_t in = engine_init(rv, prefix, timeout_ms);
+    kf_comm_init_t in = engine_init(rv, prefix, c.timeout_ms, c.store.get());
     in.error = error;
     in.error_cap = cap;
     return split != nullptr ? split(parent.state, color, key, &in, &state) : init(&in, &state);
@@ -140,7 +142,10 @@ Comm* split_comm(Comm& parent, int32_t color, int32_t key) {
     sub->rank = g.rank;
     sub->world_size = g.size;
     sub->timeout_ms = parent.timeout_ms;
-    sub->rendezvous = Rendezvous{parent.rendezvous.url, g.rank, g.size};
+    sub->rendezvous = parent.rendezvous;
+    sub->rendezvous.rank = g.rank;
+    sub->rendezvous.world_size = g.size;
+    sub->store = parent.store;
   }
   const Rendezvous rv = sub ? sub->rendezvous : parent.rendezvous;
   try {
@@ -151,8 +156,10 @@ Comm* split_comm(Comm& parent, int32_t color, int32_t key) {
         sub->engines.back().state = nullptr;
         mine = &sub->engines.back();
       }
-      split_engine(e, color, key, rv, parent.timeout_ms, mine);
+      split_engine(parent, e, color, key, rv, mine);
     }
+    // env://: rank 0 serves the store; it stays until every rank is done with it.
+    if (parent.store != nullptr) parent.store->barrier(joined_key(), parent.world_size);
   } catch (...) {
     if (sub) destroy_engines(*sub);
     throw;

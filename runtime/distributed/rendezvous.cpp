@@ -10,6 +10,8 @@ namespace {
 
 constexpr const char* kFile = "file://";
 
+}  // namespace
+
 void check_rank(int32_t rank, int32_t world_size) {
   if (world_size < 1) {
     fail(KF_INVALID_ARGUMENT, "kf_comm_create: world_size is {}; it must be at least 1 (or -1 "
@@ -20,6 +22,8 @@ void check_rank(int32_t rank, int32_t world_size) {
          world_size - 1, world_size);
   }
 }
+
+namespace {
 
 Rendezvous file_rendezvous(const std::string& url, int32_t rank, int32_t world_size) {
   const std::string folder = url.substr(std::string(kFile).size());
@@ -33,17 +37,14 @@ Rendezvous file_rendezvous(const std::string& url, int32_t rank, int32_t world_s
          "every rank sees) before the ranks start", url, folder);
   }
   check_rank(rank, world_size);
-  return Rendezvous{url, rank, world_size};
+  return Rendezvous{url, rank, world_size, {}, 0};
 }
 
 }  // namespace
 
 Rendezvous resolve_rendezvous(const std::string& url, int32_t rank, int32_t world_size) {
   if (url.rfind(kFile, 0) == 0) return file_rendezvous(url, rank, world_size);
-  if (url == "env://") {
-    fail(KF_UNIMPLEMENTED, "rendezvous 'env://' is not built yet (it needs the core's own "
-         "key-value store for MASTER_ADDR:MASTER_PORT); use file://<a folder every rank sees>");
-  }
+  if (url == "env://") return env_rendezvous(rank, world_size);
   fail(KF_INVALID_ARGUMENT, "rendezvous '{}' is not file://<absolute folder> or env://", url);
 }
 

@@ -3,8 +3,12 @@
 // collective and reduction, for every dtype gloo reduces and for sizes 0, 1, 7 and 1003, against
 // a double-precision reference it computes itself. Modes:
 //   collectives <rank> <world> <folder> <timeout_ms>  every call, against the reference
+//                                                     (folder "env://": that rendezvous, where
+//                                                     rank and world -1 take RANK, WORLD_SIZE)
 //   absent <rank> <world> <folder> <timeout_ms>       a rank never arrives: KF_TIMEOUT from
-//                                                     kf_comm_create
+//                                                     kf_comm_create (env://: every rank is
+//                                                     started; KF_TEST_ABSENT_RANK, else the
+//                                                     last, stays away)
 //   stall <rank> <world> <folder> <timeout_ms>        every rank arrives; the last never calls
 //                                                     all_reduce: the others get KF_TIMEOUT
 //   split <rank> <world> <folder> <timeout_ms>        kf_comm_split by parity and with a rank
@@ -16,6 +20,8 @@
 //                                                     inside the timeout
 //   null-slot <manifest> <folder>                     a plugin without slots: KF_UNIMPLEMENTED
 //                                                     naming the engine and the call
+//   store-minor <manifest 1.1> <manifest 1.0>         one rank over env://: a plugin of collective
+//                                                     ABI 1.1 joins, one of 1.0 is refused
 // Prints what failed and exits 1, or exits 0.
 #include <chrono>
 #include <cmath>
@@ -27,6 +33,12 @@
 #include <vector>
 
 #include "kernforge/kernforge.h"
+
+#if !defined(_WIN32)
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 
 namespace {
 
@@ -56,7 +68,7 @@ kf_status_t make_comm(const Job& j, const char* engine, kf_comm_t* out) {
   kf_comm_options_t o{};
   o.struct_size = sizeof o;
   o.engine = engine;
-  const std::string url = "file://" + j.folder;
+  const std::string url = j.folder == "env://" ? j.folder : "file://" + j.folder;
   o.rendezvous = url.c_str();
   o.rank = j.rank;
   o.world_size = j.world;
@@ -253,13 +265,16 @@ void check_dtype(const Job& j, kf_comm_t c, kf_dtype_t d) {
   }
 }
 
-int run_collectives(const Job& j) {
+int run_collectives(Job j) {
   kf_comm_t c = nullptr;
   if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
   int32_t rank = -1, world = -1;
   ok(kf_comm_rank(c, &rank), "kf_comm_rank");
   ok(kf_comm_world_size(c, &world), "kf_comm_world_size");
-  expect(rank == j.rank && world == j.world, "rank and world size");
+  expect((rank == j.rank || j.rank == -1) && (world == j.world || j.world == -1),
+         "rank and world size");
+  j.rank = rank;  // env:// with -1: the rendezvous's
+  j.world = world;
 #define KF_CHECK_DTYPE_(d, T) check_dtype(j, c, d);
   KF_WORKER_DTYPES(KF_CHECK_DTYPE_)
 #undef KF_CHECK_DTYPE_
@@ -276,7 +291,23 @@ bool says(const std::string& what, const char* word) {
   return found;
 }
 
+// env://: the ranks are all started (`kernforge run`); rank KF_TEST_ABSENT_RANK (else the last)
+// stays away until the others have timed out.
+int env_int(const char* name, int fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? std::atoi(v) : fallback;
+}
+
+bool stays_away(const Job& j) {
+  if (j.folder != "env://") return false;
+  const int away = env_int("KF_TEST_ABSENT_RANK", env_int("WORLD_SIZE", 0) - 1);
+  if (env_int("RANK", -1) != away) return false;
+  std::this_thread::sleep_for(std::chrono::milliseconds(3 * j.timeout_ms));
+  return true;
+}
+
 int run_absent(const Job& j) {
+  if (stays_away(j)) return 0;
   kf_comm_t c = nullptr;
   const kf_status_t s = make_comm(j, "cpu:gloo", &c);
   expect(s == KF_TIMEOUT, std::string("a rank that never arrives: KF_TIMEOUT, got ") +
@@ -341,9 +372,11 @@ kf_comm_t check_parity_split(const Job& j, kf_comm_t c) {
 
 // kf_comm_split by parity, then with the last rank in no group; the sub-communicators outlive
 // their parent.
-int run_split(const Job& j) {
+int run_split(Job j) {
   kf_comm_t c = nullptr;
   if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
+  ok(kf_comm_rank(c, &j.rank), "kf_comm_rank");  // env:// with -1: the rendezvous's
+  ok(kf_comm_world_size(c, &j.world), "kf_comm_world_size");
   kf_comm_t sub = nullptr;
   expect(kf_comm_split(c, -5, 0, &sub) == KF_INVALID_ARGUMENT && sub == nullptr,
          "a negative color other than KF_COMM_NO_COLOR is refused");
@@ -472,6 +505,45 @@ int run_null_slot(const char* manifest, const char* folder) {
   return 0;
 }
 
+#if !defined(_WIN32)
+// A port nobody listens on now, for MASTER_PORT.
+std::string free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof a;
+  (void)bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  (void)getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return std::to_string(ntohs(a.sin_port));
+}
+
+int run_store_minor(const char* manifest, const char* old_manifest) {
+  if (!ok(kf_load_plugin(manifest), std::string("kf_load_plugin ") + manifest)) return 1;
+  if (!ok(kf_load_plugin(old_manifest), std::string("kf_load_plugin ") + old_manifest)) return 1;
+  setenv("MASTER_ADDR", "127.0.0.1", 1);
+  setenv("MASTER_PORT", free_port().c_str(), 1);
+  setenv("RANK", "0", 1);
+  setenv("WORLD_SIZE", "1", 1);
+  Job j{-1, -1, "env://", 5000};
+  kf_comm_t c = nullptr;
+  if (ok(make_comm(j, "cpu:nullcoll", &c), "kf_comm_create env:// cpu:nullcoll")) {
+    ok(kf_comm_destroy(c), "kf_comm_destroy");
+  }
+  const kf_status_t s = make_comm(j, "cpu:nullcoll10", &c);
+  expect(s == KF_UNIMPLEMENTED, std::string("a collective ABI 1.0 plugin over env://: ") +
+                                    kf_status_name(s));
+  says("a 1.0 plugin", "nullcoll10") && says("a 1.0 plugin", "1.0");
+  j.rank = 1;  // RANK=0 says otherwise
+  expect(make_comm(j, "cpu:nullcoll", &c) == KF_INVALID_ARGUMENT, "a rank RANK disagrees with");
+  says("a rank RANK disagrees with", "RANK=0");
+  return 0;
+}
+#else
+int run_store_minor(const char*, const char*) { return 1; }  // env:// is POSIX only
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -479,6 +551,8 @@ int main(int argc, char** argv) {
   int rc = 2;
   if (mode == "null-slot" && argc == 4) {
     rc = run_null_slot(argv[2], argv[3]);
+  } else if (mode == "store-minor" && argc == 4) {
+    rc = run_store_minor(argv[2], argv[3]);
   } else if (argc == 6) {
     Job j{std::atoi(argv[2]), std::atoi(argv[3]), argv[4], std::atoll(argv[5])};
     if (mode == "collectives") rc = run_collectives(j);
@@ -491,8 +565,8 @@ int main(int argc, char** argv) {
   }
   if (rc == 2) {
     std::fprintf(stderr, "usage: %s collectives|absent|stall|split|async|abort|exit <rank> "
-                 "<world> <folder> "
-                 "<timeout_ms> | null-slot <manifest> <folder>\n", argv[0]);
+                 "<world> <folder> <timeout_ms> | null-slot <manifest> <folder> | store-minor "
+                 "<manifest> <manifest 1.0>\n", argv[0]);
     return 2;
   }
   std::printf("%s: %d checks, %d failed\n", mode.c_str(), g_checks, g_failures);

@@ -1,6 +1,15 @@
 // A collective plugin with only comm_init and comm_destroy (tests/distributed): every call on
-// its communicators must be KF_UNIMPLEMENTED naming the engine and the call.
+// its communicators must be KF_UNIMPLEMENTED naming the engine and the call. Built a second time
+// as "nullcoll10", which says it was built for collective ABI 1.0 (KF_NULLCOLL_NAME,
+// KF_NULLCOLL_MINOR): env:// must refuse it, since it cannot read the host's store.
 #include "kernforge/collective.h"
+
+#ifndef KF_NULLCOLL_NAME
+#define KF_NULLCOLL_NAME "nullcoll"
+#endif
+#ifndef KF_NULLCOLL_MINOR
+#define KF_NULLCOLL_MINOR KF_COLLECTIVE_ABI_MINOR
+#endif
 
 namespace {
 
@@ -21,8 +30,8 @@ kf_collective_plugin_t make_table() {
   kf_collective_plugin_t t{};
   t.struct_size = sizeof t;
   t.abi_major = KF_COLLECTIVE_ABI_MAJOR;
-  t.abi_minor = KF_COLLECTIVE_ABI_MINOR;
-  t.name = "nullcoll";
+  t.abi_minor = KF_NULLCOLL_MINOR;
+  t.name = KF_NULLCOLL_NAME;
   t.version = "0.0.1";
   t.device_type = "cpu";
   t.comm_init = &comm_init;

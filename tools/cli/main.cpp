@@ -14,6 +14,7 @@
 #include "info_command.hpp"
 #include "ops_command.hpp"
 #include "output_check.hpp"
+#include "run_command.hpp"
 #include "terminal_text.hpp"
 
 namespace {
@@ -26,13 +27,17 @@ int run(CLI::App& app, int argc, char** argv) {
   OpsOptions ops_options;
   BenchOptions bench_options;
   CheckManifestOptions check_manifest_options;
+  RunOptions run_options;
   CLI::App* info = add_info_command(app, info_options);
   CLI::App* doctor = add_doctor_command(app, doctor_options);
   CLI::App* ops = add_ops_command(app, ops_options);
   CLI::App* bench = add_bench_command(app, bench_options);
   CLI::App* check_manifest = add_check_manifest_command(app, check_manifest_options);
+  CLI::App* run_cmd = add_run_command(app, run_options);
+  app.allow_extras();  // what follows `run ... --` lands in the app's extras (run_command.hpp)
   try {
     app.parse(argc, argv);
+    if (!run_cmd->parsed() && !app.remaining().empty()) throw CLI::ExtrasError(app.remaining());
   } catch (const CLI::ParseError& e) {
     return app.exit(e);  // --help, --version, or a usage error
   }
@@ -42,6 +47,7 @@ int run(CLI::App& app, int argc, char** argv) {
     if (ops->parsed()) return run_ops(ops_options);
     if (bench->parsed()) return run_bench(bench_options);
     if (check_manifest->parsed()) return run_check_manifest(check_manifest_options);
+    if (run_cmd->parsed()) return run_run(run_options, run_command_line(app, *run_cmd));
   } catch (const CliError& e) {
     std::cerr << "kernforge: " << e.what() << "\n";
     return e.exit_code();
@@ -57,7 +63,7 @@ int run(CLI::App& app, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   kf::cli::guard_closed_stdout();
-  CLI::App app{"kernforge: a microkernel tensor runtime. Every command takes --json.", "kernforge"};
+  CLI::App app{"kernforge: a microkernel tensor runtime. Every command but run takes --json.", "kernforge"};
   app.set_version_flag("--version", std::string("kernforge ") + kf_version());
   app.require_subcommand(0, 1);
   // Every command ends here: Note [Output that cannot be written].

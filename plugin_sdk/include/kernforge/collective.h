@@ -14,8 +14,15 @@
  *  - KF_COLLECTIVE_ABI_MAJOR changes on any incompatible change; the host refuses a plugin of
  *    another major, naming both numbers.
  *  - KF_COLLECTIVE_ABI_MINOR grows when slots are appended to kf_collective_plugin_t or fields
- *    to a call struct. A plugin built for an older minor loads, and the host calls only the
- *    slots its struct_size covers.
+ *    to a struct the host hands in (kf_comm_init_t, kf_collective_call_t, kf_rendezvous_store_t);
+ *    nothing is ever removed or reordered. A plugin built for an older minor loads: the host
+ *    calls only the slots its struct_size covers, and the fields appended after its minor are
+ *    past what it reads (every struct starts with its struct_size).
+ *  - 1.0: the plugin table, kf_comm_init_t and kf_collective_call_t.
+ *  - 1.1: kf_comm_init_t.store, the host's key-value store (kf_rendezvous_store_t) for env://
+ *    rendezvous. The host gives env:// only to plugins of 1.1 or later; an older one is refused
+ *    with KF_UNIMPLEMENTED naming the plugin and both minors. A NULL `work` for a call the host
+ *    waits for at once (below).
  *
  * Slots
  *  - Every slot may be NULL. The host answers a call whose slot is NULL with KF_UNIMPLEMENTED,
@@ -60,11 +67,43 @@ extern "C" {
 #define KF_COLLECTIVE_ABI_MINOR 1
 #define KF_COLLECTIVE_ENTRY_SYMBOL "kf_collective_get"
 
+/** Receives a value the store's get found (the bytes live only during the call). */
+typedef void (*kf_store_sink_fn)(void* context, const void* value, size_t size);
+
+/**
+ * The host's key-value store (ABI 1.1), which the ranks of an env:// rendezvous meet through
+ * (the core's own, served by rank 0's process on MASTER_ADDR:MASTER_PORT, docs/distributed.md).
+ * Keys are NUL-terminated strings of 1 to 4096 bytes; values are bytes, at most 1 MiB. Every
+ * function returns a kf_status_t and on failure writes the host's text into `error` (at most
+ * `error_cap` bytes, NUL included): KF_TIMEOUT when a key did not appear inside `timeout_ms`,
+ * KF_UNAVAILABLE when the store is gone (rank 0 exited). Callable from any thread, while the
+ * communicator lives (the table goes with it). Keys are the plugin's to choose; start them with
+ * kf_comm_init_t.prefix so that communicators keep apart.
+ */
+typedef struct kf_rendezvous_store_t {
+  size_t struct_size;
+  void* self;                 /* the host's: handed back in every call */
+  kf_status_t (*set)(void* self, const char* key, const void* value, size_t size, char* error,
+                     size_t error_cap);
+  /* Waits until `key` is there (at most timeout_ms; <= 0: the communicator's timeout) and
+   * hands its value to sink(context, value, size), once. */
+  kf_status_t (*get)(void* self, const char* key, int64_t timeout_ms, kf_store_sink_fn sink,
+                     void* context, char* error, size_t error_cap);
+  /* Waits until every one of the `count` keys is there (at most timeout_ms, as get). */
+  kf_status_t (*wait)(void* self, const char* const* keys, size_t count, int64_t timeout_ms,
+                      char* error, size_t error_cap);
+  /* Adds `delta` to the signed 64-bit counter at `key` (a missing key counts 0); the counter
+   * after it in *out (may be NULL). */
+  kf_status_t (*add)(void* self, const char* key, int64_t delta, int64_t* out, char* error,
+                     size_t error_cap);
+} kf_rendezvous_store_t;
+
 /** What comm_init is given. */
 typedef struct kf_comm_init_t {
   size_t struct_size;
   /* "file://<absolute folder>", or "tcp://<host>:<port>" for the core's own key-value store
-   * (what env:// becomes). */
+   * (what env:// becomes: MASTER_ADDR:MASTER_PORT; the plugin reaches the store through
+   * `store`, never through the address). */
   const char* rendezvous;
   /* A prefix for every key this communicator puts in the rendezvous store, unique to it. */
   const char* prefix;
@@ -73,6 +112,9 @@ typedef struct kf_comm_init_t {
   int64_t timeout_ms;   /* of the rendezvous and the default of every call */
   char* error;          /* the engine's text on failure */
   size_t error_cap;
+  /* ABI 1.1: the host's key-value store for a "tcp://" rendezvous, NULL for another. A plugin
+   * that reads it checks struct_size first (a host of 1.0 hands a shorter struct). */
+  const kf_rendezvous_store_t* store;
 } kf_comm_init_t;
 
 /** One collective call. */

@@ -655,7 +655,8 @@ typedef struct kf_comm_options_t {
    * plugin name ("gloo") serves the device type its plugin names. */
   const char* engine;
   /* "file://<absolute folder>" (a folder every rank can write; it must exist) or "env://"
-   * (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, as torchrun sets them). */
+   * (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, as torchrun and `kernforge run` set them; rank
+   * 0's process serves the rendezvous on MASTER_PORT; POSIX only). */
   const char* rendezvous;
   int32_t rank;          /* 0 <= rank < world_size; -1: from the rendezvous (env://) */
   int32_t world_size;    /* >= 1; -1: from the rendezvous (env://) */

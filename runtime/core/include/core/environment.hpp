@@ -11,6 +11,8 @@
 //   KERNFORGE_CPU_FALLBACK=0          no CPU fallback: ops a backend lacks fail instead
 //   KERNFORGE_NUM_THREADS=n           intra-op threads of every backend (kf_set_num_threads(n))
 //   KERNFORGE_CACHE_DIR               the folder of caches plugins keep (else XDG_CACHE_HOME, HOME)
+//   RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT  an env:// rendezvous's (as torchrun and
+//                                     `kernforge run` set them; docs/distributed.md)
 // plus any variable a plugin manifest's "search" list names ($NAME or ${NAME}).
 #pragma once
 
@@ -40,6 +42,9 @@ bool insecure_plugins_allowed();
 /// comma-separated list of device_type=plugin), nullopt when it names none.
 std::optional<std::string> preferred_plugin(const std::string& device_type);
 std::optional<std::string> log_level();
+/// One of an env:// rendezvous's variables (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT),
+/// nullopt when unset or empty.
+std::optional<std::string> job_variable(const char* name);
 /// KERNFORGE_CPU_FALLBACK is not "0". Read once per process.
 bool cpu_fallback_enabled();
 

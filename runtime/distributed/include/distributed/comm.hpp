@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "distributed/host_store.hpp"
 #include "distributed/rendezvous.hpp"
 #include "kernforge/collective.h"
 #include "kernforge/kernforge.h"
@@ -42,6 +43,7 @@ struct Comm {
   Rendezvous rendezvous;          // where it met (its sub-communicators meet there too)
   std::vector<CommEngine> engines;
   std::atomic<bool> aborted{false};  // kf_comm_abort: every later call fails at once
+  std::shared_ptr<HostStore> store;  // env://: the core's key-value store (its splits share it)
 
   /// The engine that moves `device_type` tensors; throws KF_UNAVAILABLE naming the engines.
   CommEngine& engine_for(const std::string& device_type);
@@ -57,8 +59,12 @@ Comm* create_comm(const kf_comm_options_t& options);
 /// A prefix for the keys of the next communicator this process makes with engine `e`: the ranks
 /// make their communicators in the same order, so the serial keeps them apart.
 std::string next_prefix(const CommEngine& e);
-/// The kf_comm_init_t of engine `e` joining `rv` (error buffer not set).
-kf_comm_init_t engine_init(const Rendezvous& rv, const std::string& prefix, int64_t timeout_ms);
+/// The kf_comm_init_t of an engine joining `rv`, with the host's store when there is one (error
+/// buffer not set).
+kf_comm_init_t engine_init(const Rendezvous& rv, const std::string& prefix, int64_t timeout_ms,
+                           const HostStore* store);
+/// The key of the next env:// barrier (the end of kf_comm_create and kf_comm_split).
+std::string joined_key();
 /// Makes `comm` live (its handle checks from now on) and hands it out.
 Comm* publish_comm(std::unique_ptr<Comm> comm);
 /// Destroys every engine's communicator of `c` (those made so far).
