@@ -211,6 +211,22 @@ def stalled_call(rank, world, folder, timeout_ms):
 
 
 @scenario
+def env_rendezvous(rank, world, folder, timeout_ms):
+    """init_process_group() with no arguments: gloo through env:// (torchrun's variables, set
+    by the test). Prints "unimplemented" where the core has no env:// yet."""
+    try:
+        dist.init_process_group(timeout=datetime.timedelta(milliseconds=timeout_ms))
+    except NotImplementedError as e:
+        print("unimplemented:", e)
+        return
+    assert (dist.get_rank(), dist.get_world_size()) == (rank, world)
+    t = kf.ones((3,)) * (rank + 1)
+    dist.all_reduce(t)
+    close(t, np.full((3,), world * (world + 1) / 2, np.float32))
+    dist.destroy_process_group()
+
+
+@scenario
 def absent_rank(rank, world, folder, timeout_ms):
     """Only rank 0 is started: joining ends with TimeoutError."""
     assert rank == 0

@@ -19,13 +19,14 @@ def gloo_available():
     return False, "no gloo collective plugin was found (KF_BACKEND_GLOO, libgloo-dev)"
 
 
-def run_ranks(scenario, world, folder, timeout_ms=10000, start=None, limit=60):
-    """Runs ranks 0 .. start-1 (start defaults to world) of `scenario`; returns their outputs
-    after asserting that each exited 0."""
+def run_ranks(scenario, world, folder, timeout_ms=10000, start=None, limit=60, env_of=None):
+    """Runs ranks 0 .. start-1 (start defaults to world) of `scenario`, each with the variables
+    env_of(rank) adds; returns their outputs after asserting that each exited 0."""
     env = dict(os.environ, GLOO_SOCKET_IFNAME="lo", KERNFORGE_NUM_THREADS="1")
     procs = [subprocess.Popen([sys.executable, WORKER, scenario, str(r), str(world),
-                               str(folder), str(timeout_ms)], env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True)
+                               str(folder), str(timeout_ms)],
+                              env=dict(env, **(env_of(r) if env_of else {})),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
              for r in range(world if start is None else start)]
     deadline = time.monotonic() + limit
     outs, failed = [], []
