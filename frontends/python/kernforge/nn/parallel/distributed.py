@@ -94,7 +94,8 @@ class DistributedDataParallel(Module):
         flat = kf.cat([g.reshape((-1,)) for g in grads])
         # Divided before the sum, as torch's DDP does: one vectorized pass of the cpu backend,
         # cheaper than the engine's AVG (gloo's plugin divides element by element after).
-        flat.div_(self.process_group.size())
+        if self.process_group.size() > 1:
+            flat.div_(self.process_group.size())
         work = self._dist.all_reduce(flat, self._dist.ReduceOp.SUM, group=self.process_group,
                                      async_op=True)
         return bucket, flat, work
