@@ -1,6 +1,7 @@
-"""Third-party backends from the entry-point group kernforge.backends: a fake installed
-distribution (a dist-info folder with entry_points.txt) on sys.path, with a good plugin (the
-cdev test plugin copied into its package) and broken ones; each case in a fresh interpreter."""
+"""Third-party plugins from the entry-point groups kernforge.backends and kernforge.collectives: a
+fake installed distribution (a dist-info folder with entry_points.txt) on sys.path, with a good
+plugin (the cdev test plugin, or the nullcoll collective plugin of tests/distributed, copied
+into its package) and broken ones; each case in a fresh interpreter."""
 
 import os
 import shutil
@@ -11,13 +12,14 @@ import textwrap
 import pytest
 
 
-def make_distribution(root, entry_points, name="fake_kernforge_backends"):
+def make_distribution(root, entry_points, name="fake_kernforge_backends",
+                      group="kernforge.backends"):
     info = os.path.join(root, f"{name}-1.0.dist-info")
     os.makedirs(info)
     with open(os.path.join(info, "METADATA"), "w") as f:
         f.write(f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
     with open(os.path.join(info, "entry_points.txt"), "w") as f:
-        f.write("[kernforge.backends]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points))
+        f.write(f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in entry_points))
 
 
 @pytest.fixture
@@ -154,3 +156,36 @@ def test_one_distribution_whose_entry_points_are_not_utf8_stops_no_other(site):
     states = _states(r)
     assert states["cdev"] == "loaded" and states["bad_backends"] == "failed", r.stdout
     assert "UnicodeDecodeError" in r.stdout
+
+
+def test_a_collective_plugin_of_kernforge_collectives_loads_and_serves_a_communicator(tmp_path):
+    d = os.environ.get("KF_NULLCOLL_PLUGIN_DIR", "")
+    if not d or not os.path.exists(os.path.join(d, "nullcoll.json")):
+        pytest.skip("KF_NULLCOLL_PLUGIN_DIR does not name the nullcoll test plugin's folder")
+    pkg = tmp_path / "fake_nullcoll"
+    pkg.mkdir()
+    for name in ("nullcoll.json", "libkernforge_nullcoll.so"):
+        shutil.copy(os.path.join(d, name), pkg / name)
+    (pkg / "__init__.py").write_text("")
+    make_distribution(tmp_path, [("nullcoll", "fake_nullcoll")], name="fake_collectives",
+                      group="kernforge.collectives")
+    r = run(tmp_path, f"""
+        import kernforge as kf
+        import kernforge.distributed as dist
+        rep = kf.doctor()
+        print([(e["name"], e["group"], e["state"]) for e in rep.data["entry_points"]])
+        print([c["state"] for c in rep.data["runtime"]["collectives"] if c["name"] == "nullcoll"])
+        dist.init_process_group("nullcoll", init_method="file://{tmp_path}", rank=0,
+                                world_size=1)
+        try:
+            dist.all_reduce(kf.ones(2))
+        except NotImplementedError as e:
+            print("NotImplementedError", "nullcoll" in str(e))
+        print(rep)
+    """)
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == "[('nullcoll', 'kernforge.collectives', 'loaded')]"
+    assert out[1] == "['loaded']"
+    assert out[2] == "NotImplementedError True"
+    assert "entry points (kernforge.collectives):\n  nullcoll" in r.stdout

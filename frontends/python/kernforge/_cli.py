@@ -4,8 +4,8 @@ command that the package carries in ``kernforge/bin``, so that ``kernforge docto
 codes (doctor: 0 all well, 1 degraded, 2 no usable backend; a bad argument: 2).
 
 The command reads the same plugins as ``import kernforge``: the package's own, and the folders
-of the manifests that installed backends register in the entry-point group
-``kernforge.backends``, put before ``KERNFORGE_PLUGIN_PATH``'s folders.
+of the manifests that installed plugins register in the entry-point groups
+``kernforge.backends`` and ``kernforge.collectives``, put before ``KERNFORGE_PLUGIN_PATH``'s folders.
 """
 
 import os
@@ -22,13 +22,13 @@ def executable():
 
 
 def entry_point_folders():
-    """The folders of the manifests the entry-point group names, in its order; broken entries
+    """The folders of the manifests the entry-point groups name, in their order; broken entries
     are left out here (``kf.doctor()`` reports them)."""
     if os.environ.get("KERNFORGE_AUTOLOAD", "").strip() == "0":
         return []
     folders = []
     eps, _failed = _plugins.entry_points()
-    for ep in sorted(eps, key=lambda e: e.name):  # the order import kernforge loads them in
+    for ep in sorted(eps, key=_plugins.load_order):  # the order import kernforge loads them in
         try:
             paths = _plugins.paths_of(ep)
         except _plugins.CAUGHT:  # reported by kf.doctor(); the command runs without it

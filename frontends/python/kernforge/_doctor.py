@@ -3,10 +3,13 @@
 import json
 import os
 
+from ._plugins import GROUPS
+
 
 class Report:
     """The load report of the core (``data["runtime"]``), the backends, and the entry points of
-    ``kernforge.backends`` (``data["entry_points"]``). ``ok`` is False when a backend or an
+    ``kernforge.backends`` and ``kernforge.collectives`` (``data["entry_points"]``, each with
+    its ``group``). ``ok`` is False when a backend or an
     entry point failed to load; ``str(report)`` is the text ``doctor()`` prints."""
 
     def __init__(self, data, text, ok):
@@ -23,7 +26,24 @@ def _printable(path):
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
-def _lines(C, version, package_dir, backends, entry_points):
+def _collective_lines(runtime):
+    """The collective plugins the loader found (docs/distributed.md), as `kernforge doctor`."""
+    found = runtime.get("collectives") or []
+    out = ["collectives:" + ("" if found else " none")]
+    for c in found:
+        line = f"  {c['name']} ({c['device_type']}): {c['state']}"
+        if c.get("version"):
+            line += f" {c['version']}"
+        line += f" {_printable(c.get('library') or c.get('manifest') or '')}"
+        if c.get("details"):
+            line += f" ({c['details']})"
+        out.append(line)
+        if c.get("reason"):
+            out.append(f"      reason: {c['reason']}")
+    return out
+
+
+def _lines(C, version, package_dir, backends, entry_points, runtime):
     major, minor = C.abi_version()
     out = [f"kernforge {version} (C ABI {major}.{minor}), native libraries in {package_dir}",
            "backends:"]
@@ -33,11 +53,14 @@ def _lines(C, version, package_dir, backends, entry_points):
         if b["reason"]:
             line += f"\n      reason: {b['reason']}"
         out.append(line)
-    out.append("entry points (kernforge.backends):" + ("" if entry_points else " none"))
-    for e in entry_points:
-        out.append(f"  {e['name']:<12} {e['state']:<12} {e['value']}")
-        if e["error"]:
-            out.append(f"      error: {e['error']}")
+    out.extend(_collective_lines(runtime))
+    for group in GROUPS:
+        mine = [e for e in entry_points if e.get("group", GROUPS[0]) == group]
+        out.append(f"entry points ({group}):" + ("" if mine else " none"))
+        for e in mine:
+            out.append(f"  {e['name']:<12} {e['state']:<12} {e['value']}")
+            if e["error"]:
+                out.append(f"      error: {e['error']}")
     from ._ops import skipped
     for name, why in skipped:
         out.append(f"op {name}: not in the Python namespace (this frontend cannot call it: {why})")
@@ -58,4 +81,5 @@ def report(C, version, package_dir, entry_points):
     from ._ops import skipped
     data = {"version": version, "backends": backends, "entry_points": entry_points,
             "runtime": runtime, "skipped_ops": [{"op": n, "why": why} for n, why in skipped]}
-    return Report(data, _lines(C, version, package_dir, backends, entry_points), not failed)
+    return Report(data, _lines(C, version, package_dir, backends, entry_points, runtime),
+                  not failed)

@@ -1,4 +1,5 @@
-"""Third-party backends registered in the entry-point group ``kernforge.backends``.
+"""Third-party plugins registered in the entry-point groups ``kernforge.backends`` (device
+backends) and ``kernforge.collectives`` (collective plugins: docs/distributed.md).
 
 They load last, after the core has started with its own plugins (the order ``import torch``
 autoloads device backends in). An entry point names a manifest or a folder of manifests:
@@ -17,7 +18,9 @@ import importlib.util
 import os
 import sys
 
-GROUP = "kernforge.backends"
+# The groups, in the order their plugins load (the loader tells a manifest's kind from the
+# manifest itself; the group only says where a package registered it).
+GROUPS = ("kernforge.backends", "kernforge.collectives")
 
 
 def _module_dir(module):
@@ -59,8 +62,8 @@ class EntryPoint:
     """One `name = module[:attr]` line of the group (importlib.metadata's EntryPoint, minus the
     ~15 ms its import costs; importing it would be a third of the import budget)."""
 
-    def __init__(self, name, value):
-        self.name, self.value = name, value
+    def __init__(self, name, value, group=GROUPS[0]):
+        self.name, self.value, self.group = name, value, group
         module, _, attr = value.partition(":")
         self.module, self.attr = module.strip(), (attr.strip() or None)
 
@@ -79,24 +82,26 @@ def _group_lines(text):
         line = line.strip()
         if line.startswith("[") and line.endswith("]"):
             section = line[1:-1].strip()
-        elif section == GROUP and "=" in line and not line.startswith(("#", ";")):
+        elif section in GROUPS and "=" in line and not line.startswith(("#", ";")):
             name, _, value = line.partition("=")
-            yield name.strip(), value.strip()
+            yield name.strip(), value.strip(), section
 
 
 def _distribution_entry_points(folder, n):
-    """The group's entry points of one distribution's metadata folder (none without the file).
+    """The groups' entry points of one distribution's metadata folder (none without the file).
     A file that is not UTF-8 raises UnicodeDecodeError, a ValueError."""
     try:
         with open(os.path.join(folder, n, "entry_points.txt"), encoding="utf-8") as f:
             text = f.read()
     except FileNotFoundError:
         return []
-    return [EntryPoint(k, v) for k, v in _group_lines(text)] if GROUP in text else []
+    if not any(g in text for g in GROUPS):
+        return []
+    return [EntryPoint(k, v, g) for k, v, g in _group_lines(text)]
 
 
 def entry_points():
-    """(entry points, failed records): the group's entry points of every distribution on
+    """(entry points, failed records): the groups' entry points of every distribution on
     sys.path, the first distribution of a name winning, as importlib.metadata orders them
     (sys.path order). A distribution whose metadata cannot be read is one failed record; the
     others' entry points are still found."""
@@ -128,8 +133,9 @@ def _shown(path):
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
-def _failed_record(name, value, error):
-    return {"name": name, "value": value, "paths": [], "state": "failed", "error": error}
+def _failed_record(name, value, error, group=GROUPS[0]):
+    return {"name": name, "value": value, "group": group, "paths": [], "state": "failed",
+            "error": error}
 
 
 # What one entry point may raise and still leave import standing. KeyboardInterrupt is the user
@@ -154,17 +160,23 @@ def _load_paths(C, record):
         record.update(state="failed", error="; ".join(errors))
 
 
+def load_order(ep):
+    """The groups in GROUPS' order, each by name."""
+    return GROUPS.index(ep.group), ep.name
+
+
 def load(C):
-    """Loads every plugin of the group; returns one record per entry point."""
+    """Loads every plugin of the groups; returns one record per entry point."""
     if os.environ.get("KERNFORGE_AUTOLOAD", "").strip() == "0":
         return []
     try:
         eps, records = entry_points()
     except CAUGHT as e:  # a broken sys.path entry must not break import
-        return [_failed_record("*", GROUP, f"reading the entry points failed: "
+        return [_failed_record("*", ", ".join(GROUPS), f"reading the entry points failed: "
                                            f"{type(e).__name__}: {e}")]
-    for ep in sorted(eps, key=lambda e: e.name):
-        record = {"name": ep.name, "value": ep.value, "paths": [], "state": "loaded", "error": ""}
+    for ep in sorted(eps, key=load_order):
+        record = {"name": ep.name, "value": ep.value, "group": ep.group, "paths": [],
+                  "state": "loaded", "error": ""}
         records.append(record)
         try:
             record["paths"] = paths_of(ep)

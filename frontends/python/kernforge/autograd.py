@@ -5,6 +5,12 @@ ABI (kf_backward, kf_autograd_grad)."""
 from . import _C
 from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
+# What the next backward() runs once its gradients are all in .grad, in the order queued (not
+# per thread; grad() runs none: it leaves .grad alone). DistributedDataParallel's forward queues
+# its gradient all-reduce here (nn/parallel/distributed.py): the engine has no per-parameter
+# hook yet, so the all-reduce starts once the engine returned (docs/distributed.md).
+_after_backward = []
+
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
 
 
@@ -28,6 +34,13 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
     grads = _optional_tensors(grad_tensors, len(outs), "grad_tensors")
     keep = create_graph if retain_graph is None else retain_graph
     _C._backward(outs, grads, bool(keep), bool(create_graph))
+    while _after_backward:
+        _after_backward.pop(0)()
+
+
+def _queue_after_backward(fn):
+    """Runs fn() once, after the next backward() has put its gradients into .grad."""
+    _after_backward.append(fn)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,

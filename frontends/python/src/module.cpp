@@ -17,6 +17,7 @@ void bind_ops(nb::module_& m);
 void bind_runtime(nb::module_& m);
 void bind_dlpack(nb::module_& m);
 void bind_safetensors(nb::module_& m);
+void bind_distributed(nb::module_& m);
 }  // namespace kfpy
 
 NB_MODULE(_C, m) {
@@ -40,4 +41,5 @@ NB_MODULE(_C, m) {
   kfpy::bind_runtime(m);
   kfpy::bind_dlpack(m);
   kfpy::bind_safetensors(m);
+  kfpy::bind_distributed(m);
 }
