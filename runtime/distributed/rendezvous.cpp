@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "distributed/rendezvous_mpi.hpp"
 
 namespace kf {
 namespace {
@@ -40,6 +41,7 @@ Rendezvous file_rendezvous(const std::string& url, int32_t rank, int32_t world_s
 
 Rendezvous resolve_rendezvous(const std::string& url, int32_t rank, int32_t world_size) {
   if (url.rfind(kFile, 0) == 0) return file_rendezvous(url, rank, world_size);
+  if (url.rfind("mpi://", 0) == 0) return mpi_rendezvous(url, rank, world_size);
   if (url == "env://") {
     fail(KF_UNIMPLEMENTED, "rendezvous 'env://' is not built yet (it needs the core's own "
          "key-value store for MASTER_ADDR:MASTER_PORT); use file://<a folder every rank sees>");
