@@ -113,7 +113,7 @@ MPI_Op mpi_op(int32_t dtype, int32_t op) {
   const char kind = kf::dtype_kind(dtype);
   const int step = op == KF_REDUCE_AVG ? KF_REDUCE_SUM : op;
   if (kind == 'b') {
-    if (op == KF_REDUCE_AVG) cannot_reduce(dtype, op, "bool has no average");
+    if (op == KF_REDUCE_AVG) cannot_reduce(dtype, op, "bool has no average: sum is any, prod all");
     return op == KF_REDUCE_SUM || op == KF_REDUCE_MAX ? MPI_LOR : MPI_LAND;
   }
   if (kind == 'c' && (op == KF_REDUCE_MIN || op == KF_REDUCE_MAX)) {
