@@ -17,6 +17,8 @@
 
 namespace kfmpi {
 
+struct MpiWork;
+
 struct MpiComm {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
@@ -25,6 +27,7 @@ struct MpiComm {
   int64_t timeout_ms = 0;               // the default of every call
   std::string stuck;                    // the call that timed out, when one did
   std::vector<MPI_Request> abandoned;   // its request, which MPI cannot free
+  MpiWork* deferred = nullptr;          // a large collective not yet run (mpi_work.hpp)
 };
 
 /// Throws KF_FAILED_PRECONDITION when an earlier call of `c` timed out.

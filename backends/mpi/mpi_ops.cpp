@@ -1,8 +1,11 @@
 #include "mpi_ops.hpp"
 
+#include <algorithm>
 #include <climits>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "mpi_errors.hpp"
 #include "mpi_process.hpp"
@@ -12,8 +15,40 @@
 namespace kfmpi {
 namespace {
 
+// From this many bytes on, a collective waits for the ranks' arrival (MPI_Ibarrier) and then
+// runs MPI's blocking call (mpi_work.hpp): Open MPI's blocking algorithms (coll/tuned) move
+// large messages up to twice as fast as its nonblocking ones (coll/libnbc), and the barrier
+// costs under a microsecond on shared memory (docs/benchmarks.md). KF_MPI_BLOCKING_BYTES sets
+// another threshold (0: every collective so; a huge value: none).
+constexpr int64_t kBlockingBytes = 64 * 1024;
+
+int64_t blocking_bytes() {
+  static const int64_t bytes = [] {
+    const char* text = std::getenv("KF_MPI_BLOCKING_BYTES");
+    if (text == nullptr || text[0] == '\0') return kBlockingBytes;
+    char* end = nullptr;
+    const long long value = std::strtoll(text, &end, 10);
+    return *end == '\0' && value >= 0 ? static_cast<int64_t>(value) : kBlockingBytes;
+  }();
+  return bytes;
+}
+
+// What a slot started: MPI's code and the name of the call.
+struct Posted {
+  int code;
+  const char* name;
+};
+
 MpiComm& comm_of(const kf_collective_call_t& call) {
   return *static_cast<MpiComm*>(call.comm);
+}
+
+int64_t bytes_of(const kf_tensor_view_t& v) {
+  return v.ndim < 0 ? 0 : v.numel * static_cast<int64_t>(kf_dtype_itemsize(v.dtype));
+}
+
+bool is_large(const kf_collective_call_t& call) {
+  return std::max(bytes_of(call.input), bytes_of(call.output)) >= blocking_bytes();
 }
 
 // MPI's counts are ints.
@@ -26,24 +61,36 @@ int count_of(const kf_tensor_view_t& v, const char* what) {
   return static_cast<int>(v.numel);
 }
 
-// Starts an operation: `post(request)` under the MPI lock, returning MPI's code; the work
-// carries `setup`'s post-steps.
+// The arrival of a large collective; `blocking` runs once every rank is there.
+template <class Blocking>
+Posted defer(MpiWork& w, const char* name, Blocking&& blocking) {
+  w.then = std::forward<Blocking>(blocking);
+  w.then_name = name;
+  return {MPI_Ibarrier(w.comm->comm, &w.request), "MPI_Ibarrier"};
+}
+
+// Starts a call, `post(work, large)` under the MPI lock. A collective finishes the
+// communicator's deferred work first, so that every rank issues its collectives in the same
+// order; sends and receives are matched by tag, not order, and do not wait for it.
 template <class Post>
 kf_status_t start(const kf_collective_call_t* call, void** work, const char* what,
-                  const char* mpi_call, Post&& post) {
+                  bool collective, Post&& post) {
   *work = nullptr;
   return guarded(call->error, call->error_cap, [&] {
     MpiComm& c = comm_of(*call);
     check_usable(c, what);
+    if (collective) settle(c);
+    const bool large = collective && is_large(*call);
     auto w = std::make_unique<MpiWork>();
     w->comm = &c;
     w->what = what;
-    int code = MPI_SUCCESS;
+    Posted posted{MPI_SUCCESS, ""};
     {
       auto lock = mpi_guard();
-      code = post(*w);
+      posted = post(*w, large);
     }
-    check_mpi(code, mpi_call);
+    check_mpi(posted.code, posted.name);
+    if (w->then) c.deferred = w.get();
     *work = w.release();
   });
 }
@@ -55,52 +102,6 @@ void divide_after(MpiWork& w, const kf_collective_call_t& call) {
   w.numel = call.output.numel;
 }
 
-}  // namespace
-
-kf_status_t all_reduce(const kf_collective_call_t* call, void** work) {
-  return start(call, work, "all_reduce", "MPI_Iallreduce", [&](MpiWork& w) {
-    const kf_tensor_view_t& t = call->output;
-    const int n = count_of(t, "all_reduce");
-    const MPI_Op op = mpi_op(t.dtype, call->reduce_op);
-    divide_after(w, *call);
-    return MPI_Iallreduce(MPI_IN_PLACE, t.data, n, mpi_type(t.dtype), op, w.comm->comm,
-                          &w.request);
-  });
-}
-
-kf_status_t reduce_scatter(const kf_collective_call_t* call, void** work) {
-  return start(call, work, "reduce_scatter", "MPI_Ireduce_scatter_block", [&](MpiWork& w) {
-    const kf_tensor_view_t& out = call->output;
-    (void)count_of(call->input, "reduce_scatter");
-    const int n = count_of(out, "reduce_scatter");
-    const MPI_Op op = mpi_op(out.dtype, call->reduce_op);
-    divide_after(w, *call);
-    return MPI_Ireduce_scatter_block(call->input.data, out.data, n, mpi_type(out.dtype), op,
-                                     w.comm->comm, &w.request);
-  });
-}
-
-kf_status_t broadcast(const kf_collective_call_t* call, void** work) {
-  return start(call, work, "broadcast", "MPI_Ibcast", [&](MpiWork& w) {
-    const kf_tensor_view_t& t = call->output;
-    return MPI_Ibcast(t.data, count_of(t, "broadcast"), mpi_type(t.dtype), call->peer,
-                      w.comm->comm, &w.request);
-  });
-}
-
-kf_status_t all_gather(const kf_collective_call_t* call, void** work) {
-  return start(call, work, "all_gather", "MPI_Iallgather", [&](MpiWork& w) {
-    const kf_tensor_view_t& in = call->input;
-    const int n = count_of(in, "all_gather");
-    (void)count_of(call->output, "all_gather");
-    const MPI_Datatype type = mpi_type(in.dtype);
-    return MPI_Iallgather(in.data, n, type, call->output.data, n, type, w.comm->comm,
-                          &w.request);
-  });
-}
-
-namespace {
-
 void check_tag(const MpiComm& c, int32_t tag, const char* what) {
   if (tag < 0 || tag > c.tag_ub) {
     throw PluginError(KF_INVALID_ARGUMENT, std::string(what) + ": tag " + std::to_string(tag) +
@@ -110,29 +111,98 @@ void check_tag(const MpiComm& c, int32_t tag, const char* what) {
 
 }  // namespace
 
+kf_status_t all_reduce(const kf_collective_call_t* call, void** work) {
+  return start(call, work, "all_reduce", true, [&](MpiWork& w, bool large) {
+    void* data = call->output.data;
+    const int n = count_of(call->output, "all_reduce");
+    const MPI_Op op = mpi_op(call->output.dtype, call->reduce_op);
+    const MPI_Datatype type = mpi_type(call->output.dtype);
+    const MPI_Comm comm = w.comm->comm;
+    divide_after(w, *call);
+    if (large) {
+      return defer(w, "MPI_Allreduce", [=] {
+        return MPI_Allreduce(MPI_IN_PLACE, data, n, type, op, comm);
+      });
+    }
+    return Posted{MPI_Iallreduce(MPI_IN_PLACE, data, n, type, op, comm, &w.request),
+                  "MPI_Iallreduce"};
+  });
+}
+
+kf_status_t reduce_scatter(const kf_collective_call_t* call, void** work) {
+  return start(call, work, "reduce_scatter", true, [&](MpiWork& w, bool large) {
+    const void* in = call->input.data;
+    void* out = call->output.data;
+    (void)count_of(call->input, "reduce_scatter");
+    const int n = count_of(call->output, "reduce_scatter");
+    const MPI_Op op = mpi_op(call->output.dtype, call->reduce_op);
+    const MPI_Datatype type = mpi_type(call->output.dtype);
+    const MPI_Comm comm = w.comm->comm;
+    divide_after(w, *call);
+    if (large) {
+      return defer(w, "MPI_Reduce_scatter_block", [=] {
+        return MPI_Reduce_scatter_block(in, out, n, type, op, comm);
+      });
+    }
+    return Posted{MPI_Ireduce_scatter_block(in, out, n, type, op, comm, &w.request),
+                  "MPI_Ireduce_scatter_block"};
+  });
+}
+
+kf_status_t broadcast(const kf_collective_call_t* call, void** work) {
+  return start(call, work, "broadcast", true, [&](MpiWork& w, bool large) {
+    void* data = call->output.data;
+    const int n = count_of(call->output, "broadcast");
+    const MPI_Datatype type = mpi_type(call->output.dtype);
+    const int root = call->peer;
+    const MPI_Comm comm = w.comm->comm;
+    if (large) {
+      return defer(w, "MPI_Bcast", [=] { return MPI_Bcast(data, n, type, root, comm); });
+    }
+    return Posted{MPI_Ibcast(data, n, type, root, comm, &w.request), "MPI_Ibcast"};
+  });
+}
+
+kf_status_t all_gather(const kf_collective_call_t* call, void** work) {
+  return start(call, work, "all_gather", true, [&](MpiWork& w, bool large) {
+    const void* in = call->input.data;
+    void* out = call->output.data;
+    const int n = count_of(call->input, "all_gather");
+    (void)count_of(call->output, "all_gather");
+    const MPI_Datatype type = mpi_type(call->input.dtype);
+    const MPI_Comm comm = w.comm->comm;
+    if (large) {
+      return defer(w, "MPI_Allgather", [=] {
+        return MPI_Allgather(in, n, type, out, n, type, comm);
+      });
+    }
+    return Posted{MPI_Iallgather(in, n, type, out, n, type, comm, &w.request), "MPI_Iallgather"};
+  });
+}
+
 kf_status_t send(const kf_collective_call_t* call, void** work) {
-  return start(call, work, "send", "MPI_Isend", [&](MpiWork& w) {
+  return start(call, work, "send", false, [&](MpiWork& w, bool) {
     const kf_tensor_view_t& t = call->input;
     check_tag(*w.comm, call->tag, "send");
-    return MPI_Isend(t.data, count_of(t, "send"), mpi_type(t.dtype), call->peer, call->tag,
-                     w.comm->comm, &w.request);
+    return Posted{MPI_Isend(t.data, count_of(t, "send"), mpi_type(t.dtype), call->peer,
+                            call->tag, w.comm->comm, &w.request), "MPI_Isend"};
   });
 }
 
 kf_status_t recv(const kf_collective_call_t* call, void** work) {
-  return start(call, work, "recv", "MPI_Irecv", [&](MpiWork& w) {
+  return start(call, work, "recv", false, [&](MpiWork& w, bool) {
     const kf_tensor_view_t& t = call->output;
     check_tag(*w.comm, call->tag, "recv");
     w.recv_type = mpi_type(t.dtype);
     w.numel = t.numel;
-    return MPI_Irecv(t.data, count_of(t, "recv"), w.recv_type, call->peer, call->tag,
-                     w.comm->comm, &w.request);
+    return Posted{MPI_Irecv(t.data, count_of(t, "recv"), w.recv_type, call->peer, call->tag,
+                            w.comm->comm, &w.request), "MPI_Irecv"};
   });
 }
 
 kf_status_t barrier(const kf_collective_call_t* call, void** work) {
-  return start(call, work, "barrier", "MPI_Ibarrier", [&](MpiWork& w) {
-    return MPI_Ibarrier(w.comm->comm, &w.request);
+  return start(call, work, "barrier", true, [&](MpiWork& w, bool) {
+    return Posted{MPI_Ibarrier(w.comm->comm, &w.request), "MPI_Ibarrier"};
   });
 }
 

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <thread>
+
+#include <sched.h>
 
 #include "mpi_errors.hpp"
 #include "mpi_process.hpp"
@@ -12,17 +15,34 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Spinning (back-to-back tests) for the first 200 us serves the small messages; yielding until
-// 5 s lets the other ranks on an oversubscribed machine run while a transfer is under way;
-// after that the wait is for a late peer, and sleeping keeps a core free.
-constexpr auto kSpin = std::chrono::microseconds(200);
-constexpr auto kYield = std::chrono::seconds(5);
+constexpr auto kBusy = std::chrono::milliseconds(100);
 constexpr auto kLongestSleep = std::chrono::microseconds(1000);
 
+// The ranks mpirun started on this machine (1 when it does not say).
+long local_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"}) {
+    const char* text = std::getenv(name);
+    if (text != nullptr && std::atol(text) > 0) return std::atol(text);
+  }
+  return 1;
+}
+
+// The cores this process may run on (its affinity: a container's or a cgroup's share).
+long usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return std::thread::hardware_concurrency();
+  return CPU_COUNT(&set);
+}
+
+bool oversubscribed() {
+  static const bool more = local_ranks() > usable_cores();
+  return more;
+}
+
 void pause(Clock::duration waited, std::chrono::microseconds& sleep) {
-  if (waited < kSpin) return;
-  if (waited < kYield) {
-    std::this_thread::yield();
+  if (waited < kBusy) {
+    if (oversubscribed()) std::this_thread::yield();
     return;
   }
   std::this_thread::sleep_for(sleep);

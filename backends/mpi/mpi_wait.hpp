@@ -1,8 +1,12 @@
 // Waiting for an MPI request inside a timeout. MPI's own MPI_Wait cannot stop at a deadline,
 // so the plugin polls MPI_Test, which also drives MPI's progress (the rounds of a nonblocking
-// collective advance only inside MPI calls). The poll spins at first, then yields the core
-// between tests, and only after a long wait (a peer that is late, not a transfer under way)
-// sleeps between them, up to a millisecond.
+// collective advance only inside MPI calls). As Open MPI's own waits do, the poll spins while
+// every rank of the machine has a core, and yields the core after each test when the machine
+// is oversubscribed (more local ranks than cores: OMPI_COMM_WORLD_LOCAL_SIZE or
+// MPI_LOCALNRANKS against the cores of the process's affinity). A wait still unfinished after
+// 100 ms is for a late rank, not a transfer (large collectives move their data in MPI's
+// blocking calls, mpi_work.hpp): it then sleeps between tests, growing to a millisecond, and
+// keeps the core free.
 #pragma once
 
 #include <cstdint>

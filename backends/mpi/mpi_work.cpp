@@ -3,6 +3,7 @@
 #include <string>
 
 #include "mpi_errors.hpp"
+#include "mpi_process.hpp"
 #include "mpi_types.hpp"
 #include "mpi_wait.hpp"
 
@@ -19,9 +20,21 @@ void check_received(const MpiWork& w, const MPI_Status& status) {
   }
 }
 
+// Every rank arrived: the blocking call of a large collective.
+void run_then(MpiWork& w) {
+  if (w.comm->deferred == &w) w.comm->deferred = nullptr;
+  int code = MPI_SUCCESS;
+  {
+    auto lock = mpi_guard();
+    code = w.then();
+  }
+  check_mpi(code, w.then_name);
+}
+
 // What is left once MPI finished the request, run once.
 void finish(MpiWork& w, const MPI_Status& status) {
   w.done = true;
+  if (w.then) run_then(w);
   if (w.recv_type != MPI_DATATYPE_NULL) check_received(w, status);
   if (w.divide_dtype >= 0) divide(w.divide_dtype, w.data, w.numel, w.comm->size);
 }
@@ -46,6 +59,10 @@ void test(MpiWork& w, int32_t* done) {
 
 }  // namespace
 
+void settle(MpiComm& c) {
+  if (c.deferred != nullptr) wait(*c.deferred, c.timeout_ms);
+}
+
 kf_status_t work_wait(void* work, int64_t timeout_ms, char* error, size_t error_cap) {
   return guarded(error, error_cap, [&] { wait(*static_cast<MpiWork*>(work), timeout_ms); });
 }
@@ -57,6 +74,7 @@ kf_status_t work_test(void* work, int32_t* done, char* error, size_t error_cap) 
 void work_release(void* work) {
   auto* w = static_cast<MpiWork*>(work);
   if (w == nullptr) return;
+  if (w->comm->deferred == w) w->comm->deferred = nullptr;
   if (!w->done && w->request != MPI_REQUEST_NULL) {
     w->comm->stuck = w->what;  // MPI cannot cancel it: the communicator keeps the request
     w->comm->abandoned.push_back(w->request);

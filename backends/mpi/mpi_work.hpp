@@ -4,9 +4,16 @@
 // after MPI finished (the division of an avg, the check of a receive's size) runs then, once.
 // Releasing a work that timed out leaves its request with the communicator, which is stuck
 // from then on (mpi_comm.hpp).
+//
+// A large collective (mpi_ops.cpp) is two steps: its request is an MPI_Ibarrier, the ranks'
+// arrival, and once every rank has arrived, `then` runs MPI's blocking call, which cannot wait
+// for a rank that never comes any more. Such a work is the communicator's `deferred` until
+// then: the next call on the communicator finishes it first, so that every rank issues its
+// collectives in the same order, whenever each waits.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include <mpi.h>
 
@@ -25,7 +32,13 @@ struct MpiWork {
   void* data = nullptr;
   int64_t numel = 0;
   MPI_Datatype recv_type = MPI_DATATYPE_NULL;  // set: check the count received
+  // Set: the request is the arrival (MPI_Ibarrier), and this blocking call the work's own.
+  std::function<int()> then;
+  const char* then_name = "";
 };
+
+/// Finishes the communicator's deferred work, if any (inside its timeout); throws its failure.
+void settle(MpiComm& c);
 
 /// The work_wait, work_test and work_release slots.
 kf_status_t work_wait(void* work, int64_t timeout_ms, char* error, size_t error_cap);

@@ -20,6 +20,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "kernforge/kernforge.h"
@@ -334,8 +335,16 @@ bool reducible(kf_dtype_t d, kf_reduce_op_t op) {
   return d != KF_BOOL || op != KF_REDUCE_AVG;
 }
 
+// The sizes checked; the mpi engine runs a collective of 64 KiB or more as an arrival barrier
+// and MPI's blocking call, and 70000 elements are that much for every dtype.
+std::vector<int64_t> sizes(const Job& j) {
+  std::vector<int64_t> out = {0, 1, 7, 1003};
+  if (j.mpi()) out.push_back(70000);
+  return out;
+}
+
 void check_dtype(const Job& j, kf_comm_t c, kf_dtype_t d) {
-  for (const int64_t n : {0, 1, 7, 1003}) {
+  for (const int64_t n : sizes(j)) {
     for (const kf_reduce_op_t op : {KF_REDUCE_SUM, KF_REDUCE_PROD, KF_REDUCE_MIN, KF_REDUCE_MAX,
                                     KF_REDUCE_AVG}) {
       if (!reducible(d, op)) continue;
@@ -362,6 +371,30 @@ void check_mpi_refusals(kf_comm_t c) {
   kf_tensor_release(b);
 }
 
+// Works ended in another order than they started, differently on each rank: rank 0 tests the
+// large all_reduce until it is done before it starts the small one; the others start both,
+// wait for the small one, then the large one. Both are right on every rank.
+void check_out_of_order(const Job& j, kf_comm_t c) {
+  const int64_t large = 70000, small = 7;
+  kf_tensor_t a = tensor_of(KF_FLOAT32, rank_values(j.rank, large, KF_FLOAT32));
+  kf_tensor_t b = tensor_of(KF_FLOAT32, rank_values(j.rank, small, KF_FLOAT32));
+  kf_work_t wa = nullptr, wb = nullptr;
+  ok(kf_all_reduce(c, a, KF_REDUCE_SUM, &wa), "out of order: the large all_reduce");
+  bool done = false;
+  while (j.rank == 0 && !done && ok(kf_work_test(wa, &done), "out of order: test")) {}
+  ok(kf_all_reduce(c, b, KF_REDUCE_SUM, &wb), "out of order: the small all_reduce");
+  ok(kf_work_wait(wb), "out of order: wait for the small one");
+  ok(kf_work_wait(wa), "out of order: wait for the large one");
+  kf_work_release(wb);
+  kf_work_release(wa);
+  for (const auto& [t, n] : {std::pair{a, large}, std::pair{b, small}}) {
+    std::vector<double> want(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) want[static_cast<size_t>(i)] = ref(KF_REDUCE_SUM, j.world, i, KF_FLOAT32);
+    compare(values_of(t, KF_FLOAT32, static_cast<size_t>(n)), want, KF_FLOAT32, "out of order n=" + std::to_string(n));
+    kf_tensor_release(t);
+  }
+}
+
 int run_collectives(Job j) {
   const int given_rank = j.rank;
   kf_comm_t c = nullptr;
@@ -377,7 +410,10 @@ int run_collectives(Job j) {
     dtypes.insert(dtypes.end(), {KF_FLOAT16, KF_BFLOAT16, KF_BOOL, KF_COMPLEX64, KF_COMPLEX128});
   }
   for (const kf_dtype_t d : dtypes) check_dtype(j, c, d);
-  if (j.mpi()) check_mpi_refusals(c);
+  if (j.mpi()) {
+    check_out_of_order(j, c);
+    check_mpi_refusals(c);
+  }
   ok(kf_barrier(c, nullptr), "kf_barrier");
   ok(kf_comm_destroy(c), "kf_comm_destroy");
   expect(kf_comm_destroy(c) == KF_INVALID_ARGUMENT, "a destroyed communicator is refused");
