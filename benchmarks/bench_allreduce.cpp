@@ -1,8 +1,11 @@
 // kernforge_bench_allreduce: kf_all_reduce through the collective engines next to the engines
 // called directly, float32 sum, 1 KiB to 256 MiB, in the manner of osu_allreduce (a timed loop
-// per size; the slowest rank's time per call; the median of the repetitions). Not a test.
+// per size, about 20 ms of calls; the slowest rank's time per call; the median of the
+// repetitions). Not a test.
 //
-//   mpirun -np 2 --oversubscribe build/release/bin/kernforge_bench_allreduce [--max-mib 256]
+//   mpirun -np 2 --oversubscribe build/release/bin/kernforge_bench_allreduce
+//          [--min-kib 1] [--max-mib 256]       (sizes: powers of 4 between them)
+//          [--mpi-only]                        (not the gloo pair)
 //
 // Four ways, on one buffer per rank, interleaved within each repetition:
 //   mpi      MPI_Allreduce(MPI_IN_PLACE, ...) on a duplicate of MPI_COMM_WORLD
@@ -44,7 +47,9 @@ struct Setup {
   int world = 1;
   MPI_Comm comm = MPI_COMM_NULL;  // the benchmark's own: barriers and the slowest time
   std::string folder;             // gloo's rendezvous, made by rank 0
+  size_t min_bytes = size_t{1} << 10;
   size_t max_bytes = size_t{256} << 20;
+  bool gloo = true;                // --mpi-only: not the gloo pair
 };
 
 using Call = std::function<void(float*, size_t)>;
@@ -140,27 +145,29 @@ std::vector<Way> ways(const Setup& s) {
                           {"mpi nb", mpi_nonblocking_way(direct)},
                           {"kf mpi", kf_way(kf_comm("cpu:mpi", "mpi://", s))}};
 #if defined(KF_BENCH_HAVE_GLOO)
+  if (!s.gloo) return out;
   out.push_back({"gloo", gloo_way(gloo_context(s))});
   out.push_back({"kf gloo", kf_way(kf_comm("cpu:gloo", "file://" + s.folder, s))});
 #endif
   return out;
 }
 
-// Fewer calls for the large sizes: about 8 MiB moved per repetition, 1 to 100 calls.
-int calls_for(size_t bytes) {
-  const size_t calls = (size_t{8} << 20) / bytes;
-  return static_cast<int>(std::clamp<size_t>(calls, 1, 100));
-}
-
-// The slowest rank's seconds per call of `calls` calls (after one warm-up call).
-double time_calls(const Setup& s, const Call& call, std::vector<float>& buffer, int calls) {
-  call(buffer.data(), buffer.size());
+// The slowest rank's seconds for `calls` calls, all ranks starting together.
+double time_loop(const Setup& s, const Call& call, std::vector<float>& buffer, int calls) {
   MPI_Barrier(s.comm);
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < calls; ++i) call(buffer.data(), buffer.size());
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, s.comm);
-  return seconds / calls;
+  return seconds;
+}
+
+// Seconds per call: one timed warm-up call sets how many calls fill about 20 ms (1 to 100, the
+// same on every rank), then those calls are timed.
+double time_calls(const Setup& s, const Call& call, std::vector<float>& buffer) {
+  const double first = time_loop(s, call, buffer, 1);
+  const int calls = static_cast<int>(std::clamp(0.02 / std::max(first, 1e-9), 1.0, 100.0));
+  return time_loop(s, call, buffer, calls) / calls;
 }
 
 double median(std::vector<double> v) {
@@ -177,16 +184,16 @@ void print_header(const Setup& s, const std::vector<Way>& w) {
   if (s.rank != 0) return;
   std::printf("ranks: %d; float32 sum; microseconds per call (median of the repetitions)\n",
               s.world);
-  std::printf("| size | calls x reps |");
+  std::printf("| size | reps |");
   for (const Way& way : w) std::printf(" %s |", way.name);
   std::printf(" kf mpi / mpi | kf mpi / mpi nb | kf gloo / gloo |\n|---|---:|");
   for (size_t i = 0; i < w.size() + 3; ++i) std::printf("---:|");
   std::printf("\n");
 }
 
-void print_row(const Setup& s, size_t bytes, int calls, int reps, const std::vector<double>& us) {
+void print_row(const Setup& s, size_t bytes, int reps, const std::vector<double>& us) {
   if (s.rank != 0) return;
-  std::printf("| %s | %d x %d |", size_text(bytes).c_str(), calls, reps);
+  std::printf("| %s | %d |", size_text(bytes).c_str(), reps);
   for (const double u : us) std::printf(" %.1f |", u);
   // The speed of kf's call next to the engine's own: the engine's time over kf's.
   std::printf(" %.2fx | %.2fx |", us[0] / us[2], us[1] / us[2]);
@@ -197,17 +204,16 @@ void print_row(const Setup& s, size_t bytes, int calls, int reps, const std::vec
 
 void run_size(const Setup& s, const std::vector<Way>& w, size_t bytes) {
   std::vector<float> buffer(bytes / sizeof(float), 0.0f);  // zeros: sums stay exact, no inf
-  const int calls = calls_for(bytes);
-  const int reps = bytes >= (size_t{64} << 20) ? 3 : bytes >= (size_t{4} << 20) ? 7 : 15;
+  const int reps = bytes >= (size_t{64} << 20) ? 3 : bytes >= (size_t{4} << 20) ? 5 : 9;
   std::vector<std::vector<double>> seconds(w.size());
   for (int r = 0; r < reps; ++r) {
     for (size_t i = 0; i < w.size(); ++i) {
-      seconds[i].push_back(time_calls(s, w[i].call, buffer, calls));
+      seconds[i].push_back(time_calls(s, w[i].call, buffer));
     }
   }
   std::vector<double> us;
   for (const auto& v : seconds) us.push_back(median(v) * 1e6);
-  print_row(s, bytes, calls, reps, us);
+  print_row(s, bytes, reps, us);
 }
 
 Setup parse(int argc, char** argv) {
@@ -215,9 +221,14 @@ Setup parse(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &s.world);
   MPI_Comm_dup(MPI_COMM_WORLD, &s.comm);
-  for (int i = 1; i + 1 < argc; ++i) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--mpi-only") == 0) s.gloo = false;
+    if (i + 1 == argc) break;
     if (std::strcmp(argv[i], "--max-mib") == 0) {
       s.max_bytes = static_cast<size_t>(std::atol(argv[i + 1])) << 20;
+    }
+    if (std::strcmp(argv[i], "--min-kib") == 0) {
+      s.min_bytes = static_cast<size_t>(std::atol(argv[i + 1])) << 10;
     }
   }
   s.folder = shared_folder(s);
@@ -233,7 +244,7 @@ int main(int argc, char** argv) {
     const Setup s = parse(argc, argv);
     const std::vector<Way> w = ways(s);
     print_header(s, w);
-    for (size_t bytes = 1024; bytes <= s.max_bytes; bytes *= 4) run_size(s, w, bytes);
+    for (size_t bytes = s.min_bytes; bytes <= s.max_bytes; bytes *= 4) run_size(s, w, bytes);
     MPI_Barrier(s.comm);
   }
   MPI_Finalize();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include <sched.h>
@@ -35,8 +36,17 @@ long usable_cores() {
   return CPU_COUNT(&set);
 }
 
+bool set(const char* name) {
+  const char* text = std::getenv(name);
+  return text != nullptr && (std::strcmp(text, "1") == 0 || std::strcmp(text, "true") == 0);
+}
+
+// More local ranks than cores, or Open MPI told to yield (mpi_yield_when_idle, which mpirun
+// sets on an oversubscribed machine through mpi_oversubscribe).
 bool oversubscribed() {
-  static const bool more = local_ranks() > usable_cores();
+  static const bool more = local_ranks() > usable_cores() ||
+                           set("OMPI_MCA_mpi_yield_when_idle") ||
+                           set("OMPI_MCA_mpi_oversubscribe");
   return more;
 }
 
