@@ -8,12 +8,18 @@
 #    bfloat16, bool and complex) against a double-precision reference;
 #  - distributed.mpi_stalled_call: one rank of 2 never calls all_reduce; the other's ends with
 #    KF_TIMEOUT inside the timeout;
+#  - distributed.mpi_split: 4 ranks split by parity through the plugin's comm_split slot
+#    (mpi_split_worker.cpp, the plugin ABI itself: the C ABI has no split yet);
 #  - distributed.doctor_lists_mpi: `kernforge doctor` has a line for the plugin.
 # The mpirun tests are skipped, saying why, where mpirun is not found (Debian: openmpi-bin).
 if(NOT TARGET kernforge_mpi)
   return()  # the mpi plugin is not built here (KF_BACKEND_MPI, or libopenmpi-dev missing)
 endif()
 add_dependencies(kernforge_collective_worker kernforge_mpi)
+add_executable(kernforge_mpi_split_worker mpi_split_worker.cpp)
+kernforge_warnings(kernforge_mpi_split_worker)
+target_link_libraries(kernforge_mpi_split_worker PRIVATE kernforge::plugin_sdk ${CMAKE_DL_LIBS})
+add_dependencies(kernforge_mpi_split_worker kernforge_mpi)
 add_test(NAME distributed.mpi_refusals
   COMMAND kernforge_collective_worker mpi-refusals "${CMAKE_CURRENT_BINARY_DIR}")
 set_tests_properties(distributed.mpi_refusals PROPERTIES LABELS distributed TIMEOUT 30)
@@ -22,7 +28,8 @@ set_tests_properties(distributed.doctor_lists_mpi PROPERTIES LABELS distributed 
   PASS_REGULAR_EXPRESSION "\n  mpi \\(cpu\\): loaded [^\n]*mpi:// rendezvous")
 
 find_program(KF_MPIRUN NAMES mpirun mpiexec)
-set(kf_mpi_tests distributed.mpi_2 distributed.mpi_4 distributed.mpi_stalled_call)
+set(kf_mpi_tests distributed.mpi_2 distributed.mpi_4 distributed.mpi_stalled_call
+    distributed.mpi_split)
 if(NOT KF_MPIRUN)
   foreach(name IN LISTS kf_mpi_tests)
     add_test(NAME ${name} COMMAND "${CMAKE_COMMAND}" -E echo
@@ -38,4 +45,8 @@ foreach(world 2 4)
 endforeach()
 add_test(NAME distributed.mpi_stalled_call
   COMMAND ${kf_run_ranks} stall --world 2 --timeout-ms 1500 --limit 25 --mpirun "${KF_MPIRUN}")
+add_test(NAME distributed.mpi_split
+  COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/run_ranks.py"
+          $<TARGET_FILE:kernforge_mpi_split_worker> $<TARGET_FILE:kernforge_mpi> --world 4
+          --timeout-ms 10000 --limit 60 --mpirun "${KF_MPIRUN}")
 set_tests_properties(${kf_mpi_tests} PROPERTIES LABELS distributed TIMEOUT 120)
