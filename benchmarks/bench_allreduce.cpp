@@ -204,7 +204,7 @@ void print_row(const Setup& s, size_t bytes, int reps, const std::vector<double>
 
 void run_size(const Setup& s, const std::vector<Way>& w, size_t bytes) {
   std::vector<float> buffer(bytes / sizeof(float), 0.0f);  // zeros: sums stay exact, no inf
-  const int reps = bytes >= (size_t{64} << 20) ? 3 : bytes >= (size_t{4} << 20) ? 5 : 9;
+  const int reps = bytes >= (size_t{64} << 20) ? 3 : bytes >= (size_t{4} << 20) ? 7 : 15;
   std::vector<std::vector<double>> seconds(w.size());
   for (int r = 0; r < reps; ++r) {
     for (size_t i = 0; i < w.size(); ++i) {

@@ -16,11 +16,12 @@ namespace kfmpi {
 namespace {
 
 // From this many bytes on, a collective waits for the ranks' arrival (MPI_Ibarrier) and then
-// runs MPI's blocking call (mpi_work.hpp): Open MPI's blocking algorithms (coll/tuned) move
-// large messages up to twice as fast as its nonblocking ones (coll/libnbc), and the barrier
-// costs under a microsecond on shared memory (docs/benchmarks.md). KF_MPI_BLOCKING_BYTES sets
-// another threshold (0: every collective so; a huge value: none).
-constexpr int64_t kBlockingBytes = 64 * 1024;
+// runs MPI's blocking call (mpi_work.hpp): for large messages Open MPI's blocking algorithms
+// (coll/tuned) are up to 2.4 times as fast as its nonblocking ones (coll/libnbc), while below a
+// few MiB the nonblocking call, polled, is as fast as the blocking one and needs no barrier
+// (docs/benchmarks.md). KF_MPI_BLOCKING_BYTES sets another threshold (0: every collective so;
+// a huge value: none).
+constexpr int64_t kBlockingBytes = int64_t{4} << 20;
 
 int64_t blocking_bytes() {
   static const int64_t bytes = [] {

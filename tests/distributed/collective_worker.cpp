@@ -335,8 +335,9 @@ bool reducible(kf_dtype_t d, kf_reduce_op_t op) {
   return d != KF_BOOL || op != KF_REDUCE_AVG;
 }
 
-// The sizes checked; the mpi engine runs a collective of 64 KiB or more as an arrival barrier
-// and MPI's blocking call, and 70000 elements are that much for every dtype.
+// The sizes checked; the mpi engine runs a large collective as an arrival barrier and MPI's
+// blocking call, from 64 KiB on in the tests (KF_MPI_BLOCKING_BYTES, mpi_tests.cmake), and
+// 70000 elements are that much for every dtype.
 std::vector<int64_t> sizes(const Job& j) {
   std::vector<int64_t> out = {0, 1, 7, 1003};
   if (j.mpi()) out.push_back(70000);

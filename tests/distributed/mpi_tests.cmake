@@ -5,7 +5,8 @@
 #  - distributed.mpi_2 and distributed.mpi_4: `mpirun -np 2|4 --oversubscribe` (run_ranks.py
 #    --mpirun) starts the ranks, which meet through mpi:// (each rank's number from mpirun) and
 #    check every collective and reduction for every dtype the engine reduces (gloo's, float16,
-#    bfloat16, bool and complex) against a double-precision reference;
+#    bfloat16, bool and complex) against a double-precision reference, large collectives from
+#    64 KiB on run as an arrival barrier and MPI's blocking call (KF_MPI_BLOCKING_BYTES);
 #  - distributed.mpi_stalled_call: one rank of 2 never calls all_reduce; the other's ends with
 #    KF_TIMEOUT inside the timeout;
 #  - distributed.mpi_split: 4 ranks split by parity through the plugin's comm_split slot
@@ -50,3 +51,7 @@ add_test(NAME distributed.mpi_split
           $<TARGET_FILE:kernforge_mpi_split_worker> $<TARGET_FILE:kernforge_mpi> --world 4
           --timeout-ms 10000 --limit 60 --mpirun "${KF_MPIRUN}")
 set_tests_properties(${kf_mpi_tests} PROPERTIES LABELS distributed TIMEOUT 120)
+# The arrival-then-blocking path of large collectives (4 MiB by default) from 64 KiB on, which
+# the 70000-element size reaches for every dtype.
+set_tests_properties(distributed.mpi_2 distributed.mpi_4 PROPERTIES
+  ENVIRONMENT KF_MPI_BLOCKING_BYTES=65536)

@@ -11,7 +11,8 @@ Exits 0 when every rank exited 0.
 
 With --mpirun, Open MPI's mpirun starts the W ranks instead (`MPIRUN -np W --oversubscribe
 WORKER MODE -1 W mpi:// <timeout_ms>`: each rank's number comes from mpirun), with the
-variables that let mpirun run as root set for it alone; exits with mpirun's status.
+variables that let mpirun run as root set for it alone (and KF_MPI_BLOCKING_BYTES passed on
+when set); exits with mpirun's status.
 """
 import argparse
 import os
@@ -47,8 +48,9 @@ def start_mpirun(args):
     # lets 4 ranks share fewer cores; the shared-memory transport (vader) moves the data.
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,vader")
-    command = [args.mpirun, "-np", str(args.world), "--oversubscribe", args.worker, args.mode,
-               "-1", str(args.world), "mpi://", str(args.timeout_ms)]
+    passed = [arg for name in ("KF_MPI_BLOCKING_BYTES",) if name in env for arg in ("-x", name)]
+    command = [args.mpirun, "-np", str(args.world), "--oversubscribe", *passed, args.worker,
+               args.mode, "-1", str(args.world), "mpi://", str(args.timeout_ms)]
     return [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True)]
 
