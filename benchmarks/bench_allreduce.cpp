@@ -3,14 +3,14 @@
 // per size, about 20 ms of calls; the slowest rank's time per call; the median of the
 // repetitions). Not a test.
 //
-//   mpirun -np 2 --oversubscribe build/release/bin/kernforge_bench_allreduce
+//   mpirun -np 2 --oversubscribe <build>/bin/kernforge_bench_allreduce
 //          [--min-kib 1] [--max-mib 256]       (sizes: powers of 4 between them)
 //          [--mpi-only]                        (not the gloo pair)
 //
-// Four ways, on one buffer per rank, interleaved within each repetition:
+// Five ways, on one buffer per rank, interleaved within each repetition:
 //   mpi      MPI_Allreduce(MPI_IN_PLACE, ...) on a duplicate of MPI_COMM_WORLD
 //   mpi nb   MPI_Iallreduce(MPI_IN_PLACE, ...) and MPI_Wait: MPI's nonblocking collective,
-//            which kf's mpi plugin starts (Open MPI: libnbc's algorithms, not tuned's)
+//            which kf's mpi plugin starts below 4 MiB (Open MPI: libnbc's algorithms)
 //   kf mpi   kf_all_reduce over "cpu:mpi" (mpi:// rendezvous), waiting for it (out = NULL)
 //   gloo     gloo::allreduce (gloo::AllreduceOptions) on a gloo context over the TCP transport
 //            on loopback, met through gloo's FileStore, as the gloo plugin makes its own
