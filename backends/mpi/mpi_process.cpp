@@ -94,8 +94,6 @@ void ensure_mpi(int64_t timeout_ms) {
   if (s.ours) static Finalizer finalizer;  // registered once MPI runs, destroyed at exit
 }
 
-int thread_level() noexcept { return start().provided; }
-
 std::unique_lock<std::mutex> mpi_guard() {
   Start& s = start();
   if (s.provided >= MPI_THREAD_MULTIPLE) return std::unique_lock<std::mutex>();

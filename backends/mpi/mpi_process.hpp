@@ -21,9 +21,6 @@ namespace kfmpi {
 /// takes the application's. Throws KF_FAILED_PRECONDITION when MPI was already finalised.
 void ensure_mpi(int64_t timeout_ms);
 
-/// The thread level MPI provides (MPI_THREAD_*), once started.
-int thread_level() noexcept;
-
 /// A lock on the process-wide MPI mutex when MPI serialises calls; an empty lock otherwise.
 std::unique_lock<std::mutex> mpi_guard();
 
