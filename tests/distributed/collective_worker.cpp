@@ -8,6 +8,7 @@
 //                                                     kf_comm_create
 //   stall <rank> <world> <folder> <timeout_ms>        every rank arrives; the last never calls
 //                                                     all_reduce: the others get KF_TIMEOUT
+//                                                     (mpi: then KF_FAILED_PRECONDITION)
 //   null-slot <manifest> <folder>                     a plugin without slots: KF_UNIMPLEMENTED
 //                                                     naming the engine and the call
 //   mpi-refusals <folder>                             outside mpirun: mpi:// says so, the mpi
@@ -448,6 +449,12 @@ int run_stall(Job j) {
     expect(s == KF_TIMEOUT, std::string("a rank that never calls: KF_TIMEOUT, got ") +
                                 kf_status_name(s) + " " + kf_last_error_message());
     says("the timeout", j.engine_name());
+    if (j.mpi()) {  // MPI cannot cancel the call: the communicator refuses the next one
+      const kf_status_t again = kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr);
+      expect(again == KF_FAILED_PRECONDITION, std::string("a call after a timeout: "
+             "KF_FAILED_PRECONDITION, got ") + kf_status_name(again));
+      says("a call after a timeout", "timed out");
+    }
     kf_tensor_release(t);
   }
   kf_comm_destroy(c);

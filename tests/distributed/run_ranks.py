@@ -9,8 +9,8 @@ smaller S leaves ranks that never arrive) with a fresh rendezvous folder, GLOO_S
 and waits at most --limit seconds: a rank still running then is a hang, reported and killed.
 Exits 0 when every rank exited 0.
 
-With --mpirun, Open MPI's mpirun starts the W ranks instead (`MPIRUN -np W --oversubscribe
-WORKER MODE -1 W mpi:// <timeout_ms>`: each rank's number comes from mpirun), with the
+With --mpirun, Open MPI's mpirun starts the W ranks instead (`MPIRUN --noprefix -np W
+--oversubscribe WORKER MODE -1 W mpi:// <timeout_ms>`: each rank's number comes from mpirun), with the
 variables that let mpirun run as root set for it alone (and KF_MPI_BLOCKING_BYTES passed on
 when set); exits with mpirun's status.
 """
@@ -49,8 +49,11 @@ def start_mpirun(args):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,vader")
     passed = [arg for name in ("KF_MPI_BLOCKING_BYTES",) if name in env for arg in ("-x", name)]
-    command = [args.mpirun, "-np", str(args.world), "--oversubscribe", *passed, args.worker,
-               args.mode, "-1", str(args.world), "mpi://", str(args.timeout_ms)]
+    # --noprefix: mpirun named by its absolute path would put its own prefix's lib folder
+    # (/usr/lib) on the ranks' LD_LIBRARY_PATH, ahead of the worker's RUNPATH, and an installed
+    # libkernforge there would stand in for the build's.
+    command = [args.mpirun, "--noprefix", "-np", str(args.world), "--oversubscribe", *passed,
+               args.worker, args.mode, "-1", str(args.world), "mpi://", str(args.timeout_ms)]
     return [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True)]
 
