@@ -17,9 +17,8 @@ namespace {
 
 // From this many bytes on, a collective waits for the ranks' arrival (MPI_Ibarrier) and then
 // runs MPI's blocking call (mpi_work.hpp): for large messages Open MPI's blocking algorithms
-// (coll/tuned) are up to 2.4 times as fast as its nonblocking ones (coll/libnbc), while below a
-// few MiB the nonblocking call, polled, is as fast as the blocking one and needs no barrier
-// (docs/benchmarks.md). KF_MPI_BLOCKING_BYTES sets another threshold (0: every collective so;
+// (coll/tuned) are up to 2.4 times as fast as its nonblocking ones (coll/libnbc); below a few
+// MiB the barrier cost more than it saved where it was measured (docs/benchmarks.md). KF_MPI_BLOCKING_BYTES sets another threshold (0: every collective so;
 // a huge value: none).
 constexpr int64_t kBlockingBytes = int64_t{4} << 20;
 
