@@ -8,7 +8,8 @@
 # llvm-spirv-15 and spirv-tools: the xpu backend and its SPIR-V kernels; dpkg-dev and file: the
 # Debian packages CPack makes; rustc: the Rust embedding example; patchelf and xz-utils: the GPU
 # check's bundle, tools/device/cuda-check.sh; libgloo-dev: the gloo collective plugin,
-# backends/gloo). The CUDA toolkit is not a Debian package here:
+# backends/gloo; libopenmpi-dev and openmpi-bin: the mpi collective plugin, backends/mpi, and
+# mpirun for its tests). The CUDA toolkit is not a Debian package here:
 # the cuda backend builds where it is installed (/usr/local/cuda), and is skipped elsewhere.
 #   bash tools/install-deps.sh        (as root, or as a user with sudo)
 # Idempotent: when every package is already installed it touches nothing and takes a second.
@@ -24,7 +25,7 @@ packages=(
   libze-dev clang-15 llvm-spirv-15 spirv-tools
   dpkg-dev file rustc
   patchelf xz-utils
-  libgloo-dev
+  libgloo-dev libopenmpi-dev openmpi-bin
 )
 
 missing=()

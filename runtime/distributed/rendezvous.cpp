@@ -4,6 +4,7 @@
 #include <system_error>
 
 #include "core/error.hpp"
+#include "distributed/rendezvous_mpi.hpp"
 
 namespace kf {
 namespace {
@@ -44,8 +45,10 @@ Rendezvous file_rendezvous(const std::string& url, int32_t rank, int32_t world_s
 
 Rendezvous resolve_rendezvous(const std::string& url, int32_t rank, int32_t world_size) {
   if (url.rfind(kFile, 0) == 0) return file_rendezvous(url, rank, world_size);
+  if (url.rfind("mpi://", 0) == 0) return mpi_rendezvous(url, rank, world_size);
   if (url == "env://") return env_rendezvous(rank, world_size);
-  fail(KF_INVALID_ARGUMENT, "rendezvous '{}' is not file://<absolute folder> or env://", url);
+  fail(KF_INVALID_ARGUMENT, "rendezvous '{}' is not file://<absolute folder>, env:// or mpi://",
+       url);
 }
 
 }  // namespace kf

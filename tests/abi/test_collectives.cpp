@@ -2,6 +2,7 @@
 // peers: every refusal is an exact status and a message naming the problem, never a crash.
 // The calls themselves, across real processes, are tests/distributed's.
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -69,6 +70,17 @@ TEST(AbiCollectives, BadRendezvousAndRanksAreNamed) {
   EXPECT_TRUE(fails_with(create(o), IA, {{"rank 1", "world_size 1"}, {}}));
   o.world_size = 0;
   EXPECT_TRUE(fails_with(create(o), IA, {{"world_size is 0"}, {}}));
+}
+
+// mpi:// takes the ranks from mpirun's environment; these tests are not started by mpirun.
+TEST(AbiCollectives, MpiRendezvousOutsideMpirunIsNamed) {
+  if (std::getenv("OMPI_COMM_WORLD_RANK") != nullptr || std::getenv("PMI_RANK") != nullptr) {
+    GTEST_SKIP() << "started by an MPI launcher";
+  }
+  EXPECT_TRUE(fails_with(create(options("cpu:mpi", "mpi://")), IA,
+                         {{"mpi://", "not started by an MPI launcher", "mpirun"}, {}}));
+  EXPECT_TRUE(fails_with(create(options("cpu:mpi", "mpi://host:1")), IA,
+                         {{"mpi://host:1", "nothing after it"}, {}}));
 }
 
 TEST(AbiCollectives, BadEngineChoicesAreNamed) {

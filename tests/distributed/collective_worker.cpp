@@ -1,7 +1,8 @@
 // One rank of the collective tests (run_ranks.py starts them; docs/distributed.md). Through the
-// C ABI only, it makes a communicator over "cpu:gloo" with a file:// rendezvous and checks every
-// collective and reduction, for every dtype gloo reduces and for sizes 0, 1, 7 and 1003, against
-// a double-precision reference it computes itself. Modes:
+// C ABI only, it makes a communicator over "cpu:gloo" with a file:// rendezvous, or over
+// "cpu:mpi" when <folder> is "mpi://" (under mpirun; <rank> may be -1, from the launcher), and
+// checks every collective and reduction, for every dtype the engine reduces and for sizes 0, 1,
+// 7 and 1003, against a double-precision reference it computes itself. Modes:
 //   collectives <rank> <world> <folder> <timeout_ms>  every call, against the reference
 //                                                     (folder "env://": that rendezvous, where
 //                                                     rank and world -1 take RANK, WORLD_SIZE)
@@ -11,6 +12,7 @@
 //                                                     last, stays away)
 //   stall <rank> <world> <folder> <timeout_ms>        every rank arrives; the last never calls
 //                                                     all_reduce: the others get KF_TIMEOUT
+//                                                     (mpi: then KF_FAILED_PRECONDITION)
 //   split <rank> <world> <folder> <timeout_ms>        kf_comm_split by parity and with a rank
 //                                                     left out; the splits outlive the parent
 //   async <rank> <world> <folder> <timeout_ms>        works started before any is waited for
@@ -22,6 +24,8 @@
 //                                                     naming the engine and the call
 //   store-minor <manifest 1.1> <manifest 1.0>         one rank over env://: a plugin of collective
 //                                                     ABI 1.1 joins, one of 1.0 is refused
+//   mpi-refusals <folder>                             outside mpirun: mpi:// says so, the mpi
+//                                                     engine refuses file://, gloo mpi://
 // Prints what failed and exits 1, or exits 0.
 #include <chrono>
 #include <cmath>
@@ -30,6 +34,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "kernforge/kernforge.h"
@@ -62,13 +67,19 @@ struct Job {
   int world = 1;
   std::string folder;
   int64_t timeout_ms = 5000;
+
+  bool mpi() const { return folder == "mpi://"; }
+  bool env() const { return folder == "env://"; }
+  std::string url() const { return mpi() || env() ? folder : "file://" + folder; }
+  const char* engine() const { return mpi() ? "cpu:mpi" : "cpu:gloo"; }
+  const char* engine_name() const { return mpi() ? "mpi" : "gloo"; }
 };
 
-kf_status_t make_comm(const Job& j, const char* engine, kf_comm_t* out) {
+kf_status_t make_comm(const Job& j, const char* engine, kf_comm_t* out,
+                      const std::string& url) {
   kf_comm_options_t o{};
   o.struct_size = sizeof o;
   o.engine = engine;
-  const std::string url = j.folder == "env://" ? j.folder : "file://" + j.folder;
   o.rendezvous = url.c_str();
   o.rank = j.rank;
   o.world_size = j.world;
@@ -76,11 +87,35 @@ kf_status_t make_comm(const Job& j, const char* engine, kf_comm_t* out) {
   return kf_comm_create(&o, out);
 }
 
+kf_status_t make_comm(const Job& j, const char* engine, kf_comm_t* out) {
+  return make_comm(j, engine, out, j.url());
+}
+
+// The job's communicator; the rank the launcher gave (-1 on the command line) is read back.
+kf_status_t make_job_comm(Job& j, kf_comm_t* out) {
+  const kf_status_t s = make_comm(j, j.engine(), out);
+  int32_t rank = -1;
+  if (s == KF_OK && kf_comm_rank(*out, &rank) == KF_OK) j.rank = rank;
+  return s;
+}
+
 // The value rank r holds at element i: small (a product of 4 fits int8), negative at some
 // places for signed dtypes.
 double value(int r, int64_t i, bool is_signed) {
   const double v = 1.0 + static_cast<double>((i + r) % 3);
   return is_signed && (i + 2 * r) % 4 == 0 ? -v : v;
+}
+
+// bool: true at two places of three; sum and max are "any", prod and min "all".
+double bool_value(int r, int64_t i) { return (i + r) % 3 != 0 ? 1.0 : 0.0; }
+
+double bool_ref(kf_reduce_op_t op, int world, int64_t i) {
+  double acc = bool_value(0, i);
+  for (int r = 1; r < world; ++r) {
+    const double v = bool_value(r, i);
+    acc = op == KF_REDUCE_SUM || op == KF_REDUCE_MAX ? std::fmax(acc, v) : std::fmin(acc, v);
+  }
+  return acc;
 }
 
 double reduce_ref(kf_reduce_op_t op, int world, int64_t i, bool is_signed, bool integer) {
@@ -118,7 +153,27 @@ double read_as(const unsigned char* p) {
   X(KF_INT16, int16_t) X(KF_UINT16, uint16_t) X(KF_INT32, int32_t) X(KF_UINT32, uint32_t)    \
   X(KF_INT64, int64_t) X(KF_UINT64, uint64_t)
 
+// The dtypes the mpi engine adds to gloo's: made from float64 and read back through
+// kf_tensor_to (complex: read as pairs, the real parts compared, the imaginary ones zero).
+bool converted(kf_dtype_t d) {
+  return d == KF_FLOAT16 || d == KF_BFLOAT16 || d == KF_BOOL || d == KF_COMPLEX64 ||
+         d == KF_COMPLEX128;
+}
+
+bool is_complex(kf_dtype_t d) { return d == KF_COMPLEX64 || d == KF_COMPLEX128; }
+
+kf_tensor_t tensor_of(kf_dtype_t dtype, const std::vector<double>& v);
+
+kf_tensor_t converted_tensor(kf_dtype_t dtype, const std::vector<double>& v) {
+  kf_tensor_t wide = tensor_of(KF_FLOAT64, v);
+  kf_tensor_t t = nullptr;
+  ok(kf_tensor_to(wide, kf_device_cpu(), dtype, &t), std::string("kf_tensor_to ") + kf_dtype_name(dtype));
+  kf_tensor_release(wide);
+  return t;
+}
+
 kf_tensor_t tensor_of(kf_dtype_t dtype, const std::vector<double>& v) {
+  if (converted(dtype)) return converted_tensor(dtype, v);
   std::vector<unsigned char> bytes;
 #define KF_FILL_(d, T) if (dtype == d) fill_as<T>(bytes, v);
   KF_WORKER_DTYPES(KF_FILL_)
@@ -131,7 +186,36 @@ kf_tensor_t tensor_of(kf_dtype_t dtype, const std::vector<double>& v) {
   return t;
 }
 
+std::vector<double> values_of(kf_tensor_t t, kf_dtype_t dtype, size_t n);
+
+// Complex elements as (real, imaginary) pairs of their part type: the real parts, NaN where an
+// imaginary part is not zero.
+std::vector<double> complex_values(kf_tensor_t t, kf_dtype_t dtype, size_t n) {
+  std::vector<unsigned char> bytes(n * kf_dtype_size(dtype) + 1);
+  ok(kf_tensor_copy_to_host(t, bytes.data(), bytes.size() - 1), "kf_tensor_copy_to_host");
+  const bool wide = dtype == KF_COMPLEX128;
+  const size_t part = wide ? sizeof(double) : sizeof(float);
+  std::vector<double> out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char* p = bytes.data() + 2 * i * part;
+    const double re = wide ? read_as<double>(p) : read_as<float>(p);
+    const double im = wide ? read_as<double>(p + part) : read_as<float>(p + part);
+    out[i] = im == 0.0 ? re : NAN;
+  }
+  return out;
+}
+
+std::vector<double> converted_values(kf_tensor_t t, kf_dtype_t dtype, size_t n) {
+  if (is_complex(dtype)) return complex_values(t, dtype, n);
+  kf_tensor_t wide = nullptr;
+  if (!ok(kf_tensor_to(t, kf_device_cpu(), KF_FLOAT64, &wide), "kf_tensor_to float64")) return {};
+  std::vector<double> out = values_of(wide, KF_FLOAT64, n);
+  kf_tensor_release(wide);
+  return out;
+}
+
 std::vector<double> values_of(kf_tensor_t t, kf_dtype_t dtype, size_t n) {
+  if (converted(dtype)) return converted_values(t, dtype, n);
   std::vector<unsigned char> bytes(n * kf_dtype_size(dtype) + 1);  // never empty
   ok(kf_tensor_copy_to_host(t, bytes.data(), bytes.size() - 1), "kf_tensor_copy_to_host");
   std::vector<double> out(n);
@@ -143,9 +227,17 @@ std::vector<double> values_of(kf_tensor_t t, kf_dtype_t dtype, size_t n) {
   return out;
 }
 
+bool is_half(kf_dtype_t d) { return d == KF_FLOAT16 || d == KF_BFLOAT16; }
+
+bool is_integer(kf_dtype_t d) {
+  return d != KF_FLOAT32 && d != KF_FLOAT64 && !is_half(d) && !is_complex(d) && d != KF_BOOL;
+}
+
 bool close(double got, double want, kf_dtype_t dtype) {
-  const bool floating = dtype == KF_FLOAT32 || dtype == KF_FLOAT64;
-  return floating ? std::fabs(got - want) <= 1e-5 * std::fmax(1.0, std::fabs(want)) : got == want;
+  const double tolerance = is_half(dtype) ? 1e-2 : 1e-5;
+  return is_integer(dtype) || dtype == KF_BOOL
+             ? got == want
+             : std::fabs(got - want) <= tolerance * std::fmax(1.0, std::fabs(want));
 }
 
 void compare(const std::vector<double>& got, const std::vector<double>& want, kf_dtype_t dtype,
@@ -164,14 +256,20 @@ void compare(const std::vector<double>& got, const std::vector<double>& want, kf
 }
 
 bool is_signed(kf_dtype_t d) {
-  return d != KF_UINT8 && d != KF_UINT16 && d != KF_UINT32 && d != KF_UINT64;
+  return d != KF_UINT8 && d != KF_UINT16 && d != KF_UINT32 && d != KF_UINT64 && d != KF_BOOL;
 }
 
-bool is_integer(kf_dtype_t d) { return d != KF_FLOAT32 && d != KF_FLOAT64; }
+double value_of(int rank, int64_t i, kf_dtype_t d) {
+  return d == KF_BOOL ? bool_value(rank, i) : value(rank, i, is_signed(d));
+}
+
+double ref(kf_reduce_op_t op, int world, int64_t i, kf_dtype_t d) {
+  return d == KF_BOOL ? bool_ref(op, world, i) : reduce_ref(op, world, i, is_signed(d), is_integer(d));
+}
 
 std::vector<double> rank_values(int rank, int64_t n, kf_dtype_t d, int64_t offset = 0) {
   std::vector<double> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = value(rank, offset + i, is_signed(d));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = value_of(rank, offset + i, d);
   return v;
 }
 
@@ -189,7 +287,7 @@ void check_all_reduce(const Job& j, kf_comm_t c, kf_dtype_t d, int64_t n, kf_red
     ok(kf_work_release(w), what + " release");
   }
   std::vector<double> want(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) want[static_cast<size_t>(i)] = reduce_ref(op, j.world, i, is_signed(d), is_integer(d));
+  for (int64_t i = 0; i < n; ++i) want[static_cast<size_t>(i)] = ref(op, j.world, i, d);
   compare(values_of(t, d, static_cast<size_t>(n)), want, d, what);
   kf_tensor_release(t);
 }
@@ -226,7 +324,7 @@ void check_reduce_scatter(const Job& j, kf_comm_t c, kf_dtype_t d, int64_t n, kf
   ok(kf_reduce_scatter(c, out, in, op, nullptr), what);
   std::vector<double> want(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) {
-    want[static_cast<size_t>(i)] = reduce_ref(op, j.world, j.rank * n + i, is_signed(d), is_integer(d));
+    want[static_cast<size_t>(i)] = ref(op, j.world, j.rank * n + i, d);
   }
   compare(values_of(out, d, static_cast<size_t>(n)), want, d, what);
   kf_tensor_release(in);
@@ -252,10 +350,26 @@ void check_send_recv(const Job& j, kf_comm_t c, kf_dtype_t d, int64_t n) {
   kf_tensor_release(got);
 }
 
+// What the engine reduces: complex numbers have no order, bool no average.
+bool reducible(kf_dtype_t d, kf_reduce_op_t op) {
+  if (is_complex(d)) return op != KF_REDUCE_MIN && op != KF_REDUCE_MAX;
+  return d != KF_BOOL || op != KF_REDUCE_AVG;
+}
+
+// The sizes checked; the mpi engine runs a large collective as an arrival barrier and MPI's
+// blocking call, from 64 KiB on in the tests (KF_MPI_BLOCKING_BYTES, mpi_tests.cmake), and
+// 70000 elements are that much for every dtype.
+std::vector<int64_t> sizes(const Job& j) {
+  std::vector<int64_t> out = {0, 1, 7, 1003};
+  if (j.mpi()) out.push_back(70000);
+  return out;
+}
+
 void check_dtype(const Job& j, kf_comm_t c, kf_dtype_t d) {
-  for (const int64_t n : {0, 1, 7, 1003}) {
+  for (const int64_t n : sizes(j)) {
     for (const kf_reduce_op_t op : {KF_REDUCE_SUM, KF_REDUCE_PROD, KF_REDUCE_MIN, KF_REDUCE_MAX,
                                     KF_REDUCE_AVG}) {
+      if (!reducible(d, op)) continue;
       check_all_reduce(j, c, d, n, op);
       check_reduce_scatter(j, c, d, n, op);
     }
@@ -265,19 +379,65 @@ void check_dtype(const Job& j, kf_comm_t c, kf_dtype_t d) {
   }
 }
 
+bool says(const std::string& what, const char* word);
+
+// What the mpi engine refuses, by its message: an order of complex numbers, an average of bools.
+void check_mpi_refusals(kf_comm_t c) {
+  kf_tensor_t z = tensor_of(KF_COMPLEX64, std::vector<double>(3, 1.0));
+  expect(kf_all_reduce(c, z, KF_REDUCE_MAX, nullptr) == KF_INVALID_ARGUMENT, "complex max");
+  says("complex max", "complex numbers have no order");
+  kf_tensor_t b = tensor_of(KF_BOOL, std::vector<double>(3, 1.0));
+  expect(kf_all_reduce(c, b, KF_REDUCE_AVG, nullptr) == KF_INVALID_ARGUMENT, "bool avg");
+  says("bool avg", "bool has no average");
+  kf_tensor_release(z);
+  kf_tensor_release(b);
+}
+
+// Works ended in another order than they started, differently on each rank: rank 0 tests the
+// large all_reduce until it is done before it starts the small one; the others start both,
+// wait for the small one, then the large one. Both are right on every rank.
+void check_out_of_order(const Job& j, kf_comm_t c) {
+  const int64_t large = 70000, small = 7;
+  kf_tensor_t a = tensor_of(KF_FLOAT32, rank_values(j.rank, large, KF_FLOAT32));
+  kf_tensor_t b = tensor_of(KF_FLOAT32, rank_values(j.rank, small, KF_FLOAT32));
+  kf_work_t wa = nullptr, wb = nullptr;
+  ok(kf_all_reduce(c, a, KF_REDUCE_SUM, &wa), "out of order: the large all_reduce");
+  bool done = false;
+  while (j.rank == 0 && !done && ok(kf_work_test(wa, &done), "out of order: test")) {}
+  ok(kf_all_reduce(c, b, KF_REDUCE_SUM, &wb), "out of order: the small all_reduce");
+  ok(kf_work_wait(wb), "out of order: wait for the small one");
+  ok(kf_work_wait(wa), "out of order: wait for the large one");
+  kf_work_release(wb);
+  kf_work_release(wa);
+  for (const auto& [t, n] : {std::pair{a, large}, std::pair{b, small}}) {
+    std::vector<double> want(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) want[static_cast<size_t>(i)] = ref(KF_REDUCE_SUM, j.world, i, KF_FLOAT32);
+    compare(values_of(t, KF_FLOAT32, static_cast<size_t>(n)), want, KF_FLOAT32, "out of order n=" + std::to_string(n));
+    kf_tensor_release(t);
+  }
+}
+
 int run_collectives(Job j) {
+  const int given_rank = j.rank, given_world = j.world;
   kf_comm_t c = nullptr;
-  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
-  int32_t rank = -1, world = -1;
-  ok(kf_comm_rank(c, &rank), "kf_comm_rank");
+  if (!ok(make_job_comm(j, &c), "kf_comm_create")) return 1;
+  int32_t world = -1;
   ok(kf_comm_world_size(c, &world), "kf_comm_world_size");
-  expect((rank == j.rank || j.rank == -1) && (world == j.world || j.world == -1),
+  expect((given_rank == -1 || given_rank == j.rank) && (given_world == -1 || world == given_world),
          "rank and world size");
-  j.rank = rank;  // env:// with -1: the rendezvous's
-  j.world = world;
-#define KF_CHECK_DTYPE_(d, T) check_dtype(j, c, d);
-  KF_WORKER_DTYPES(KF_CHECK_DTYPE_)
-#undef KF_CHECK_DTYPE_
+  j.world = world;  // env:// with -1: the rendezvous's
+  std::vector<kf_dtype_t> dtypes;
+#define KF_LIST_DTYPE_(d, T) dtypes.push_back(d);
+  KF_WORKER_DTYPES(KF_LIST_DTYPE_)
+#undef KF_LIST_DTYPE_
+  if (j.mpi()) {
+    dtypes.insert(dtypes.end(), {KF_FLOAT16, KF_BFLOAT16, KF_BOOL, KF_COMPLEX64, KF_COMPLEX128});
+  }
+  for (const kf_dtype_t d : dtypes) check_dtype(j, c, d);
+  if (j.mpi()) {
+    check_out_of_order(j, c);
+    check_mpi_refusals(c);
+  }
   ok(kf_barrier(c, nullptr), "kf_barrier");
   ok(kf_comm_destroy(c), "kf_comm_destroy");
   expect(kf_comm_destroy(c) == KF_INVALID_ARGUMENT, "a destroyed communicator is refused");
@@ -306,19 +466,19 @@ bool stays_away(const Job& j) {
   return true;
 }
 
-int run_absent(const Job& j) {
+int run_absent(Job j) {
   if (stays_away(j)) return 0;
   kf_comm_t c = nullptr;
-  const kf_status_t s = make_comm(j, "cpu:gloo", &c);
+  const kf_status_t s = make_job_comm(j, &c);
   expect(s == KF_TIMEOUT, std::string("a rank that never arrives: KF_TIMEOUT, got ") +
                               kf_status_name(s) + " " + kf_last_error_message());
   if (s == KF_OK) kf_comm_destroy(c);
   return 0;
 }
 
-int run_stall(const Job& j) {
+int run_stall(Job j) {
   kf_comm_t c = nullptr;
-  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
+  if (!ok(make_job_comm(j, &c), "kf_comm_create")) return 1;
   if (j.rank == j.world - 1) {  // never calls: stays alive past the others' timeout
     std::this_thread::sleep_for(std::chrono::milliseconds(3 * j.timeout_ms));
   } else {
@@ -326,7 +486,13 @@ int run_stall(const Job& j) {
     const kf_status_t s = kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr);
     expect(s == KF_TIMEOUT, std::string("a rank that never calls: KF_TIMEOUT, got ") +
                                 kf_status_name(s) + " " + kf_last_error_message());
-    says("the timeout", "gloo");
+    says("the timeout", j.engine_name());
+    if (j.mpi()) {  // MPI cannot cancel the call: the communicator refuses the next one
+      const kf_status_t again = kf_all_reduce(c, t, KF_REDUCE_SUM, nullptr);
+      expect(again == KF_FAILED_PRECONDITION, std::string("a call after a timeout: "
+             "KF_FAILED_PRECONDITION, got ") + kf_status_name(again));
+      says("a call after a timeout", "timed out");
+    }
     kf_tensor_release(t);
   }
   kf_comm_destroy(c);
@@ -374,9 +540,8 @@ kf_comm_t check_parity_split(const Job& j, kf_comm_t c) {
 // their parent.
 int run_split(Job j) {
   kf_comm_t c = nullptr;
-  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create")) return 1;
-  ok(kf_comm_rank(c, &j.rank), "kf_comm_rank");  // env:// with -1: the rendezvous's
-  ok(kf_comm_world_size(c, &j.world), "kf_comm_world_size");
+  if (!ok(make_job_comm(j, &c), "kf_comm_create")) return 1;
+  ok(kf_comm_world_size(c, &j.world), "kf_comm_world_size");  // env:// with -1: the rendezvous's
   kf_comm_t sub = nullptr;
   expect(kf_comm_split(c, -5, 0, &sub) == KF_INVALID_ARGUMENT && sub == nullptr,
          "a negative color other than KF_COMM_NO_COLOR is refused");
@@ -544,6 +709,32 @@ int run_store_minor(const char* manifest, const char* old_manifest) {
 int run_store_minor(const char*, const char*) { return 1; }  // env:// is POSIX only
 #endif
 
+// Outside mpirun: mpi:// says the process was not started by it; with a launcher's variables
+// set by hand, the mpi engine refuses file:// and gloo refuses mpi://, each naming what it takes.
+int run_mpi_refusals(const char* folder) {
+  Job j;
+  j.folder = "mpi://";
+  j.rank = -1;
+  j.world = -1;
+  kf_comm_t c = nullptr;
+  expect(make_comm(j, "cpu:mpi", &c) == KF_INVALID_ARGUMENT, "mpi:// outside mpirun");
+  says("mpi:// outside mpirun", "mpirun");
+  j.folder = folder;
+  j.rank = 0;
+  j.world = 1;
+  expect(make_comm(j, "cpu:mpi", &c) == KF_UNIMPLEMENTED, "the mpi engine and file://");
+  says("the mpi engine and file://", "mpi://");
+  setenv("OMPI_COMM_WORLD_RANK", "0", 1);
+  setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+  expect(make_comm(j, "cpu:gloo", &c, "mpi://") == KF_UNIMPLEMENTED, "gloo and mpi://");
+  says("gloo and mpi://", "file://");
+  j.rank = 1;
+  j.world = 2;
+  expect(make_comm(j, "cpu:mpi", &c, "mpi://") == KF_INVALID_ARGUMENT, "a rank mpirun did not give");
+  says("a rank mpirun did not give", "OMPI_COMM_WORLD_SIZE");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -553,6 +744,8 @@ int main(int argc, char** argv) {
     rc = run_null_slot(argv[2], argv[3]);
   } else if (mode == "store-minor" && argc == 4) {
     rc = run_store_minor(argv[2], argv[3]);
+  } else if (mode == "mpi-refusals" && argc == 3) {
+    rc = run_mpi_refusals(argv[2]);
   } else if (argc == 6) {
     Job j{std::atoi(argv[2]), std::atoi(argv[3]), argv[4], std::atoll(argv[5])};
     if (mode == "collectives") rc = run_collectives(j);
@@ -566,7 +759,7 @@ int main(int argc, char** argv) {
   if (rc == 2) {
     std::fprintf(stderr, "usage: %s collectives|absent|stall|split|async|abort|exit <rank> "
                  "<world> <folder> <timeout_ms> | null-slot <manifest> <folder> | store-minor "
-                 "<manifest> <manifest 1.0>\n", argv[0]);
+                 "<manifest> <manifest 1.0> | mpi-refusals <folder>\n", argv[0]);
     return 2;
   }
   std::printf("%s: %d checks, %d failed\n", mode.c_str(), g_checks, g_failures);

@@ -2,11 +2,17 @@
 """Starts the ranks of one collective test (tests/distributed) as real processes on loopback.
 
     run_ranks.py WORKER MODE --world W [--start S] [--timeout-ms T] [--limit SECONDS]
+                 [--mpirun MPIRUN]
 
 Runs `WORKER MODE <rank> <world> <folder> <timeout_ms>` for ranks 0..S-1 (S defaults to W: a
 smaller S leaves ranks that never arrive) with a fresh rendezvous folder, GLOO_SOCKET_IFNAME=lo,
 and waits at most --limit seconds: a rank still running then is a hang, reported and killed.
 Exits 0 when every rank exited 0.
+
+With --mpirun, Open MPI's mpirun starts the W ranks instead (`MPIRUN --noprefix -np W
+--oversubscribe WORKER MODE -1 W mpi:// <timeout_ms>`: each rank's number comes from mpirun), with the
+variables that let mpirun run as root set for it alone (and KF_MPI_BLOCKING_BYTES passed on
+when set); exits with mpirun's status.
 """
 import argparse
 import os
@@ -24,6 +30,7 @@ def parse_args():
     p.add_argument("--start", type=int, default=None)
     p.add_argument("--timeout-ms", type=int, default=5000)
     p.add_argument("--limit", type=float, default=60.0)
+    p.add_argument("--mpirun", default=None)
     return p.parse_args()
 
 
@@ -34,6 +41,21 @@ def start_ranks(args, folder):
                               str(args.timeout_ms)], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT, text=True)
             for rank in range(count)]
+
+
+def start_mpirun(args):
+    # Open MPI refuses root without these; they are set for this mpirun only. Oversubscribing
+    # lets 4 ranks share fewer cores; the shared-memory transport (vader) moves the data.
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,vader")
+    passed = [arg for name in ("KF_MPI_BLOCKING_BYTES",) if name in env for arg in ("-x", name)]
+    # --noprefix: mpirun named by its absolute path would put its own prefix's lib folder
+    # (/usr/lib) on the ranks' LD_LIBRARY_PATH, ahead of the worker's RUNPATH, and an installed
+    # libkernforge there would stand in for the build's.
+    command = [args.mpirun, "--noprefix", "-np", str(args.world), "--oversubscribe", *passed,
+               args.worker, args.mode, "-1", str(args.world), "mpi://", str(args.timeout_ms)]
+    return [subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)]
 
 
 def finish(rank, proc, deadline, limit):
@@ -53,7 +75,7 @@ def main():
     args = parse_args()
     with tempfile.TemporaryDirectory(prefix="kf-rendezvous-") as folder:
         deadline = time.monotonic() + args.limit
-        procs = start_ranks(args, folder)
+        procs = start_mpirun(args) if args.mpirun else start_ranks(args, folder)
         results = [finish(rank, proc, deadline, args.limit) for rank, proc in enumerate(procs)]
     return 0 if all(results) else 1
 
