@@ -65,7 +65,7 @@ Rendezvous mpi_rendezvous(const std::string& url, int32_t rank, int32_t world_si
   const FromLauncher l = from_launcher();
   check_given("world_size", world_size, l.world_size, l.size_var);
   check_given("rank", rank, l.rank, l.rank_var);
-  return Rendezvous{url, l.rank, l.world_size};
+  return Rendezvous{url, l.rank, l.world_size, {}, 0};
 }
 
 }  // namespace kf
