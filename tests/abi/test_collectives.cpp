@@ -1,9 +1,7 @@
 // The collectives of the C ABI (2.7, 2.8) with bad input, in one process and without an engine's
 // peers: every refusal is an exact status and a message naming the problem, never a crash.
 // The calls themselves, across real processes, are tests/distributed's.
-#include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <string>
 
 #include "abi_util.hpp"
@@ -97,45 +95,6 @@ TEST(AbiCollectives, SplitAndAbortRefuseBadHandles) {
   EXPECT_TRUE(fails_with(kf_comm_split(nullptr, 0, 0, &out), IA, {{"kf_comm_split"}, {}}));
   EXPECT_EQ(out, nullptr);
   EXPECT_TRUE(fails_with(kf_comm_abort(nullptr), IA, {{"kf_comm_abort", "communicator"}, {}}));
-}
-
-// A communicator of one rank (gloo, when it is built): its splits and its abort.
-TEST(AbiCollectives, OneRankSplitsAndAborts) {
-  namespace fs = std::filesystem;
-  const fs::path folder = fs::temp_directory_path() /
-      ("kf-abi-comm-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
-  fs::create_directories(folder);
-  const std::string url = "file://" + folder.generic_string();
-  kf_comm_options_t o = options("cpu:gloo", url.c_str());
-  kf_comm_t c = nullptr;
-  const kf_status_t made = kf_comm_create(&o, &c);
-  if (made == KF_NOT_FOUND) {
-    std::error_code ec;
-    fs::remove_all(folder, ec);
-    GTEST_SKIP() << "no gloo plugin here: " << kf_last_error_message();
-  }
-  ASSERT_EQ(made, KF_OK) << kf_last_error_message();
-  kf_comm_t sub = nullptr;
-  EXPECT_TRUE(fails_with(kf_comm_split(c, 0, 0, nullptr), IA, {{"out"}, {}}));
-  EXPECT_TRUE(fails_with(kf_comm_split(c, -2, 0, &sub), IA, {{"color -2"}, {}}));
-  ASSERT_EQ(kf_comm_split(c, KF_COMM_NO_COLOR, 0, &sub), KF_OK) << kf_last_error_message();
-  EXPECT_EQ(sub, nullptr);
-  ASSERT_EQ(kf_comm_split(c, 3, 9, &sub), KF_OK) << kf_last_error_message();
-  int32_t rank = -1, world = -1;
-  EXPECT_EQ(kf_comm_rank(sub, &rank), KF_OK);
-  EXPECT_EQ(kf_comm_world_size(sub, &world), KF_OK);
-  EXPECT_EQ(rank, 0);
-  EXPECT_EQ(world, 1);
-  EXPECT_EQ(kf_comm_abort(c), KF_OK) << kf_last_error_message();
-  EXPECT_TRUE(fails_with(kf_barrier(c, nullptr), KF_UNAVAILABLE, {{"aborted"}, {}}));
-  kf_comm_t none = nullptr;
-  EXPECT_TRUE(fails_with(kf_comm_split(c, 0, 0, &none), KF_UNAVAILABLE, {{"aborted"}, {}}));
-  EXPECT_EQ(kf_barrier(sub, nullptr), KF_OK) << "a split lives on when its parent is aborted: "
-                                             << kf_last_error_message();
-  EXPECT_EQ(kf_comm_destroy(c), KF_OK);
-  EXPECT_EQ(kf_comm_destroy(sub), KF_OK);
-  std::error_code ec;
-  fs::remove_all(folder, ec);
 }
 
 TEST(AbiCollectives, ReduceOpNamesAndTheTimeoutStatus) {

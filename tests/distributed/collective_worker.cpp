@@ -20,6 +20,8 @@
 //                                                     once, later calls fail at once
 //   exit <rank> <world> <folder> <timeout_ms>         the last rank exits mid-job: a clear error
 //                                                     inside the timeout
+//   one-rank <folder>                                 kf_comm_split's checks and kf_comm_abort on
+//                                                     a communicator of one rank
 //   null-slot <manifest> <folder>                     a plugin without slots: KF_UNIMPLEMENTED
 //                                                     naming the engine and the call
 //   store-minor <manifest 1.1> <manifest 1.0>         one rank over env://: a plugin of collective
@@ -32,6 +34,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <thread>
 #include <utility>
@@ -652,6 +655,48 @@ int run_exit(const Job& j) {
   return 0;
 }
 
+// A communicator of one rank: the argument checks of kf_comm_split, its splits (of no color and
+// of one), and kf_comm_abort of the parent, whose split lives on.
+int one_rank_checks(const Job& j) {
+  kf_comm_t c = nullptr;
+  if (!ok(make_comm(j, "cpu:gloo", &c), "kf_comm_create of one rank")) return 1;
+  kf_comm_t sub = nullptr;
+  expect(kf_comm_split(c, 0, 0, nullptr) == KF_INVALID_ARGUMENT, "a NULL out");
+  says("a NULL out", "out");
+  expect(kf_comm_split(c, -2, 0, &sub) == KF_INVALID_ARGUMENT, "color -2");
+  says("color -2", "color -2");
+  ok(kf_comm_split(c, KF_COMM_NO_COLOR, 0, &sub), "a split of no color");
+  expect(sub == nullptr, "a split of no color gives no communicator");
+  ok(kf_comm_split(c, 3, 9, &sub), "a split of one color");
+  int32_t rank = -1, world = -1;
+  ok(kf_comm_rank(sub, &rank), "kf_comm_rank of the split");
+  ok(kf_comm_world_size(sub, &world), "kf_comm_world_size of the split");
+  expect(rank == 0 && world == 1, "the split of one rank is rank 0 of 1");
+  ok(kf_comm_abort(c), "kf_comm_abort");
+  expect(kf_barrier(c, nullptr) == KF_UNAVAILABLE, "a barrier after the abort");
+  says("a barrier after the abort", "aborted");
+  kf_comm_t none = nullptr;
+  expect(kf_comm_split(c, 0, 0, &none) == KF_UNAVAILABLE, "a split after the abort");
+  says("a split after the abort", "aborted");
+  ok(kf_barrier(sub, nullptr), "a split lives on when its parent is aborted");
+  ok(kf_comm_destroy(c), "kf_comm_destroy of the aborted parent");
+  ok(kf_comm_destroy(sub), "kf_comm_destroy of the split");
+  return 0;
+}
+
+int run_one_rank(const char* folder) {
+  namespace fs = std::filesystem;
+  const fs::path fresh = fs::path(folder) / ("one-rank-" + std::to_string(
+      std::chrono::steady_clock::now().time_since_epoch().count()));  // gloo's keys: a new folder
+  fs::create_directories(fresh);
+  Job j;
+  j.folder = fresh.generic_string();
+  const int rc = one_rank_checks(j);
+  std::error_code ec;
+  fs::remove_all(fresh, ec);
+  return rc;
+}
+
 int run_null_slot(const char* manifest, const char* folder) {
   if (!ok(kf_load_plugin(manifest), std::string("kf_load_plugin ") + manifest)) return 1;
   Job j;
@@ -709,6 +754,14 @@ int run_store_minor(const char* manifest, const char* old_manifest) {
 int run_store_minor(const char*, const char*) { return 1; }  // env:// is POSIX only
 #endif
 
+void set_env(const char* name, const char* value) {
+#if defined(_WIN32)
+  _putenv_s(name, value);
+#else
+  setenv(name, value, 1);
+#endif
+}
+
 // Outside mpirun: mpi:// says the process was not started by it; with a launcher's variables
 // set by hand, the mpi engine refuses file:// and gloo refuses mpi://, each naming what it takes.
 int run_mpi_refusals(const char* folder) {
@@ -724,8 +777,8 @@ int run_mpi_refusals(const char* folder) {
   j.world = 1;
   expect(make_comm(j, "cpu:mpi", &c) == KF_UNIMPLEMENTED, "the mpi engine and file://");
   says("the mpi engine and file://", "mpi://");
-  setenv("OMPI_COMM_WORLD_RANK", "0", 1);
-  setenv("OMPI_COMM_WORLD_SIZE", "1", 1);
+  set_env("OMPI_COMM_WORLD_RANK", "0");
+  set_env("OMPI_COMM_WORLD_SIZE", "1");
   expect(make_comm(j, "cpu:gloo", &c, "mpi://") == KF_UNIMPLEMENTED, "gloo and mpi://");
   says("gloo and mpi://", "file://");
   j.rank = 1;
@@ -744,6 +797,8 @@ int main(int argc, char** argv) {
     rc = run_null_slot(argv[2], argv[3]);
   } else if (mode == "store-minor" && argc == 4) {
     rc = run_store_minor(argv[2], argv[3]);
+  } else if (mode == "one-rank" && argc == 3) {
+    rc = run_one_rank(argv[2]);
   } else if (mode == "mpi-refusals" && argc == 3) {
     rc = run_mpi_refusals(argv[2]);
   } else if (argc == 6) {
@@ -759,7 +814,7 @@ int main(int argc, char** argv) {
   if (rc == 2) {
     std::fprintf(stderr, "usage: %s collectives|absent|stall|split|async|abort|exit <rank> "
                  "<world> <folder> <timeout_ms> | null-slot <manifest> <folder> | store-minor "
-                 "<manifest> <manifest 1.0> | mpi-refusals <folder>\n", argv[0]);
+                 "<manifest> <manifest 1.0> | one-rank <folder> | mpi-refusals <folder>\n", argv[0]);
     return 2;
   }
   std::printf("%s: %d checks, %d failed\n", mode.c_str(), g_checks, g_failures);
