@@ -9,6 +9,7 @@ parameters; it exits 1 when they differ or when the loss did not fall.
 
     kernforge run -n 4 python examples/ddp.py     # env:// (RANK, WORLD_SIZE, MASTER_ADDR, ...)
     torchrun --nproc-per-node 4 examples/ddp.py   # the same variables
+    mpirun -np 4 python examples/ddp.py           # the mpi engine, mpi:// (mpirun's ranks)
     python examples/ddp.py --nproc 4              # starts 4 copies of itself, meeting through
                                                   # file:// in a fresh folder, on loopback
     python examples/ddp.py                        # one process: a world of size 1
@@ -127,6 +128,8 @@ def main():
         dist.init_process_group("gloo", args.rendezvous, rank=args.rank, world_size=args.world)
     elif "RANK" in os.environ and "WORLD_SIZE" in os.environ:  # kernforge run, torchrun
         dist.init_process_group("gloo")  # init_method None: env://
+    elif "OMPI_COMM_WORLD_RANK" in os.environ or "PMI_RANK" in os.environ:  # mpirun
+        dist.init_process_group("mpi", "mpi://")
     elif args.nproc > 1:
         return spawn(args.nproc, ["--steps", str(args.steps)])
     else:
