@@ -9,12 +9,19 @@
 namespace kf::cli {
 namespace {
 
-std::vector<std::string> names_in_state(const LoadReport& r, const std::string& state) {
+std::vector<std::string> names_in_state(const std::vector<ReportBackend>& plugins,
+                                        const std::string& state) {
   std::vector<std::string> names;
-  for (const ReportBackend& b : r.backends) {
+  for (const ReportBackend& b : plugins) {
     if (b.state == state) names.push_back(b.name);
   }
   return names;
+}
+
+// "; collective engines: gloo, mpi" when some are loaded.
+std::string engines_loaded(const LoadReport& r) {
+  const std::vector<std::string> engines = names_in_state(r.collectives, "loaded");
+  return engines.empty() ? "" : "; collective engine(s): " + join(engines, ", ");
 }
 
 bool global_deps_failed(const LoadReport& r) {
@@ -48,11 +55,14 @@ std::string why_nothing_loaded(const LoadReport& r) {
 }  // namespace
 
 DoctorVerdict doctor_verdict(const LoadReport& report) {
-  const std::vector<std::string> loaded = names_in_state(report, "loaded");
+  const std::vector<std::string> loaded = names_in_state(report.backends, "loaded");
   if (loaded.empty()) {
     return {kDoctorNoBackend, "kernforge doctor: no usable backend: " + why_nothing_loaded(report)};
   }
-  const std::vector<std::string> rejected = names_in_state(report, "rejected");
+  std::vector<std::string> rejected = names_in_state(report.backends, "rejected");
+  for (const std::string& name : names_in_state(report.collectives, "rejected")) {
+    rejected.push_back(name);  // a collective plugin refused is as much a fault as a backend
+  }
   const bool deps_failed = global_deps_failed(report);
   const std::vector<std::string> replaced = unchosen_replacements(report);
   if (!rejected.empty() || deps_failed || !replaced.empty()) {
@@ -66,7 +76,8 @@ DoctorVerdict doctor_verdict(const LoadReport& report) {
     return {kDoctorDegraded, "kernforge doctor: degraded: " + join(parts, "; ")};
   }
   return {kDoctorAllWell, "kernforge doctor: all well (" + std::to_string(loaded.size()) +
-                              " backend(s) loaded: " + join(loaded, ", ") + ")"};
+                              " backend(s) loaded: " + join(loaded, ", ") +
+                              engines_loaded(report) + ")"};
 }
 
 }  // namespace kf::cli
