@@ -2,8 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
-#include <new>
+#include <string>
 
 #include <gloo/common/error.h>
 
@@ -20,31 +19,15 @@ bool says_timeout(const std::string& text) {
 
 }  // namespace
 
-void write_error(char* error, size_t cap, const std::string& text) noexcept {
-  if (error == nullptr || cap == 0) return;
-  const size_t n = std::min(cap - 1, text.size());
-  std::memcpy(error, text.data(), n);
-  error[n] = '\0';
-}
-
-kf_status_t current_status(char* error, size_t cap) noexcept {
+kf_status_t gloo_status(const std::exception& e) noexcept {
   try {
-    throw;
-  } catch (const PluginError& e) {
-    write_error(error, cap, e.what());
-    return e.status;
-  } catch (const gloo::IoException& e) {
-    write_error(error, cap, e.what());
-    return says_timeout(e.what()) ? KF_TIMEOUT : KF_UNAVAILABLE;
-  } catch (const std::bad_alloc&) {
-    write_error(error, cap, "out of host memory");
-    return KF_OUT_OF_MEMORY;
-  } catch (const std::exception& e) {
-    write_error(error, cap, e.what());
-    return says_timeout(e.what()) ? KF_TIMEOUT : KF_INTERNAL;
+    const bool timeout = says_timeout(e.what());
+    if (dynamic_cast<const gloo::IoException*>(&e) != nullptr) {
+      return timeout ? KF_TIMEOUT : KF_UNAVAILABLE;
+    }
+    return timeout ? KF_TIMEOUT : KF_INTERNAL;
   } catch (...) {
-    write_error(error, cap, "an unknown exception");
-    return KF_INTERNAL;
+    return KF_INTERNAL;  // no memory for the lower-case copy
   }
 }
 

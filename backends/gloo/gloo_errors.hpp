@@ -5,33 +5,25 @@
 #pragma once
 
 #include <cstddef>
-#include <stdexcept>
-#include <string>
+#include <exception>
+#include <utility>
 
+#include "kernforge/collective_errors.hpp"
 #include "kernforge/types.h"
 
 namespace kfgloo {
 
-/// An error of the plugin's own (a dtype or rendezvous gloo does not take).
-struct PluginError : std::runtime_error {
-  PluginError(kf_status_t s, const std::string& text) : std::runtime_error(text), status(s) {}
-  kf_status_t status;
-};
+using kf::collective::PluginError;  // an error of the plugin's own (a dtype, a rendezvous)
+using kf::collective::write_error;
 
-/// Writes `text` into the caller's buffer (truncated, NUL-terminated).
-void write_error(char* error, size_t cap, const std::string& text) noexcept;
-/// The status of the exception being handled, its text written to `error`.
-kf_status_t current_status(char* error, size_t cap) noexcept;
+/// The status of one of gloo's exceptions (and any other std::exception): a timeout's text
+/// KF_TIMEOUT, gloo's other I/O errors KF_UNAVAILABLE, anything else KF_INTERNAL.
+kf_status_t gloo_status(const std::exception& e) noexcept;
 
-/// Runs `fn`; KF_OK, or what it threw as a status and text.
+/// Runs `fn`; KF_OK, or what it threw as a status and text (kernforge/collective_errors.hpp).
 template <class F>
 kf_status_t guarded(char* error, size_t cap, F&& fn) noexcept {
-  try {
-    fn();
-    return KF_OK;
-  } catch (...) {
-    return current_status(error, cap);
-  }
+  return kf::collective::guarded(error, cap, std::forward<F>(fn), &gloo_status);
 }
 
 }  // namespace kfgloo

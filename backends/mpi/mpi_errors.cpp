@@ -1,8 +1,6 @@
 #include "mpi_errors.hpp"
 
-#include <algorithm>
-#include <cstring>
-#include <new>
+#include <string>
 
 #include <mpi.h>
 
@@ -46,31 +44,6 @@ std::string mpi_text(const char* what, int code) {
 
 void check_mpi(int code, const char* what) {
   if (code != MPI_SUCCESS) throw PluginError(status_of_mpi(code), mpi_text(what, code));
-}
-
-void write_error(char* error, size_t cap, const std::string& text) noexcept {
-  if (error == nullptr || cap == 0) return;
-  const size_t n = std::min(cap - 1, text.size());
-  std::memcpy(error, text.data(), n);
-  error[n] = '\0';
-}
-
-kf_status_t current_status(char* error, size_t cap) noexcept {
-  try {
-    throw;
-  } catch (const PluginError& e) {
-    write_error(error, cap, e.what());
-    return e.status;
-  } catch (const std::bad_alloc&) {
-    write_error(error, cap, "out of host memory");
-    return KF_OUT_OF_MEMORY;
-  } catch (const std::exception& e) {
-    write_error(error, cap, e.what());
-    return KF_INTERNAL;
-  } catch (...) {
-    write_error(error, cap, "an unknown exception");
-    return KF_INTERNAL;
-  }
 }
 
 }  // namespace kfmpi
