@@ -7,8 +7,9 @@ from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
 # What the next backward() runs once its gradients are all in .grad, in the order queued (not
 # per thread; grad() runs none: it leaves .grad alone). DistributedDataParallel's forward queues
-# its gradient all-reduce here (nn/parallel/distributed.py): the engine has no per-parameter
-# hook yet, so the all-reduce starts once the engine returned (docs/distributed.md).
+# here the end of its gradient all-reduce (nn/parallel/distributed.py): its buckets start
+# during backward, from the parameters' post-accumulate-grad hooks, and this waits for them
+# (docs/distributed.md).
 _after_backward = []
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
