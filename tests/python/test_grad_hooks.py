@@ -69,3 +69,14 @@ def test_bad_use_is_a_clear_error():
         kf.tensor([1.0]).register_post_accumulate_grad_hook(lambda p: None)
     with pytest.raises(TypeError, match="callable"):
         x.register_post_accumulate_grad_hook(3)
+
+
+def test_a_failed_backward_still_runs_the_after_backward_queue():
+    """DDP's end of step runs even when a hook failed, so its ranks stay in step."""
+    x = leaf([1.0])
+    ran = []
+    x.register_post_accumulate_grad_hook(lambda p: 1 / 0)
+    kf.autograd._queue_after_backward(lambda: ran.append(True))
+    with pytest.raises(ZeroDivisionError):
+        square_backward(x)
+    assert ran == [True] and kf.autograd._after_backward == []
