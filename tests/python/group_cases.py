@@ -39,6 +39,17 @@ def check_member(rank, group, members):
                                                group=group)
 
 
+def check_ddp_on_group(rank, group, members):
+    """DistributedDataParallel over a group: the gradient is the mean over its members."""
+    from kernforge import nn
+    from kernforge.nn.parallel import DistributedDataParallel
+    kf.manual_seed(rank)  # DDP gives every member the group's first member's parameters
+    model = DistributedDataParallel(nn.Linear(5, 1, bias=False), process_group=group)
+    model(kf.asarray(values(rank)[None, :])).sum().backward()
+    mean = sum(values(r) for r in members) / len(members)
+    np.testing.assert_allclose(np.asarray(model.module.weight.grad)[0], mean, rtol=1e-6)
+
+
 def check_non_member(group):
     assert group is dist.GroupMember.NON_GROUP_MEMBER
     assert dist.get_rank(group) == -1 and dist.get_world_size(group) == -1
@@ -58,6 +69,7 @@ def groups(rank, world, folder, timeout_ms):
     for members, group in made:
         if rank in members:
             check_member(rank, group, members)
+            check_ddp_on_group(rank, group, members)
         else:
             check_non_member(group)
     everyone = dist.new_group()

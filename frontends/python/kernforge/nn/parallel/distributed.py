@@ -1,7 +1,7 @@
 """``DistributedDataParallel``: one model replica per process, kept equal by averaging the
 gradients over the ranks (docs/distributed.md, "Data-parallel training").
 
-At construction rank 0's parameters are broadcast to every rank, the parameters are grouped in
+At construction the group's rank 0's parameters are broadcast to every rank, the parameters are grouped in
 buckets of up to ``bucket_cap_mb`` (in reverse order, the order backward finishes them), and a
 post-accumulate-grad hook is registered on each. Each forward (in training, with grad mode on,
 outside ``no_sync()``) arms the next ``backward()``: as the engine accumulates a parameter's
@@ -64,8 +64,9 @@ class DistributedDataParallel(Module):
         self._hook_handles = self._register_hooks()
 
     def _broadcast_parameters(self, params):
-        """Every rank starts from rank 0's parameters."""
-        works = [self._dist.broadcast(p, 0, group=self.process_group, async_op=True)
+        """Every rank starts from the group's rank 0's parameters (src is a global rank)."""
+        src = self._dist.get_global_rank(self.process_group, 0)
+        works = [self._dist.broadcast(p, src, group=self.process_group, async_op=True)
                  for p in params]
         for w in works:
             w.wait()
