@@ -2,12 +2,19 @@
 meeting through file://, each on one thread (KERNFORGE_NUM_THREADS=1), run
 
     PYTHONPATH=build/release/python python3 benchmarks/bench_ddp.py [--world 2] [--torch]
+        [--bucket-cap-mb 25]
 
 - single: one training step (zero_grad, forward, cross-entropy, backward, AdamW) of the MLP
   784-512-512-10 on a batch of 64 float32 samples, without DDP, on every rank at once (the
   machine as loaded as in the DDP step);
 - DDP: the same step, the model wrapped in DistributedDataParallel (the gradients, 669,706
-  float32 in one bucket of 25 MiB, averaged over the ranks at the end of backward());
+  float32, in buckets of --bucket-cap-mb: one bucket at the default 25 MiB, whose all-reduce
+  can start only once backward has made every gradient; with 1, four buckets, each started
+  during backward as soon as its gradients are in, the earlier ones overlapping the rest of
+  backward);
+- DDP, every bucket after backward: the same, the gradient hooks removed, so that every
+  bucket's all-reduce starts once backward has returned (kernforge before C ABI 2.9; the
+  figure the overlap is measured against, in the same run);
 - all-reduce: the average over the ranks of one float32 tensor of the gradients' size, alone,
   as DDP takes it (kernforge: div_ by the world size, then all_reduce SUM; torch: all_reduce
   SUM, then div_).
@@ -44,7 +51,7 @@ def medians_ms(fns, barrier):
     return {name: statistics.median(t) for name, t in times.items()}
 
 
-def kf_steps(rank, world, folder):
+def kf_steps(rank, world, folder, bucket_cap_mb):
     """kernforge's three functions, and its barrier."""
     import datetime
 
@@ -70,16 +77,24 @@ def kf_steps(rank, world, folder):
             opt.step()
         return step, model
     single, model = step_of(lambda m: m)
-    ddp, _ = step_of(DistributedDataParallel)
+    ddp, _ = step_of(lambda m: DistributedDataParallel(m, bucket_cap_mb=bucket_cap_mb))
+
+    def late(m):  # the hooks removed: every bucket starts after backward, as before 2.9
+        d = DistributedDataParallel(m, bucket_cap_mb=bucket_cap_mb)
+        for h in d._hook_handles:
+            h.remove()
+        return d
+    ddp_late, _ = step_of(late)
     grads = kf.zeros((sum(p.numel() for p in model.parameters()),))
 
     def all_reduce():  # what DDP does with a bucket
         grads.div_(world)
         dist.all_reduce(grads)
-    return {"single": single, "ddp": ddp, "all-reduce": all_reduce}, dist.barrier
+    return {"single": single, "ddp": ddp, "all-reduce": all_reduce,
+            "ddp-late": ddp_late}, dist.barrier
 
 
-def torch_steps(rank, world, folder):
+def torch_steps(rank, world, folder, bucket_cap_mb):
     """torch's three functions."""
     import datetime
 
@@ -103,7 +118,8 @@ def torch_steps(rank, world, folder):
             opt.step()
         return step, model
     single, model = step_of(lambda m: m)
-    ddp, _ = step_of(torch.nn.parallel.DistributedDataParallel)
+    ddp, _ = step_of(lambda m: torch.nn.parallel.DistributedDataParallel(
+        m, bucket_cap_mb=bucket_cap_mb))
     grads = torch.zeros(sum(p.numel() for p in model.parameters()))
 
     def all_reduce():
@@ -119,25 +135,32 @@ def table(rows, world):
     for name, f in rows:
         s, d, a = f["single"], f["ddp"], f["all-reduce"]
         out.append(f"| {name} | {s:.2f} | {d:.2f} | {a:.2f} | {d / s:.2f} | {(d - a) / s:.2f} |")
+        if "ddp-late" in f:
+            d = f["ddp-late"]
+            out.append(f"| {name}, every bucket after backward | {s:.2f} | {d:.2f} | {a:.2f} | "
+                       f"{d / s:.2f} | {(d - a) / s:.2f} |")
     return "\n".join(out)
 
 
 def rank_main(args):
-    steps, barrier = kf_steps(args.rank, args.world, args.folder)
+    steps, barrier = kf_steps(args.rank, args.world, args.folder, args.bucket_cap_mb)
     fns = {("kernforge", k): f for k, f in steps.items()}
     if args.torch:
         fns.update({("torch 1.13", k): f
-                    for k, f in torch_steps(args.rank, args.world, args.folder).items()})
+                    for k, f in torch_steps(args.rank, args.world, args.folder,
+                                            args.bucket_cap_mb).items()})
     figures = medians_ms(fns, barrier)
     if args.rank == 0:
         names = dict.fromkeys(name for name, _ in fns)
-        print(table([(n, {k: figures[(n, k)] for k in steps}) for n in names], args.world))
+        print(table([(n, {k: figures[(n, k)] for k in steps if (n, k) in figures})
+                     for n in names], args.world))
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--world", type=int, default=2)
     p.add_argument("--torch", action="store_true")
+    p.add_argument("--bucket-cap-mb", type=float, default=25)
     p.add_argument("--rank", type=int, help=argparse.SUPPRESS)
     p.add_argument("--folder", help=argparse.SUPPRESS)
     args = p.parse_args()
@@ -146,7 +169,8 @@ def main():
     env = dict(os.environ, GLOO_SOCKET_IFNAME="lo", KERNFORGE_NUM_THREADS="1",
                OMP_NUM_THREADS="1")
     with tempfile.TemporaryDirectory(prefix="kf-bench-ddp-") as folder:
-        extra = ["--torch"] if args.torch else []
+        extra = (["--torch"] if args.torch else []) + ["--bucket-cap-mb",
+                                                       str(args.bucket_cap_mb)]
         procs = [subprocess.Popen([sys.executable, __file__, "--world", str(args.world),
                                    "--rank", str(r), "--folder", folder] + extra, env=env)
                  for r in range(args.world)]

@@ -1,11 +1,13 @@
 // Autograd through the C ABI (2.4): requires_grad, .grad, detach, backward, grad and grad
-// mode (Note [The autograd layer] in dispatcher/autograd/autograd_layer.cpp).
+// mode; post-accumulate-grad hooks (2.9) (Note [The autograd layer] in
+// dispatcher/autograd/autograd_layer.cpp).
 #include <vector>
 
 #include "autograd/autograd_layer.hpp"
 #include "autograd/autograd_meta.hpp"
 #include "autograd/engine.hpp"
 #include "autograd/grad_mode.hpp"
+#include "autograd/post_accumulate_hooks.hpp"
 #include "capi/startup.hpp"
 #include "core/dtype.hpp"
 #include "core/error.hpp"
@@ -170,6 +172,36 @@ KF_API kf_status_t kf_set_grad_enabled(bool enabled, bool* previous) {
   return kf::guard([&] {
     if (previous != nullptr) *previous = ag::grad_enabled();
     ag::set_grad_enabled(enabled);
+  });
+}
+
+KF_API kf_status_t kf_tensor_register_post_accumulate_grad_hook(
+    kf_tensor_t leaf, kf_post_accumulate_grad_hook_fn fn, void* user_data,
+    kf_hook_release_fn release, uint64_t* out_handle) {
+  return kf::guard([&] {
+    const char* name = "kf_tensor_register_post_accumulate_grad_hook";
+    TensorImpl& x = kf::checked(leaf, name);
+    need(fn, name, "fn");
+    need(out_handle, name, "out_handle");
+    const ag::AutogradMeta* m = ag::meta_of(x);
+    if (m != nullptr && m->grad_fn) {
+      kf::fail(KF_INVALID_ARGUMENT, "{}: the tensor was made by '{}', so it is not a leaf and "
+               "has no .grad to accumulate; register the hook on the leaf it was computed from",
+               name, m->grad_fn->name());
+    }
+    if (m == nullptr || !m->requires_grad) {
+      kf::fail(KF_INVALID_ARGUMENT, "{}: the tensor does not require grad, so backward never "
+               "accumulates its .grad; kf_tensor_set_requires_grad it first", name);
+    }
+    *out_handle = ag::add_post_accumulate_hook(x, fn, user_data, release);
+  });
+}
+
+KF_API kf_status_t kf_tensor_remove_post_accumulate_grad_hook(kf_tensor_t leaf,
+                                                              uint64_t handle) {
+  return kf::guard([&] {
+    ag::remove_post_accumulate_hook(
+        kf::checked(leaf, "kf_tensor_remove_post_accumulate_grad_hook"), handle);
   });
 }
 

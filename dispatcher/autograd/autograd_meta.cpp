@@ -2,6 +2,7 @@
 
 #include "autograd/grad_mode.hpp"
 #include "autograd/inplace_view.hpp"
+#include "autograd/post_accumulate_hooks.hpp"
 #include "core/error.hpp"
 #include "core_ops.hpp"
 
@@ -58,7 +59,8 @@ AccumulateGrad::AccumulateGrad(TensorImpl& leaf) {
 // Note [Accumulating into .grad]
 // The first gradient is kept as it is when nothing else holds it, else copied (it may be the
 // caller's grad_output or another input's gradient); later ones are added out of place, so a
-// .grad the user holds never changes behind their back.
+// .grad the user holds never changes behind their back. The leaf's post-accumulate-grad hooks
+// run after (Note [Post-accumulate-grad hooks]).
 void AccumulateGrad::apply(std::vector<TensorRef>& in, std::vector<TensorRef>& /*grads*/) {
   TensorImpl& grad = *in[0];
   AutogradMeta& m = ensure_meta(*leaf_);
@@ -69,9 +71,10 @@ void AccumulateGrad::apply(std::vector<TensorRef>& in, std::vector<TensorRef>& /
     } else {
       m.grad = ops::clone(grad);
     }
-    return;
+  } else {
+    m.grad = ops::add(*m.grad, grad);
   }
-  m.grad = ops::add(*m.grad, grad);
+  run_post_accumulate_hooks(*leaf_);
 }
 
 }  // namespace kf::autograd

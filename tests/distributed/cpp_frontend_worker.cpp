@@ -5,11 +5,12 @@
 //
 // Checks every call, synchronous and _async, against values every rank computes itself, the
 // errors as kf::Error with their status (a tensor that is not contiguous, a root out of range),
-// and that a Work outlives its Communicator. Exits 0 when every check held.
+// that a Work outlives its Communicator, and split and abort. Exits 0 when every check held.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -124,6 +125,32 @@ void check_work_outlives_communicator(const kd::Options& o, int32_t world) {
   expect(values(t)[1] == static_cast<float>(world), "a Work outliving its Communicator");
 }
 
+// split: every rank but the last (where there are more than 2) makes one communicator, ranked
+// in reverse by key; the last joins none. Then abort: a communicator aborted on this rank
+// refuses later calls at once.
+void check_split_and_abort(const kd::Communicator& comm, int32_t world) {
+  const int32_t rank = comm.rank();
+  const int32_t size = world > 2 ? world - 1 : world;
+  const bool member = rank < size;
+  std::optional<kd::Communicator> sub = comm.split(member ? 0 : kd::Communicator::kNoColor, -rank);
+  expect(sub.has_value() == member, "split: a rank without a color gets none");
+  if (!sub) return;
+  expect(sub->world_size() == size, "split: the sub-communicator's size");
+  expect(sub->rank() == size - 1 - rank, "split: ranked by key, in reverse");
+  kf::Tensor t = input(rank, 2);
+  sub->all_reduce(t);
+  float want = 0;
+  for (int32_t r = 0; r < size; ++r) want += values(input(r, 1))[0];
+  expect(near(values(t)[0], want), "split: all_reduce over the sub-communicator");
+  sub->abort();
+  try {
+    sub->all_reduce(t);
+    expect(false, "a call after abort() throws");
+  } catch (const kf::Error& e) {
+    expect(e.status() == KF_UNAVAILABLE, std::string("after abort: ") + e.status_name());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -145,6 +172,8 @@ int main(int argc, char** argv) try {
   check_errors(comm);
   comm.barrier_async().wait();
   check_work_outlives_communicator(o, o.world_size);
+  comm.barrier();
+  check_split_and_abort(comm, o.world_size);
   comm.barrier();
   std::printf("rank %d: %d failures\n", o.rank, g_failures);
   return g_failures == 0 ? 0 : 1;

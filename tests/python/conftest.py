@@ -5,7 +5,7 @@ The suite runs against whatever `import kernforge` finds: the build tree's packa
 CTest, is the folder of the dispatch tests' cdev plugin (it defines cdev::scale and cdev::axpy),
 used by the tests of plugin-defined ops and entry points; without it those tests are skipped.
 KF_NULLCOLL_PLUGIN_DIR is the folder of tests/distributed's collective plugin without slots
-(nullcoll), used by the test of the entry-point group kernforge.collectives.
+(nullcoll), used by the test of the entry-point group kernforge.distributed.backends.
 KF_TOY_PLUGIN_DIR is the folder of the toy device built for the tests (examples/toy_device: its
 toy::scale has a backward formula), used by the test that trains through a plugin's op.
 """

@@ -61,10 +61,25 @@ def check(rank, world, ddp_model, make_optimizer, micro):
             np.testing.assert_allclose(got, want, rtol=2e-5, atol=2e-6)
 
 
+def watch_buckets_started_in_backward(model):
+    """Every parameter gets a gradient here, so every bucket's all-reduce must have started
+    during backward (from the gradient hooks), before the after-backward step runs."""
+    after_backward = model._reduce_gradients
+
+    def checked():
+        started = model._next_bucket
+        assert started == len(model._bucket_params), (
+            f"{started} of {len(model._bucket_params)} buckets started during backward")
+        after_backward()
+
+    model._reduce_gradients = checked
+
+
 def run(rank, world, folder, timeout_ms, make_optimizer, micro=1, bucket_cap_mb=25):
     from distributed_worker import join
     join(rank, world, folder, timeout_ms)
     model = DistributedDataParallel(mlp(rank), bucket_cap_mb=bucket_cap_mb)  # rank 0's start
+    watch_buckets_started_in_backward(model)
     x, y = batch()
     shard = GLOBAL_BATCH // world
     xs, ys = x[rank * shard:(rank + 1) * shard], y[rank * shard:(rank + 1) * shard]
@@ -90,4 +105,42 @@ def ddp_no_sync(rank, world, folder, timeout_ms):
         micro=2)
 
 
-CASES = {f.__name__: f for f in (ddp_sgd, ddp_adamw_small_buckets, ddp_no_sync)}
+class Branches(nn.Module):
+    """`extra` is used on odd ranks only, `never` on no rank."""
+
+    def __init__(self):
+        super().__init__()
+        kf.manual_seed(3)
+        self.lin, self.extra, self.never = nn.Linear(8, 6), nn.Linear(6, 6), nn.Linear(2, 2)
+
+    def forward(self, x, use_extra):
+        h = self.lin(x)
+        return (h * h).sum() + ((self.extra(h) ** 2).sum() if use_extra else 0.0)
+
+
+def ddp_unused_parameters(rank, world, folder, timeout_ms):
+    """Parameters without a gradient on some ranks (or on all): the step does not hang, their
+    buckets are reduced after backward with zeros for the missing gradients; the gradients are
+    the mean of the ranks' own, and a parameter no rank used gets zeros. Twice, so that the
+    second step starts from a clean state."""
+    from distributed_worker import join
+    join(rank, world, folder, timeout_ms)
+    model = DistributedDataParallel(Branches(), bucket_cap_mb=1 / 1024)
+    x, _ = batch()
+    shard = GLOBAL_BATCH // world
+    for _ in range(2):
+        for p in model.parameters():
+            p.grad = None
+        model(kf.asarray(x[rank * shard:(rank + 1) * shard]), rank % 2 == 1).backward()
+        got = [np.asarray(p.grad) for p in model.module.parameters()]
+    single = Branches()
+    total = sum(single(kf.asarray(x[r * shard:(r + 1) * shard]), r % 2 == 1) for r in range(world))
+    (total / world).backward()
+    for p, g in zip(single.parameters(), got):
+        want = np.zeros(p.shape, np.float32) if p.grad is None else np.asarray(p.grad)
+        np.testing.assert_allclose(g, want, rtol=2e-5, atol=2e-5)
+    dist.destroy_process_group()
+
+
+CASES = {f.__name__: f for f in (ddp_sgd, ddp_adamw_small_buckets, ddp_no_sync,
+                                 ddp_unused_parameters)}

@@ -233,7 +233,9 @@ def absent_rank(rank, world, folder, timeout_ms):
 def main():
     name, rank, world, folder, timeout_ms = sys.argv[1:6]
     from ddp_cases import CASES  # the DDP scenarios (ddp_cases.py)
+    from group_cases import CASES as GROUP_CASES  # new_group's (group_cases.py)
     SCENARIOS.update(CASES)
+    SCENARIOS.update(GROUP_CASES)
     SCENARIOS[name](int(rank), int(world), folder, int(timeout_ms))
     print("ok", flush=True)
 

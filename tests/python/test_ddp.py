@@ -2,7 +2,8 @@
 ddp_cases.py): after several steps on their shards of a fixed global batch, every rank holds
 rank 0's parameters, and they match the same MLP trained in one process on the whole batch
 within float32 tolerance; with SGD and momentum, with AdamW and one bucket per parameter, and
-with gradient accumulation under no_sync()."""
+with gradient accumulation under no_sync(); with parameters that get no gradient on some ranks
+or on all (their buckets reduced after backward, zeros for the missing gradients)."""
 
 import pytest
 
@@ -23,3 +24,8 @@ def test_ddp_with_small_buckets_and_adamw(tmp_path):
 
 def test_ddp_no_sync_accumulates_locally(tmp_path):
     run_ranks("ddp_no_sync", 2, tmp_path)
+
+
+@pytest.mark.parametrize("world", [2, 4])
+def test_ddp_with_unused_parameters_does_not_hang(tmp_path, world):
+    run_ranks("ddp_unused_parameters", world, tmp_path)

@@ -2,8 +2,8 @@
 distributed_worker.py): every call, synchronous and async, for several dtypes and shapes against
 numpy references on 2 and 4 ranks; the errors (bad arguments, a rank out of range, a tensor that
 is not contiguous, a destroyed group) and the timeouts (a rank that never calls, a rank that
-never arrives) as the documented exceptions; and init_process_group() with torchrun's variables
-(env://)."""
+never arrives) as the documented exceptions; init_process_group() with torchrun's variables
+(env://); and new_group on 4 ranks (group_cases.py)."""
 
 import socket
 
@@ -43,3 +43,7 @@ def test_init_process_group_reads_torchruns_variables(tmp_path):
     run_ranks("env_rendezvous", 2, tmp_path, env_of=lambda r: {
         "RANK": str(r), "LOCAL_RANK": str(r), "WORLD_SIZE": "2", "MASTER_ADDR": "127.0.0.1",
         "MASTER_PORT": str(port)})
+
+
+def test_new_group_on_4_ranks_matches_numpy_and_refuses_non_members(tmp_path):
+    run_ranks("groups", 4, tmp_path)

@@ -1,4 +1,5 @@
-"""Third-party plugins from the entry-point groups kernforge.backends and kernforge.collectives: a
+"""Third-party plugins from the entry-point groups kernforge.backends and
+kernforge.distributed.backends: a
 fake installed distribution (a dist-info folder with entry_points.txt) on sys.path, with a good
 plugin (the cdev test plugin, or the nullcoll collective plugin of tests/distributed, copied
 into its package) and broken ones; each case in a fresh interpreter."""
@@ -158,7 +159,7 @@ def test_one_distribution_whose_entry_points_are_not_utf8_stops_no_other(site):
     assert "UnicodeDecodeError" in r.stdout
 
 
-def test_a_collective_plugin_of_kernforge_collectives_loads_and_serves_a_communicator(tmp_path):
+def test_a_collective_plugin_of_the_distributed_backends_group_serves_a_communicator(tmp_path):
     d = os.environ.get("KF_NULLCOLL_PLUGIN_DIR", "")
     if not d or not os.path.exists(os.path.join(d, "nullcoll.json")):
         pytest.skip("KF_NULLCOLL_PLUGIN_DIR does not name the nullcoll test plugin's folder")
@@ -168,7 +169,7 @@ def test_a_collective_plugin_of_kernforge_collectives_loads_and_serves_a_communi
         shutil.copy(os.path.join(d, name), pkg / name)
     (pkg / "__init__.py").write_text("")
     make_distribution(tmp_path, [("nullcoll", "fake_nullcoll")], name="fake_collectives",
-                      group="kernforge.collectives")
+                      group="kernforge.distributed.backends")
     r = run(tmp_path, f"""
         import kernforge as kf
         import kernforge.distributed as dist
@@ -185,7 +186,7 @@ def test_a_collective_plugin_of_kernforge_collectives_loads_and_serves_a_communi
     """)
     assert r.returncode == 0, r.stderr
     out = r.stdout.splitlines()
-    assert out[0] == "[('nullcoll', 'kernforge.collectives', 'loaded')]"
+    assert out[0] == "[('nullcoll', 'kernforge.distributed.backends', 'loaded')]"
     assert out[1] == "['loaded']"
     assert out[2] == "NotImplementedError True"
-    assert "entry points (kernforge.collectives):\n  nullcoll" in r.stdout
+    assert "entry points (kernforge.distributed.backends):\n  nullcoll" in r.stdout

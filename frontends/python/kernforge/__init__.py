@@ -3,7 +3,7 @@
 ``import kernforge as kf`` prepares the native world in the runtime's load order (the global
 deps library, then the core; _loader.py), starts the runtime with its plugins, loads the
 third-party plugins of the entry-point groups ``kernforge.backends`` and
-``kernforge.collectives`` last (_plugins.py), and then
+``kernforge.distributed.backends`` last (_plugins.py), and then
 assembles the op surface from the registry (_ops.py): every op is ``kf.ops.<name>`` (a plugin's
 ``ns::name`` is ``kf.ops.<ns>.<name>``), a function ``kf.<name>`` and, when its first argument
 is ``Tensor self``, a Tensor method. The array API's spellings are in the namespace too
@@ -74,8 +74,8 @@ def devices():
 
 def doctor():
     """The load report: backends with their state and reason, the collective plugins, and the
-    entry points of kernforge.backends and kernforge.collectives (a broken one is listed with
-    its error). Print it, or read .data."""
+    entry points of kernforge.backends and kernforge.distributed.backends (a broken one is
+    listed with its error). Print it, or read .data."""
     return _doctor.report(_C, __version__, _lib_dir, _entry_points)
 
 

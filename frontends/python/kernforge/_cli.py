@@ -5,7 +5,8 @@ codes (doctor: 0 all well, 1 degraded, 2 no usable backend; a bad argument: 2).
 
 The command reads the same plugins as ``import kernforge``: the package's own, and the folders
 of the manifests that installed plugins register in the entry-point groups
-``kernforge.backends`` and ``kernforge.collectives``, put before ``KERNFORGE_PLUGIN_PATH``'s folders.
+``kernforge.backends`` and ``kernforge.distributed.backends``, put before
+``KERNFORGE_PLUGIN_PATH``'s folders.
 """
 
 import os

@@ -8,8 +8,8 @@ from ._plugins import GROUPS
 
 class Report:
     """The load report of the core (``data["runtime"]``), the backends, and the entry points of
-    ``kernforge.backends`` and ``kernforge.collectives`` (``data["entry_points"]``, each with
-    its ``group``). ``ok`` is False when a backend or an
+    ``kernforge.backends`` and ``kernforge.distributed.backends`` (``data["entry_points"]``,
+    each with its ``group``). ``ok`` is False when a backend or an
     entry point failed to load; ``str(report)`` is the text ``doctor()`` prints."""
 
     def __init__(self, data, text, ok):

@@ -1,5 +1,5 @@
 """Third-party plugins registered in the entry-point groups ``kernforge.backends`` (device
-backends) and ``kernforge.collectives`` (collective plugins: docs/distributed.md).
+backends) and ``kernforge.distributed.backends`` (collective plugins: docs/distributed.md).
 
 They load last, after the core has started with its own plugins (the order ``import torch``
 autoloads device backends in). An entry point names a manifest or a folder of manifests:
@@ -20,7 +20,7 @@ import sys
 
 # The groups, in the order their plugins load (the loader tells a manifest's kind from the
 # manifest itself; the group only says where a package registered it).
-GROUPS = ("kernforge.backends", "kernforge.collectives")
+GROUPS = ("kernforge.backends", "kernforge.distributed.backends")
 
 
 def _module_dir(module):

@@ -6,9 +6,11 @@ from . import _C
 from ._grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled
 
 # What the next backward() runs once its gradients are all in .grad, in the order queued (not
-# per thread; grad() runs none: it leaves .grad alone). DistributedDataParallel's forward queues
-# its gradient all-reduce here (nn/parallel/distributed.py): the engine has no per-parameter
-# hook yet, so the all-reduce starts once the engine returned (docs/distributed.md).
+# per thread; grad() runs none: it leaves .grad alone; a backward that fails runs them too,
+# then raises its error). DistributedDataParallel's forward queues
+# here the end of its gradient all-reduce (nn/parallel/distributed.py): its buckets start
+# during backward, from the parameters' post-accumulate-grad hooks, and this waits for them
+# (docs/distributed.md).
 _after_backward = []
 
 __all__ = ["backward", "grad", "no_grad", "enable_grad", "set_grad_enabled", "is_grad_enabled"]
@@ -33,7 +35,20 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False):
     outs = _tensors(tensors)
     grads = _optional_tensors(grad_tensors, len(outs), "grad_tensors")
     keep = create_graph if retain_graph is None else retain_graph
-    _C._backward(outs, grads, bool(keep), bool(create_graph))
+    try:
+        _C._backward(outs, grads, bool(keep), bool(create_graph))
+    except BaseException:
+        # The queued calls still run (DDP then finishes its buckets, so that every rank makes
+        # the same collective calls and none waits for this one); the backward's error wins.
+        try:
+            _run_after_backward()
+        except Exception:  # noqa: BLE001 - the backward's error is the one to report
+            pass
+        raise
+    _run_after_backward()
+
+
+def _run_after_backward():
     while _after_backward:
         _after_backward.pop(0)()
 

@@ -55,8 +55,12 @@ void run_backward(nb::handle outputs, nb::handle grads, bool retain_graph, bool 
   if (!gs.empty() && gs.size() != outs.size()) {
     throw nb::value_error("backward: grad_tensors must have one entry per output");
   }
-  check(kf_backward(outs.data(), gs.empty() ? nullptr : gs.data(),
-                    static_cast<int32_t>(outs.size()), retain_graph, create_graph));
+  clear_hook_error();
+  const kf_status_t status = kf_backward(outs.data(), gs.empty() ? nullptr : gs.data(),
+                                         static_cast<int32_t>(outs.size()), retain_graph,
+                                         create_graph);
+  if (status != KF_OK) raise_hook_error();  // a hook's own exception, as it raised it
+  check(status);
 }
 
 nb::list run_grad(nb::handle outputs, nb::handle inputs, nb::handle grads, bool retain_graph,
@@ -104,6 +108,7 @@ void bind_autograd(nb::module_& m, nb::class_<Tensor>& cls) {
         check(kf_tensor_detach(t.h, &out));
         return wrap(out);
       }, "A view of the same elements that does not require grad.");
+  bind_grad_hooks(m, cls);
   m.def("_backward", &run_backward, nb::arg("outputs"), nb::arg("grads").none(),
         nb::arg("retain_graph"), nb::arg("create_graph"));
   m.def("_autograd_grad", &run_grad, nb::arg("outputs"), nb::arg("inputs"),

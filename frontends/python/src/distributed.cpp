@@ -1,9 +1,9 @@
 // Collectives from Python: _C.Communicator and _C.Work, which kernforge.distributed
 // (kernforge/distributed/) builds torch.distributed's functions on, over the C ABI's
-// communicators and works (2.7). Every call that may wait (joining, a synchronous collective,
-// Work.wait, releasing an unfinished work) runs without the GIL. Failures raise as every C call
-// does (errors.cpp): KF_TIMEOUT is TimeoutError, KF_INVALID_ARGUMENT ValueError, the engine's
-// failures RuntimeError.
+// communicators and works (2.7), split and abort (2.8). Every call that may wait (joining, a
+// split, a synchronous collective, Work.wait, releasing an unfinished work) runs without the
+// GIL. Failures raise as every C call does (errors.cpp): KF_TIMEOUT is TimeoutError,
+// KF_INVALID_ARGUMENT ValueError, the engine's failures RuntimeError.
 //
 // Lifetime: the kf_comm_t is shared by the Communicator and its Works, and destroyed when the
 // last of them lets go (the C ABI wants a communicator's works released before it). A Work keeps
@@ -136,6 +136,20 @@ bool work_done(Work& w) {
   return done;
 }
 
+// kf_comm_split without the GIL: the new Communicator, or None for a rank without a color.
+nb::object split(const Communicator& self, int32_t color, int32_t key) {
+  const kf_comm_t c = self.c();
+  kf_comm_t sub = nullptr;
+  kf_status_t s;
+  {
+    nb::gil_scoped_release unlocked;  // every rank must arrive
+    s = kf_comm_split(c, color, key, &sub);
+  }
+  check(s);
+  if (sub == nullptr) return nb::none();
+  return nb::cast(Communicator{std::make_shared<CommHandle>(sub)});
+}
+
 void bind_calls(nb::class_<Communicator>& cls) {
   cls.def("all_reduce", [](const Communicator& self, nb::object t, int32_t op, bool async_op) {
     const kf_tensor_t h = tensor_arg(t, "all_reduce: tensor");
@@ -211,7 +225,13 @@ void bind_distributed(nb::module_& m) {
       .def_prop_ro("world_size",
                    [](const Communicator& s) { return comm_int(s, &kf_comm_world_size); })
       .def("destroy", [](Communicator& s) { s.comm.reset(); },
-           "Leaves: the handle goes once the works started on it are released too.");
+           "Leaves: the handle goes once the works started on it are released too.")
+      .def("split", &split, nb::arg("color"), nb::arg("key"),
+           "kf_comm_split: the ranks giving the same color (>= 0) make a new Communicator, "
+           "ranked by key; a rank giving NO_COLOR gets None.")
+      .def("abort", [](const Communicator& s) { check(kf_comm_abort(s.c())); },
+           "kf_comm_abort: queued and later calls on this rank fail at once; destroy it after.");
+  m.attr("NO_COLOR") = KF_COMM_NO_COLOR;
   bind_calls(cls);
   bind_point_to_point(cls);
 }

@@ -85,6 +85,13 @@ void bind_basic_index(nanobind::module_& m, nanobind::class_<Tensor>& cls);
 /// requires_grad, grad, is_leaf, grad_fn, detach and backward on Tensor, and the module's grad
 /// mode and engine calls (autograd.cpp).
 void bind_autograd(nanobind::module_& m, nanobind::class_<Tensor>& cls);
+/// Tensor.register_post_accumulate_grad_hook and its handle (grad_hooks.cpp).
+void bind_grad_hooks(nanobind::module_& m, nanobind::class_<Tensor>& cls);
+/// Raises the exception a Python hook raised during the backward that just failed on this
+/// thread, if one did (grad_hooks.cpp); else returns. Cleared by each call.
+void raise_hook_error();
+/// Forgets an exception of an earlier backward's hook (before a backward starts).
+void clear_hook_error() noexcept;
 void bind_buffers(nanobind::module_& m);
 void bind_sequences(nanobind::module_& m);
 void bind_factories(nanobind::module_& m);

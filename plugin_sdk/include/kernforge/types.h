@@ -15,7 +15,7 @@ extern "C" {
 #endif
 
 #define KF_ABI_VERSION_MAJOR 2
-#define KF_ABI_VERSION_MINOR 8
+#define KF_ABI_VERSION_MINOR 9
 
 /** Maximum number of dimensions of a tensor. */
 #define KF_MAX_NDIM 16

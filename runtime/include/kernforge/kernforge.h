@@ -43,7 +43,9 @@
  * Tensor(a!)[] lists) and the fused optimizer updates kf_adamw_step_, kf_sgd_step_,
  * kf_fused_adamw and kf_fused_sgd of kernforge_ops.h. 2.7: collectives (kf_comm_t, kf_work_t,
  * kf_comm_create and the functions after it, kf_reduce_op_t) and the status KF_TIMEOUT. 2.8:
- * sub-communicators and abort, kf_comm_split and kf_comm_abort. A kind of
+ * sub-communicators and abort, kf_comm_split and kf_comm_abort. 2.9: post-accumulate-grad
+ * hooks, kf_tensor_register_post_accumulate_grad_hook and
+ * kf_tensor_remove_post_accumulate_grad_hook. A kind of
  * argument added later is a new kf_arg_kind_t value (and a new
  * kf_value_t tag) in a new minor; a caller meets kinds it does not know only from a newer
  * library, and should treat such an op as one it cannot call.
@@ -591,6 +593,32 @@ KF_API kf_status_t kf_autograd_grad(const kf_tensor_t* outputs, const kf_tensor_
 KF_API kf_status_t kf_set_grad_enabled(bool enabled, bool* previous);
 /** Whether grad mode is on for the calling thread. */
 KF_API kf_status_t kf_is_grad_enabled(bool* out);
+
+/* ----------------------------------------------- post-accumulate-grad hooks (2.9) -- */
+/* A function a backward calls right after it accumulated a leaf's gradient into the leaf's
+ * .grad (kf_tensor_grad then gives the new gradient), as PyTorch's
+ * Tensor.register_post_accumulate_grad_hook: on the thread running kf_backward, with the
+ * backward's grad mode (off unless create_graph), once per backward that reached the leaf, the
+ * leaf's hooks in the order registered. kf_autograd_grad calls none: it accumulates nothing.
+ * `leaf` is borrowed for the call (kf_tensor_retain it to keep it). A hook may call the C ABI,
+ * register hooks (they run from the next backward) and remove hooks (a removed one is not
+ * called). A status other than KF_OK stops the backward, which returns that status with a
+ * message naming the leaf and the hook's own message (kf_last_error_message() when the hook
+ * returned); the gradients accumulated before stay in .grad. A hook must not throw. */
+typedef kf_status_t (*kf_post_accumulate_grad_hook_fn)(kf_tensor_t leaf, void* user_data);
+/** Called once with a hook's user_data when the hook is removed or its leaf freed (once no call
+ * of the hook is running). */
+typedef void (*kf_hook_release_fn)(void* user_data);
+/** Registers fn(leaf, user_data) on `leaf`, a leaf that requires grad (ABI 2.9; a non-leaf or a
+ * tensor that does not require grad is KF_INVALID_ARGUMENT); `release` (may be NULL) gets
+ * user_data when the hook goes. *out_handle gets the hook's handle, unique in the process. On
+ * failure nothing is kept and release is not called. */
+KF_API kf_status_t kf_tensor_register_post_accumulate_grad_hook(
+    kf_tensor_t leaf, kf_post_accumulate_grad_hook_fn fn, void* user_data,
+    kf_hook_release_fn release, uint64_t* out_handle);
+/** Removes the hook `handle` of `leaf` (ABI 2.9): KF_NOT_FOUND when the leaf has no such hook
+ * (removed already, or another tensor's). */
+KF_API kf_status_t kf_tensor_remove_post_accumulate_grad_hook(kf_tensor_t leaf, uint64_t handle);
 
 /* ---------------------------------------------------------- safetensors files (2.5) -- */
 /* Tensors saved to and loaded from safetensors files (docs/serialization.md): 8 bytes of header

@@ -2,7 +2,9 @@
 // its gradient, and the node that made it (none for a leaf).
 #pragma once
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "autograd/node.hpp"
 #include "tensor/tensor_impl.hpp"
@@ -10,6 +12,23 @@
 namespace kf::autograd {
 
 struct ViewOf;  // autograd/view_of.hpp
+
+/// A function the engine calls right after it accumulated a leaf's .grad in a backward
+/// (kf_tensor_register_post_accumulate_grad_hook); `release` (if set) gets user_data when the
+/// hook is removed or its leaf freed.
+struct PostAccumulateHook {
+  uint64_t id = 0;
+  kf_post_accumulate_grad_hook_fn fn = nullptr;
+  void* user_data = nullptr;
+  kf_hook_release_fn release = nullptr;
+  bool removed = false;  // by a hook the engine called before it in the same list
+  PostAccumulateHook() = default;
+  PostAccumulateHook(const PostAccumulateHook&) = delete;
+  PostAccumulateHook& operator=(const PostAccumulateHook&) = delete;
+  ~PostAccumulateHook() {
+    if (release != nullptr) release(user_data);
+  }
+};
 
 struct AutogradMeta {
   bool requires_grad = false;   // a leaf the user marked
@@ -23,6 +42,9 @@ struct AutogradMeta {
   /// A base: how many times an in-place op gave it a new history; a view: the base's count
   /// that its grad_fn follows (an older one is made again from the base's new history).
   uint32_t history = 0;
+  /// A leaf's post-accumulate-grad hooks, in the order registered (shared: a hook removed while
+  /// the engine calls the list lives until the call returns).
+  std::vector<std::shared_ptr<PostAccumulateHook>> post_accumulate_hooks;
 };
 
 /// The tensor's data, or nullptr.

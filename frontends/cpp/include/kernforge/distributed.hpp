@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -152,6 +153,23 @@ class Communicator {
   }
   kf_comm_t handle() const { return comm_ ? comm_->h : nullptr; }
 
+  /// The color of a rank that joins no sub-communicator in split().
+  static constexpr int32_t kNoColor = KF_COMM_NO_COLOR;
+  /// Splits (kf_comm_split; every rank calls it, in the same order as its other calls): the
+  /// ranks giving the same `color` (>= 0) make one communicator, ranked by `key` (ties: by
+  /// their rank here); a rank giving kNoColor joins none and gets std::nullopt. The new one has
+  /// this one's engines, rendezvous and timeout, and lives on its own (before or after this).
+  std::optional<Communicator> split(int32_t color, int32_t key) const {
+    kf_comm_t sub = nullptr;
+    kf::detail::check(kf_comm_split(c(), color, key, &sub));
+    if (sub == nullptr) return std::nullopt;
+    return Communicator(std::make_shared<detail::CommHandle>(sub));
+  }
+  /// Aborts on this rank (kf_comm_abort), from any thread: its queued calls and every later one
+  /// fail at once with KF_UNAVAILABLE (gloo closes its connections, so the peers' calls fail
+  /// too). Destroy it after.
+  void abort() const { kf::detail::check(kf_comm_abort(c())); }
+
   /// Combines `t` over every rank, in place.
   void all_reduce(const Tensor& t, ReduceOp op = ReduceOp::Sum) const {
     kf::detail::check(kf_all_reduce(c(), t.handle(), c_op(op), nullptr));
@@ -207,6 +225,7 @@ class Communicator {
   }
 
  private:
+  explicit Communicator(std::shared_ptr<detail::CommHandle> comm) : comm_(std::move(comm)) {}
   // A moved-from Communicator has no handle: the C ABI's check names it as not live.
   kf_comm_t c() const { return handle(); }
   static kf_reduce_op_t c_op(ReduceOp op) { return static_cast<kf_reduce_op_t>(op); }

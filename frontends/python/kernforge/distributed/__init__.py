@@ -5,6 +5,9 @@
     dist.all_reduce(t)                      # in place, every rank
     w = dist.broadcast(t, src=0, async_op=True)
     w.wait()
+    evens = dist.new_group([0, 2])          # every rank calls it
+    if evens is not dist.GroupMember.NON_GROUP_MEMBER:
+        dist.all_reduce(t, group=evens)
     dist.destroy_process_group()
 
 The calls go through the C ABI's communicators (kf_comm_create, kf_all_reduce, ...) to a
@@ -20,12 +23,14 @@ from ._collectives import (Work, all_gather, all_gather_into_tensor, all_reduce,
                            broadcast, irecv, isend, recv, reduce_scatter, reduce_scatter_tensor,
                            send)
 from ._engines import Backend
-from ._process_group import (ProcessGroup, destroy_process_group, get_backend, get_rank,
-                             get_world_size, init_process_group, is_available, is_initialized)
+from ._process_group import (GroupMember, ProcessGroup, destroy_process_group, get_backend,
+                             get_global_rank, get_group_rank, get_rank, get_world_size,
+                             init_process_group, is_available, is_initialized, new_group)
 from ._reduce_op import ReduceOp
 
 __all__ = ["init_process_group", "destroy_process_group", "is_initialized", "is_available",
-           "get_rank", "get_world_size", "get_backend", "ProcessGroup", "Backend", "ReduceOp",
+           "get_rank", "get_world_size", "get_backend", "new_group", "get_group_rank",
+           "get_global_rank", "GroupMember", "ProcessGroup", "Backend", "ReduceOp",
            "Work", "all_reduce", "broadcast", "all_gather", "all_gather_into_tensor",
            "reduce_scatter", "reduce_scatter_tensor", "send", "recv", "isend", "irecv",
            "barrier"]

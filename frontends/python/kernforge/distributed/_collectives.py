@@ -1,4 +1,5 @@
-"""The collectives, torch.distributed's functions over the default group's communicator. Each
+"""The collectives, torch.distributed's functions over a group's communicator (`group`; None:
+the default group; ranks given as src and dst are global ones, as torch's). Each
 waits for its work and returns None, or with ``async_op=True`` returns a ``Work`` (``wait()``,
 ``is_completed()``). Tensors are changed in place; they must be contiguous, and every rank
 passes the same dtype and element count, calling in the same order."""
@@ -23,8 +24,9 @@ def all_reduce(tensor, op=ReduceOp.SUM, group=None, async_op=False):
 
 
 def broadcast(tensor, src, group=None, async_op=False):
-    """Rank `src`'s `tensor` into every rank's `tensor`."""
-    return _comm(group).broadcast(tensor, src, async_op)
+    """Rank `src`'s `tensor` (a global rank) into every rank's `tensor`."""
+    pg = default_group(group)
+    return pg._comm.broadcast(tensor, pg._group_rank(src, "broadcast"), async_op)
 
 
 def all_gather_into_tensor(output_tensor, input_tensor, group=None, async_op=False):
@@ -93,7 +95,8 @@ def reduce_scatter(output, input_list, op=ReduceOp.SUM, group=None, async_op=Fal
 
 def send(tensor, dst, group=None, tag=0):
     """Sends `tensor` to rank `dst`, matched by a recv there with the same tag; waits."""
-    _comm(group).send(tensor, dst, tag, False)
+    pg = default_group(group)
+    pg._comm.send(tensor, pg._group_rank(dst, "send"), tag, False)
 
 
 def recv(tensor, src=None, group=None, tag=0):
@@ -101,13 +104,15 @@ def recv(tensor, src=None, group=None, tag=0):
     if src is None:
         raise ValueError("recv: src=None (from any rank) is not supported: pass the sender's "
                          "rank")
-    _comm(group).recv(tensor, src, tag, False)
+    pg = default_group(group)
+    pg._comm.recv(tensor, pg._group_rank(src, "recv"), tag, False)
     return src
 
 
 def isend(tensor, dst, group=None, tag=0):
     """send, returning its Work."""
-    return _comm(group).send(tensor, dst, tag, True)
+    pg = default_group(group)
+    return pg._comm.send(tensor, pg._group_rank(dst, "isend"), tag, True)
 
 
 def irecv(tensor, src=None, group=None, tag=0):
@@ -115,7 +120,8 @@ def irecv(tensor, src=None, group=None, tag=0):
     if src is None:
         raise ValueError("irecv: src=None (from any rank) is not supported: pass the sender's "
                          "rank")
-    return _comm(group).recv(tensor, src, tag, True)
+    pg = default_group(group)
+    return pg._comm.recv(tensor, pg._group_rank(src, "irecv"), tag, True)
 
 
 def barrier(group=None, async_op=False, device_ids=None):
