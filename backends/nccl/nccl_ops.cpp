@@ -68,6 +68,15 @@ void check_sizes(const NcclComm& c, int64_t big, int64_t small, const char* what
   }
 }
 
+// NCCL would queue the receive behind the send on one stream, which waits for it forever.
+void check_peer(const NcclComm& c, int32_t peer, const char* what) {
+  if (peer == c.rank) {
+    throw PluginError(KF_INVALID_ARGUMENT, std::string("nccl: ") + what + " to its own rank " +
+                      std::to_string(peer) + ": NCCL cannot pair a send and a receive of one "
+                      "rank queued on one stream; copy the tensor instead");
+  }
+}
+
 // Queues `start` (an NCCL call), waits while NCCL is still enqueuing it (non-blocking
 // communicators may answer ncclInProgress), then records the work.
 template <class F>
@@ -133,6 +142,7 @@ kf_status_t send(const kf_collective_call_t* call, void** work) {
   return run(call, work, "send", [&](NcclComm& c, cudaStream_t s) {
     const kf_tensor_view_t& t = call->input;
     check_device(c, t, "send");
+    check_peer(c, call->peer, "send");
     return ncclSend(t.data, static_cast<size_t>(t.numel), nccl_dtype(t.dtype, "send"),
                     call->peer, c.comm, s);
   });
@@ -142,6 +152,7 @@ kf_status_t recv(const kf_collective_call_t* call, void** work) {
   return run(call, work, "recv", [&](NcclComm& c, cudaStream_t s) {
     const kf_tensor_view_t& t = call->input;
     check_device(c, t, "recv");
+    check_peer(c, call->peer, "recv");
     return ncclRecv(t.data, static_cast<size_t>(t.numel), nccl_dtype(t.dtype, "recv"),
                     call->peer, c.comm, s);
   });

@@ -6,7 +6,8 @@
 //   all_gather      ncclAllGather (output: world size x input's elements)
 //   reduce_scatter  ncclReduceScatter (input: world size x output's elements)
 //   send, recv      ncclSend, ncclRecv. NCCL has no tags: a send matches the receive its peer
-//                   posts in the same order, per pair of ranks; the tag is not used
+//                   posts in the same order, per pair of ranks; the tag is not used.
+//                   A rank's send or recv to itself is KF_INVALID_ARGUMENT
 //   barrier         ncclAllReduce of one int on the communicator's device word
 // Dtypes: float16, bfloat16, float32, float64, int8, uint8, int32, uint32, int64, uint64; any
 // other (bool, int16, uint16, complex) is KF_INVALID_ARGUMENT naming it. Tensors must be on the
