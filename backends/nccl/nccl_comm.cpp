@@ -50,8 +50,16 @@ void adopt(std::unique_ptr<NcclComm>& c, ncclResult_t started, const char* what,
     c->comm = nullptr;
     throw PluginError(status_of(started), text);
   }
-  wait_ready(*c, deadline, what);
-  finish_setup(*c);
+  try {
+    wait_ready(*c, deadline, what);
+    finish_setup(*c);
+  } catch (...) {  // NCCL failed or timed out: drop what was made
+    if (!c->aborted.load() && c->comm != nullptr) (void)ncclCommAbort(c->comm);
+    c->comm = nullptr;
+    if (c->barrier_word != nullptr) (void)cudaFree(c->barrier_word);
+    c->barrier_word = nullptr;
+    throw;
+  }
 }
 
 void free_comm(NcclComm* c) {
@@ -107,11 +115,19 @@ void abort_comm(NcclComm& c, const std::string& why) {
   (void)ncclCommAbort(c.comm);
 }
 
+bool poll_async(NcclComm& c, ncclResult_t& state) {
+  std::lock_guard<std::mutex> lock(c.abort_lock);
+  if (c.aborted.load() || c.comm == nullptr) return false;
+  const ncclResult_t r = ncclCommGetAsyncError(c.comm, &state);
+  if (r != ncclSuccess) state = r;
+  return true;
+}
+
 void wait_ready(NcclComm& c, Clock::time_point deadline, const char* what) {
   auto pause = std::chrono::microseconds(20);
   for (;;) {
     ncclResult_t state = ncclInProgress;
-    check_nccl(ncclCommGetAsyncError(c.comm, &state), "ncclCommGetAsyncError", c.comm);
+    if (!poll_async(c, state)) check_usable(c, what);  // aborted meanwhile: throws
     if (state == ncclSuccess) return;
     if (state != ncclInProgress) check_nccl(state, what, c.comm);
     if (Clock::now() >= deadline) {
@@ -167,6 +183,7 @@ kf_status_t comm_split(void* comm, int32_t color, int32_t key, const kf_comm_ini
     const int nccl_color = color == kNoColor ? NCCL_SPLIT_NOCOLOR : color;
     const ncclResult_t r = ncclCommSplit(parent.comm, nccl_color, key, &c->comm, &config);
     if (color == kNoColor) {
+      if (r != ncclInProgress) check_nccl(r, "ncclCommSplit", parent.comm);
       wait_ready(parent, deadline_after(parent, init->timeout_ms), "ncclCommSplit");
       *out = nullptr;
       return;

@@ -41,6 +41,9 @@ struct NcclComm {
 void check_usable(NcclComm& c, const char* what);
 /// Aborts the ncclComm_t (once), remembering why.
 void abort_comm(NcclComm& c, const std::string& why);
+/// ncclCommGetAsyncError's state (its own failure as the state), under the abort lock; false
+/// when the communicator was aborted.
+bool poll_async(NcclComm& c, ncclResult_t& state);
 /// Polls ncclCommGetAsyncError until NCCL is no longer in progress; KF_TIMEOUT (and the
 /// communicator aborted) past `deadline`, the NCCL error as a PluginError.
 void wait_ready(NcclComm& c, Clock::time_point deadline, const char* what);

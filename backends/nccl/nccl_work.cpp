@@ -11,14 +11,13 @@ namespace {
 
 // NCCL's asynchronous error: a peer or the network failed while the call ran.
 void check_async(NcclWork& w) {
-  if (w.comm->aborted.load()) check_usable(*w.comm, w.what);
   ncclResult_t state = ncclSuccess;
-  check_nccl(ncclCommGetAsyncError(w.comm->comm, &state), "ncclCommGetAsyncError",
-             w.comm->comm);
+  if (!poll_async(*w.comm, state)) check_usable(*w.comm, w.what);  // aborted: throws
   if (state != ncclSuccess && state != ncclInProgress) {
     const std::string what = std::string("nccl: ") + w.what;
+    const std::string text = nccl_text(what.c_str(), state, w.comm->comm);  // before the abort
     abort_comm(*w.comm, what + " failed");
-    check_nccl(state, what.c_str());
+    throw PluginError(status_of(state), text);
   }
 }
 
