@@ -145,6 +145,7 @@ void wait_ready(NcclComm& c, Clock::time_point deadline, const char* what) {
 kf_status_t comm_init(const kf_comm_init_t* init, void** comm) {
   return guarded(init->error, init->error_cap, [&] {
     auto c = std::make_unique<NcclComm>();
+    check_rendezvous(*init);
     c->timeout_ms = init->timeout_ms;
     c->device = pick_device();
     check_cuda(cudaSetDevice(c->device), "nccl: cudaSetDevice");

@@ -126,13 +126,19 @@ ncclUniqueId through_file(const kf_comm_init_t& init, const std::string& folder)
 
 }  // namespace
 
-ncclUniqueId exchange_unique_id(const kf_comm_init_t& init) {
+void check_rendezvous(const kf_comm_init_t& init) {
   const std::string url = init.rendezvous != nullptr ? init.rendezvous : "";
-  if (starts_with(url, kStoreScheme) && has_store(init)) return through_store(init);
-  if (starts_with(url, kFileScheme)) return through_file(init, url.substr(std::strlen(kFileScheme)));
+  if ((starts_with(url, kStoreScheme) && has_store(init)) || starts_with(url, kFileScheme)) return;
   throw PluginError(KF_UNIMPLEMENTED, "the nccl plugin meets through 'file://<folder>' or "
                     "'env://' (the host's store) only; got '" + url + "' (mpi:// is the mpi "
                     "engine's: use file:// or env://, e.g. with `kernforge run`)");
+}
+
+ncclUniqueId exchange_unique_id(const kf_comm_init_t& init) {
+  check_rendezvous(init);
+  const std::string url = init.rendezvous;
+  if (starts_with(url, kFileScheme)) return through_file(init, url.substr(std::strlen(kFileScheme)));
+  return through_store(init);
 }
 
 }  // namespace kfnccl

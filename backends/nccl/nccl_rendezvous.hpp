@@ -15,6 +15,8 @@
 
 namespace kfnccl {
 
+/// Throws KF_UNIMPLEMENTED for a rendezvous the plugin does not take (before any CUDA call).
+void check_rendezvous(const kf_comm_init_t& init);
 /// The communicator's unique id, made here (rank 0) or received from rank 0.
 ncclUniqueId exchange_unique_id(const kf_comm_init_t& init);
 

@@ -7,7 +7,8 @@
 #  - distributed.nccl_gpu_1 (label `requires-gpu-nvidia`: never run by the CI here, which has no
 #    GPU; tools/device/cuda-check.sh bundles it for a lent GPU): one rank on one GPU over
 #    file://, every collective and reduction for eight dtypes against a host reference, works,
-#    barrier, the refusals, split; skipped, saying why, where the plugin is not loaded.
+#    barrier, the refusals, split; skipped, saying why, where the plugin is not loaded;
+#  - distributed.nccl_plugin_direct (below).
 if(NOT TARGET kernforge_nccl)
   return()  # the nccl plugin is not built here (KF_BACKEND_NCCL, or no CUDA toolkit / NCCL)
 endif()
@@ -34,4 +35,13 @@ add_test(NAME distributed.nccl_gpu_1
   COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/run_ranks.py"
           $<TARGET_FILE:kernforge_nccl_worker> gpu --world 1 --timeout-ms 30000 --limit 240)
 set_tests_properties(distributed.nccl_gpu_1 PROPERTIES LABELS requires-gpu-nvidia TIMEOUT 300
+  SKIP_REGULAR_EXPRESSION "SKIPPED: ")
+
+# distributed.nccl_plugin_direct (label `distributed`): the plugin's library opened directly
+# (nccl_plugin_direct.py): its table, the refusal of mpi://, and comm_init without a GPU
+# KF_UNAVAILABLE with CUDA's reason; skipped where its libraries cannot be opened or a GPU is.
+add_test(NAME distributed.nccl_plugin_direct
+  COMMAND "${Python3_EXECUTABLE}" "${CMAKE_CURRENT_SOURCE_DIR}/nccl_plugin_direct.py"
+          $<TARGET_FILE:kernforge_nccl> "${CMAKE_CURRENT_BINARY_DIR}")
+set_tests_properties(distributed.nccl_plugin_direct PROPERTIES LABELS distributed TIMEOUT 30
   SKIP_REGULAR_EXPRESSION "SKIPPED: ")
