@@ -6,7 +6,9 @@
 #   1. kernforge doctor (which CUDA libraries were found where, the devices);
 #   2. the conformance suite on cuda: every op x dtype against the double-precision reference;
 #   3. kernforge_cuda_gpu_tests: streams, events, copies, Philox bits and every kernel family
-#      against the CPU backend;
+#      against the CPU backend; then the nccl collective plugin's one-rank check
+#      (kernforge_nccl_worker gpu: every collective against a host reference), where the
+#      machine has NCCL (libnccl.so.2: the toolkit's, the system's or the wheel nvidia-nccl);
 #   4. kernforge bench on cuda and kernforge_bench_cuda (against cudaMemcpyAsync and
 #      cublasGemmEx called directly), and torch's tiny add when python3 has torch.
 # Everything lands in OUTDIR (summary.txt first). Where no GPU is, step 1 says why, the rest is
@@ -47,7 +49,7 @@ if cuda_dir="$(find_cuda_lib_dir)"; then
       links="$here/cuda-home/lib64"
       mkdir -p "$links"
       site="${cuda_dir%/nvidia/*}"
-      for f in "$site"/nvidia/*/lib/lib{cublasLt,cublas,cudart,nvrtc}.so.*; do
+      for f in "$site"/nvidia/*/lib/lib{cublasLt,cublas,cudart,nvrtc,nccl}.so.*; do
         [[ -e "$f" ]] && ln -sf "$f" "$links/"
       done
       export KERNFORGE_CUDA_HOME="$here/cuda-home" ;;
@@ -101,6 +103,19 @@ grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/cts.txt" | tee -a "$summary"
 say "== the GPU tests: streams, events, copies, Philox, every family against the CPU backend"
 run_step gpu_tests 90 "$here/bin/kernforge_cuda_gpu_tests" --gtest_brief=1
 grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$out/gpu_tests.txt" | tee -a "$summary"
+
+say "== the nccl collective plugin: one rank on one GPU"
+nccl_line="$(grep -m1 -E '^ +nccl \(cuda\): ' "$out/doctor.txt" | sed 's/^ *//')"
+if [[ ! -x "$here/bin/kernforge_nccl_worker" ]]; then
+  say "nccl: skipped: the bundle has no kernforge_nccl_worker (the plugin was not built)"
+elif [[ "$nccl_line" != *": loaded"* ]]; then
+  say "nccl: skipped: ${nccl_line:-doctor lists no nccl plugin} (no libnccl.so.2 here?)"
+else
+  nccl_rendezvous="$(mktemp -d)"
+  run_step nccl 120 "$here/bin/kernforge_nccl_worker" gpu 0 1 "$nccl_rendezvous" 30000
+  tail -n 5 "$out/nccl.txt" | tee -a "$summary"
+  rm -rf "$nccl_rendezvous"
+fi
 
 say "== kernforge bench on cuda"
 run_step bench 45 "$here/bin/kernforge" bench --backend cuda --seconds 1

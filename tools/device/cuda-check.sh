@@ -4,11 +4,11 @@
 #
 #   1. builds, in BUILD_DIR (default build/release, the release preset), the core, the CLI,
 #      the conformance suite, the cpu and cuda plugins, kernforge_cuda_gpu_tests and
-#      kernforge_bench_cuda;
+#      kernforge_bench_cuda, and the nccl plugin with kernforge_nccl_worker where it is built;
 #   2. lays them out in build/cuda-bundle/kernforge-cuda-check/ (bin/, lib/, lib/kernforge/
 #      plugins/, run.sh) with every shared library they need that is neither the C runtime
-#      (glibc, libstdc++, libgcc_s) nor CUDA's (the driver, cudart, cuBLAS, NVRTC come from the
-#      GPU machine), RUNPATH set to $ORIGIN-relative folders, and packs it as
+#      (glibc, libstdc++, libgcc_s) nor CUDA's (the driver, cudart, cuBLAS, NVRTC, NCCL come
+#      from the GPU machine), RUNPATH set to $ORIGIN-relative folders, and packs it as
 #      build/cuda-bundle/kernforge-cuda-check.tar.xz (what travels to the GPU machine);
 #   3. unpacks that archive into a fresh folder and runs its run.sh here with an empty
 #      environment: every library must resolve inside the bundle, and on this machine (no GPU)
@@ -26,6 +26,10 @@ if [[ ! -f "$build/CMakeCache.txt" ]]; then
 fi
 cmake --build "$build" --target kernforge_cli kernforge_cts kernforge_cpu kernforge_cuda \
   kernforge_cuda_gpu_tests kernforge_bench_cuda
+# The nccl plugin and its worker, where NCCL was found (backend nccl: built).
+if grep -q '^KF_NCCL_LIBRARY:FILEPATH=/' "$build/CMakeCache.txt"; then
+  cmake --build "$build" --target kernforge_nccl kernforge_nccl_worker
+fi
 [[ -f "$build/lib/kernforge/plugins/libkernforge_cuda.so" ]] || {
   echo "cuda-check.sh: $build has no cuda plugin (backend cuda: skipped? see its configure log)" >&2
   exit 1
@@ -36,7 +40,12 @@ rm -rf "$root" "$dest/$name.tar.xz"
 mkdir -p "$root/bin" "$root/lib/kernforge/plugins"
 cp -a "$build"/bin/{kernforge,kernforge-cts,kernforge_cuda_gpu_tests,kernforge_bench_cuda} "$root/bin/"
 cp -a "$build"/lib/libkernforge.so* "$build"/lib/libkernforge_global_deps.so "$root/lib/"
-for p in cpu cuda; do
+plugins=(cpu cuda)
+if [[ -f "$build/lib/kernforge/plugins/libkernforge_nccl.so" && -x "$build/bin/kernforge_nccl_worker" ]]; then
+  plugins+=(nccl)
+  cp -a "$build/bin/kernforge_nccl_worker" "$root/bin/"
+fi
+for p in "${plugins[@]}"; do
   cp -a "$build/lib/kernforge/plugins/libkernforge_$p.so" "$build/lib/kernforge/plugins/$p.json" \
     "$root/lib/kernforge/plugins/"
 done
@@ -45,7 +54,7 @@ cp tools/device/torch_tiny_add.py "$root/"
 chmod +x "$root/run.sh"
 
 # The shared libraries the bundle's files need, less the C runtime's and CUDA's.
-system_or_cuda='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libnvrtc)\.'
+system_or_cuda='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libnvrtc|libnccl)\.'
 mapfile -t files < <(find "$root/bin" "$root/lib" -type f \( -perm -u+x -o -name '*.so*' \))
 for f in "${files[@]}"; do
   ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
@@ -67,7 +76,7 @@ trap 'rm -rf "$check"' EXIT
 tar -C "$check" -xJf "$dest/$name.tar.xz"
 missing="$(for f in $(find "$check/$name" -type f \( -perm -u+x -o -name '*.so*' \) ! -name '*.sh' ! -name '*.py'); do
   env -i ldd "$f" 2>/dev/null | awk -v f="$f" '/not found/ {print f ": " $1}'
-done | grep -vE ': (libcuda|libcudart|libcublas|libcublasLt|libnvrtc)\.' || true)"
+done | grep -vE ': (libcuda|libcudart|libcublas|libcublasLt|libnvrtc|libnccl)\.' || true)"
 if [[ -n "$missing" ]]; then
   echo "cuda-check.sh: the bundle's files need libraries it does not hold:" >&2
   echo "$missing" >&2
