@@ -56,29 +56,4 @@ void check_cuda(cudaError_t e, const char* what) {
   }
 }
 
-void write_error(char* error, size_t cap, const std::string& text) noexcept {
-  if (error == nullptr || cap == 0) return;
-  const size_t n = std::min(cap - 1, text.size());
-  std::memcpy(error, text.data(), n);
-  error[n] = '\0';
-}
-
-kf_status_t current_status(char* error, size_t cap) noexcept {
-  try {
-    throw;
-  } catch (const PluginError& e) {
-    write_error(error, cap, e.what());
-    return e.status;
-  } catch (const std::bad_alloc&) {
-    write_error(error, cap, "out of host memory");
-    return KF_OUT_OF_MEMORY;
-  } catch (const std::exception& e) {
-    write_error(error, cap, e.what());
-    return KF_INTERNAL;
-  } catch (...) {
-    write_error(error, cap, "an unknown exception");
-    return KF_INTERNAL;
-  }
-}
-
 }  // namespace kfnccl

@@ -12,22 +12,19 @@
 //   an invalid value, device or pointer         KF_INVALID_ARGUMENT
 #pragma once
 
-#include <cstddef>
-#include <stdexcept>
 #include <string>
 
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
+#include "kernforge/collective_errors.hpp"
 #include "kernforge/types.h"
 
 namespace kfnccl {
 
-/// An error of the plugin's own (a dtype NCCL cannot move, a rendezvous it does not take).
-struct PluginError : std::runtime_error {
-  PluginError(kf_status_t s, const std::string& text) : std::runtime_error(text), status(s) {}
-  kf_status_t status;
-};
+using kf::collective::PluginError;  // an error of the plugin's own (a dtype, a rendezvous)
+using kf::collective::guarded;      // runs a slot's body: KF_OK, or what it threw as a status
+using kf::collective::write_error;
 
 kf_status_t status_of(ncclResult_t r) noexcept;
 kf_status_t status_of(cudaError_t e) noexcept;
@@ -41,21 +38,5 @@ std::string cuda_text(const char* what, cudaError_t e);
 void check_nccl(ncclResult_t r, const char* what, ncclComm_t comm = nullptr);
 /// Throws a PluginError for an error other than cudaSuccess.
 void check_cuda(cudaError_t e, const char* what);
-
-/// Writes `text` into the caller's buffer (truncated, NUL-terminated).
-void write_error(char* error, size_t cap, const std::string& text) noexcept;
-/// The status of the exception being handled, its text written to `error`.
-kf_status_t current_status(char* error, size_t cap) noexcept;
-
-/// Runs `fn`; KF_OK, or what it threw as a status and text.
-template <class F>
-kf_status_t guarded(char* error, size_t cap, F&& fn) noexcept {
-  try {
-    fn();
-    return KF_OK;
-  } catch (...) {
-    return current_status(error, cap);
-  }
-}
 
 }  // namespace kfnccl

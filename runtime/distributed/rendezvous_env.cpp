@@ -12,6 +12,7 @@
 #include "distributed/rendezvous.hpp"
 
 namespace kf {
+#if !defined(_WIN32)
 namespace {
 
 // A variable's value as an integer in [lo, hi]; throws naming it when it is not one.
@@ -53,6 +54,7 @@ std::string required(const char* name) {
 }
 
 }  // namespace
+#endif  // !_WIN32
 
 Rendezvous env_rendezvous(int32_t rank, int32_t world_size) {
 #if defined(_WIN32)
