@@ -16,11 +16,12 @@ namespace kfmpi {
 namespace {
 
 // From this many bytes on, a collective waits for the ranks' arrival (MPI_Ibarrier) and then
-// runs MPI's blocking call (mpi_work.hpp): for large messages Open MPI's blocking algorithms
-// (coll/tuned) are up to 2.4 times as fast as its nonblocking ones (coll/libnbc); below a few
-// MiB the barrier cost more than it saved where it was measured (docs/benchmarks.md). KF_MPI_BLOCKING_BYTES sets another threshold (0: every collective so;
-// a huge value: none).
-constexpr int64_t kBlockingBytes = int64_t{4} << 20;
+// runs MPI's blocking call (mpi_work.hpp): from 256 KiB Open MPI's blocking algorithms
+// (coll/tuned) are 1.5 to 2.8 times as fast as its nonblocking ones (coll/libnbc) on 2 ranks
+// (up to 1.6 on 4), more than the barrier costs; below, it costs more than it saves
+// (docs/benchmarks.md, measured on a quiet machine). KF_MPI_BLOCKING_BYTES sets another threshold (0: every
+// collective so; a huge value: none).
+constexpr int64_t kBlockingBytes = int64_t{256} << 10;
 
 int64_t blocking_bytes() {
   static const int64_t bytes = [] {
