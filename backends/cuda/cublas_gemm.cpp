@@ -21,7 +21,7 @@
 // disallowed, so each result is rounded to 16 bits once (the CPU's float32 products rounded).
 // addmm's beta is applied by cuBLAS in the same accumulation (the CPU rounds the 16-bit
 // product first: the difference is within the CTS tolerances).
-#include "cublas_gemm.hpp"
+#include "blas_gemm.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -29,7 +29,7 @@
 #include <string>
 
 #include "copy_launch.hpp"
-#include "cuda_check.hpp"
+#include "cublas_check.hpp"
 #include "kernforge/plugin.hpp"
 #include "operands.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "backend.hpp"
-#include "cuda_check.hpp"
+#include "cublas_check.hpp"
 #include "kernforge/plugin.hpp"
 
 namespace kf::cuda {

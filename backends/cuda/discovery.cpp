@@ -58,12 +58,12 @@ std::string cublas_version_text(int32_t v) {
 Versions library_versions() {
   Versions v;
   v.runtime_built = CUDART_VERSION;
-  v.cublas_built = CUBLAS_VERSION;
+  v.blas_built = CUBLAS_VERSION;
   int runtime = 0;
   if (cudaRuntimeGetVersion(&runtime) == cudaSuccess) v.runtime = runtime;
-  v.cublas = cublas_version();
+  v.blas = cublas_version();
   v.runtime_path = path_of_symbol(reinterpret_cast<const void*>(&cudaRuntimeGetVersion));
-  v.cublas_path = path_of_symbol(reinterpret_cast<const void*>(&cublasGetProperty));
+  v.blas_path = path_of_symbol(reinterpret_cast<const void*>(&cublasGetProperty));
   return v;
 }
 
@@ -111,9 +111,9 @@ std::string version_problem(const Versions& v, std::vector<std::string>& warning
     warnings.push_back("the CUDA runtime loaded is " + found + ", older than the " + built +
                        " the plugin was built against");
   }
-  if (v.cublas / 10000 != v.cublas_built / 10000) {
-    return "the cuBLAS loaded (" + v.cublas_path + ") is " + cublas_version_text(v.cublas) +
-           ", the plugin was built against " + cublas_version_text(v.cublas_built) +
+  if (v.blas / 10000 != v.blas_built / 10000) {
+    return "the cuBLAS loaded (" + v.blas_path + ") is " + cublas_version_text(v.blas) +
+           ", the plugin was built against " + cublas_version_text(v.blas_built) +
            ": install the cuBLAS of CUDA " + std::to_string(v.runtime_built / 1000);
   }
   return {};
@@ -145,7 +145,7 @@ std::string describe_libraries(const Versions& v) {
   return "CUDA runtime " + cuda_version_text(v.runtime) + " (" + v.runtime_path +
          "; built against " + cuda_version_text(v.runtime_built) + "), driver for CUDA " +
          cuda_version_text(v.driver) + " (" + v.driver_path + "), cuBLAS " +
-         cublas_version_text(v.cublas) + " (" + v.cublas_path + ")";
+         cublas_version_text(v.blas) + " (" + v.blas_path + ")";
 }
 
 Discovery discover() {

@@ -13,20 +13,12 @@
 
 #include "backend.hpp"
 #include "kernforge/plugin.h"
+#include "vendor_discovery.hpp"
 
 namespace kf::cuda {
 
-struct Discovery {
-  kf_status_t status = KF_OK;  // KF_UNAVAILABLE with `error` when nothing can be used
-  std::string error;
-  std::vector<std::string> warnings;  // versions that load but do not quite fit
-  Versions versions;
-  std::vector<DeviceInfo> devices;
-  std::vector<std::string> skipped;  // "device 1 (Tesla K80, sm_37): <why>"
-};
-
-/// Finds the driver, checks versions and lists the usable devices (see the Note).
-Discovery discover();
+/// discover() (vendor_discovery.hpp) finds the driver, checks versions and lists the usable
+/// devices (see the Note).
 
 /// Why the runtime or cuBLAS loaded cannot serve this build ("" when they can): another major
 /// than the one built against, naming both and the file. `warnings` gets what loads but is
@@ -39,11 +31,5 @@ std::string driver_problem(const Versions& v);
 
 /// "13.0" of CUDA's 1000 * major + 10 * minor.
 std::string cuda_version_text(int32_t version);
-
-/// One line on the libraries: runtime, driver and cuBLAS versions and paths.
-std::string describe_libraries(const Versions& v);
-
-/// "NVIDIA H200 (sm_90, 132 SMs, 139.8 GiB)".
-std::string describe_device(const DeviceInfo& d);
 
 }  // namespace kf::cuda

@@ -16,10 +16,10 @@ using kf::cuda::Versions;
 Versions fitting() {
   Versions v;
   v.runtime = v.runtime_built = 13000;
-  v.cublas = v.cublas_built = 130100;
+  v.blas = v.blas_built = 130100;
   v.driver = 13000;
   v.runtime_path = "/opt/cuda/lib64/libcudart.so.13";
-  v.cublas_path = "/opt/cuda/lib64/libcublas.so.13";
+  v.blas_path = "/opt/cuda/lib64/libcublas.so.13";
   v.driver_path = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
   return v;
 }
@@ -33,7 +33,7 @@ TEST(Versions, ThatFitPass) {
   EXPECT_EQ(kf::cuda::driver_problem(fitting()), "");
   Versions newer = fitting();
   newer.runtime = 13020;  // a newer minor than the build's is fine
-  newer.cublas = 130400;
+  newer.blas = 130400;
   EXPECT_EQ(kf::cuda::version_problem(newer, warnings), "");
   EXPECT_TRUE(warnings.empty());
 }
@@ -61,13 +61,13 @@ TEST(Versions, AnOlderMinorRuntimeIsAWarning) {
 
 TEST(Versions, ACublasOfAnotherMajorIsRefused) {
   Versions v = fitting();
-  v.cublas = 120402;
+  v.blas = 120402;
   std::vector<std::string> warnings;
   const std::string problem = kf::cuda::version_problem(v, warnings);
   EXPECT_TRUE(has(problem, "cuBLAS")) << problem;
   EXPECT_TRUE(has(problem, "12.4.2")) << problem;
   EXPECT_TRUE(has(problem, "13.1.0")) << problem;
-  EXPECT_TRUE(has(problem, v.cublas_path.c_str())) << problem;
+  EXPECT_TRUE(has(problem, v.blas_path.c_str())) << problem;
 }
 
 TEST(Versions, ADriverForAnOlderMajorIsRefused) {
