@@ -3,13 +3,12 @@
 
 #include <cublas_api.h>
 #include <cuda_runtime_api.h>
-#include <dlfcn.h>
-#include <link.h>
 
 #include <cstdio>
 #include <string>
 
 #include "cuda_check.hpp"
+#include "library_paths.hpp"
 
 #ifndef KF_CUDA_MIN_ARCH
 #define KF_CUDA_MIN_ARCH 80  // set by CMakeLists.txt from KF_CUDA_ARCHITECTURES
@@ -18,27 +17,8 @@
 namespace kf::cuda {
 namespace {
 
-/// The file a loaded library came from, or "" (dlinfo on a handle, dladdr on a symbol).
-std::string path_of_handle(void* handle) {
-  struct link_map* map = nullptr;
-  if (handle == nullptr || dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr) return {};
-  return map->l_name != nullptr ? map->l_name : "";
-}
-
-std::string path_of_symbol(const void* symbol) {
-  Dl_info info{};
-  if (dladdr(symbol, &info) == 0 || info.dli_fname == nullptr) return {};
-  return info.dli_fname;
-}
-
 /// The loaded driver's path; "" when no libcuda.so.1 is in the process (Note [No driver]).
-std::string loaded_driver() {
-  void* handle = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
-  if (handle == nullptr) return {};
-  std::string path = path_of_handle(handle);
-  dlclose(handle);  // drops the reference the check added
-  return path.empty() ? std::string("libcuda.so.1") : path;
-}
+std::string loaded_driver() { return loaded_library("libcuda.so.1"); }
 
 int32_t cublas_version() {
   int major = 0, minor = 0, patch = 0;

@@ -28,7 +28,8 @@ kf_status_t status_of(cudaError_t e) noexcept {
 }
 
 std::string message_of(cudaError_t e) {
-  return std::string(cudaGetErrorName(e)) + ": " + cudaGetErrorString(e);
+  const std::string name = cudaGetErrorName(e), text = cudaGetErrorString(e);
+  return text == name ? name : name + ": " + text;  // HIP 5.2's text is often the name again
 }
 
 kf_status_t report(cudaError_t e, const char* what) {

@@ -17,6 +17,7 @@
 //       stream, which synchronizes with the device's other blocking streams likewise.
 //   bfloat16   CUDA's __nv_bfloat16 API over HIP's hip_bfloat16 (round to nearest even), as
 //       HIP 5.2 has no __hip_bfloat16 intrinsics.
+//   __grid_constant__   nothing on HIP, whose kernel parameters are constant already.
 //
 // Host files (.cpp) include it instead of <cuda_runtime_api.h>; kernel files (.cu, .cuh) get
 // the device side too (__CUDACC__ or __HIPCC__ defined).
@@ -114,11 +115,18 @@ inline bool is_pageable(const void* p) {
 }  // namespace kf::cuda
 
 #if defined(__HIPCC__)
+// A kernel parameter read in place (CUDA 11.7): every HIP kernel parameter is already constant.
+#define __grid_constant__
 // CUDA's bfloat16 API over hip_bfloat16 (whose conversion from float rounds to nearest even).
 #define __nv_bfloat16 hip_bfloat16
 struct __nv_bfloat16_raw {
   unsigned short x;
   __host__ __device__ __nv_bfloat16_raw(hip_bfloat16 v) : x(v.data) {}
+  __host__ __device__ operator hip_bfloat16() const {
+    hip_bfloat16 b;
+    b.data = x;
+    return b;
+  }
 };
 __host__ __device__ inline hip_bfloat16 __float2bfloat16_rn(float f) { return hip_bfloat16(f); }
 __host__ __device__ inline float __bfloat162float(hip_bfloat16 b) { return static_cast<float>(b); }

@@ -12,18 +12,26 @@
 #
 #   KF_GPUKERNELS_DIR            this folder (an include directory of both halves)
 #   KF_GPUKERNELS_KERNELS        the kernel files (*.cu), compiled by nvcc or by hipcc
-#   KF_GPUKERNELS_HOST_SOURCES   the host side (*.cpp), compiled by the C++ compiler
+#   KF_GPUKERNELS_HOST_SOURCES   the host side (*.cpp), compiled by the C++ compiler, in two:
+#     KF_GPUKERNELS_DISCOVERY_SOURCES  what a backend's discovery needs (the runtime's error
+#                                      mapping, library paths), for its unit-tested object
+#                                      library
+#     KF_GPUKERNELS_PLUGIN_SOURCES     the rest
 #   kernforge_gpukernels_families(<out-dir>)
 #                                writes <out-dir>/op_families.inc, one KF_CUDA_OP_FAMILY(name)
 #                                per <name>_ops.cpp: the registration functions gpu_plugin.cpp
 #                                calls (op_families.hpp)
-include_guard(GLOBAL)
+include_guard(DIRECTORY)  # each backend directory reads the variables
 
 set(KF_GPUKERNELS_DIR "${CMAKE_CURRENT_LIST_DIR}")
 file(GLOB KF_GPUKERNELS_KERNELS CONFIGURE_DEPENDS "${KF_GPUKERNELS_DIR}/*.cu")
 file(GLOB KF_GPUKERNELS_HOST_SOURCES CONFIGURE_DEPENDS "${KF_GPUKERNELS_DIR}/*.cpp")
 list(SORT KF_GPUKERNELS_KERNELS)
 list(SORT KF_GPUKERNELS_HOST_SOURCES)
+set(KF_GPUKERNELS_DISCOVERY_SOURCES "${KF_GPUKERNELS_DIR}/cuda_check.cpp"
+                                    "${KF_GPUKERNELS_DIR}/library_paths.cpp")
+set(KF_GPUKERNELS_PLUGIN_SOURCES ${KF_GPUKERNELS_HOST_SOURCES})
+list(REMOVE_ITEM KF_GPUKERNELS_PLUGIN_SOURCES ${KF_GPUKERNELS_DISCOVERY_SOURCES})
 
 function(kernforge_gpukernels_families out_dir)
   set(families "")

@@ -1,5 +1,7 @@
-// linalg.cu — the integer GEMM (a 16 x 16 shared-memory tiled kernel, any strides, batched)
-// and addmm's result for an empty inner dim on floating dtypes (linalg_launch.hpp).
+// linalg.cu — the tiled GEMM (a 16 x 16 shared-memory tiled kernel, any strides, batched):
+// every integer dtype on both GPU backends, and the floating dtypes where no BLAS library is
+// (rocm without rocBLAS); and addmm's result for an empty inner dim on floating dtypes
+// (linalg_launch.hpp).
 //
 // Note [Integer GEMM wraps]
 // The CPU accumulates integer products in uint64 and keeps the low bits of the sum (as
@@ -21,12 +23,24 @@ constexpr int kTile = 16;
 template <class T>
 using IntAcc = std::conditional_t<(sizeof(T) <= 4), uint32_t, uint64_t>;
 
+/// One GEMM as the tiled kernel reads it: element type T, accumulated in Acc (the integer
+/// dtypes' wrapping IntAcc, the floating dtypes' compute type), the scalars in Acc.
+template <class Acc>
+struct Tiled {
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  GemmOperand a, b, c;
+  const void* bias = nullptr;
+  int64_t bias_rs = 0, bias_cs = 0;
+  Acc alpha{}, beta{};
+};
+
 // One kTile x kTile block of c per thread block (a thread per element), looping over the
 // tiles and batches the grid does not cover. The tile loops are uniform across the block, so
-// every thread reaches each __syncthreads.
-template <class T>
-__global__ void int_gemm_kernel(IntGemmLaunch g) {
-  using Acc = IntAcc<T>;
+// every thread reaches each __syncthreads. Elements load into Acc and the result is stored
+// once (rounded to nearest even for the 16-bit floats, truncated to the dtype's bits for the
+// integers).
+template <class T, class Acc>
+__global__ void tiled_gemm_kernel(Tiled<Acc> g) {
   __shared__ Acc at[kTile][kTile];
   __shared__ Acc bt[kTile][kTile];
   const T* a = static_cast<const T*>(g.a.data);
@@ -39,14 +53,14 @@ __global__ void int_gemm_kernel(IntGemmLaunch g) {
     for (int64_t rt = blockIdx.y; rt < row_tiles; rt += gridDim.y) {
       for (int64_t ct = blockIdx.x; ct < col_tiles; ct += gridDim.x) {
         const int64_t row = rt * kTile + ty, col = ct * kTile + tx;
-        Acc acc = 0;
+        Acc acc = Acc(0);
         for (int64_t k0 = 0; k0 < g.k; k0 += kTile) {
           const int64_t ka = k0 + tx, kb = k0 + ty;
           at[ty][tx] = row < g.m && ka < g.k
-                           ? static_cast<Acc>(a[bi * g.a.bs + row * g.a.rs + ka * g.a.cs])
+                           ? static_cast<Acc>(load(a, bi * g.a.bs + row * g.a.rs + ka * g.a.cs))
                            : Acc(0);
           bt[ty][tx] = kb < g.k && col < g.n
-                           ? static_cast<Acc>(b[bi * g.b.bs + kb * g.b.rs + col * g.b.cs])
+                           ? static_cast<Acc>(load(b, bi * g.b.bs + kb * g.b.rs + col * g.b.cs))
                            : Acc(0);
           __syncthreads();
 #pragma unroll
@@ -54,12 +68,11 @@ __global__ void int_gemm_kernel(IntGemmLaunch g) {
           __syncthreads();
         }
         if (row < g.m && col < g.n) {
-          Acc r = static_cast<Acc>(g.alpha) * acc;
-          if (bias != nullptr && g.beta != 0) {
-            r += static_cast<Acc>(g.beta) *
-                 static_cast<Acc>(bias[row * g.bias_rs + col * g.bias_cs]);
+          Acc r = g.alpha * acc;
+          if (bias != nullptr && g.beta != Acc(0)) {
+            r += g.beta * static_cast<Acc>(load(bias, row * g.bias_rs + col * g.bias_cs));
           }
-          c[bi * g.c.bs + row * g.c.rs + col * g.c.cs] = static_cast<T>(r);
+          store(c, bi * g.c.bs + row * g.c.rs + col * g.c.cs, r);
         }
       }
     }
@@ -92,16 +105,38 @@ unsigned int capped(int64_t n, int64_t cap) {
   return static_cast<unsigned int>(n < 1 ? 1 : (n > cap ? cap : n));
 }
 
-}  // namespace
-
-void launch_int_gemm(const IntGemmLaunch& g, cudaStream_t stream) {
+template <class T, class Acc, class G>
+void launch_tiled(const G& g, Acc alpha, Acc beta, cudaStream_t stream) {
   if (g.batch == 0 || g.m == 0 || g.n == 0) return;
+  Tiled<Acc> t;
+  t.batch = g.batch, t.m = g.m, t.n = g.n, t.k = g.k;
+  t.a = g.a, t.b = g.b, t.c = g.c;
+  t.bias = g.bias, t.bias_rs = g.bias_rs, t.bias_cs = g.bias_cs;
+  t.alpha = alpha, t.beta = beta;
   const dim3 block(kTile, kTile);
   const dim3 grid(capped((g.n + kTile - 1) / kTile, 1LL << 30),
                   capped((g.m + kTile - 1) / kTile, 65535), capped(g.batch, 65535));
+  tiled_gemm_kernel<T, Acc><<<grid, block, 0, stream>>>(t);
+}
+
+}  // namespace
+
+void launch_int_gemm(const IntGemmLaunch& g, cudaStream_t stream) {
   dispatch<kIntMask>(g.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
-    int_gemm_kernel<T><<<grid, block, 0, stream>>>(g);
+    using Acc = IntAcc<T>;
+    launch_tiled<T>(g, static_cast<Acc>(g.alpha), static_cast<Acc>(g.beta), stream);
+  });
+}
+
+void launch_float_gemm(const FloatGemmLaunch& g, cudaStream_t stream) {
+  dispatch<kFloatMask>(g.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<compute_t<T>, double>) {
+      launch_tiled<T>(g, g.alpha_d, g.beta_d, stream);
+    } else {
+      launch_tiled<T>(g, g.alpha_f, g.beta_f, stream);
+    }
   });
 }
 

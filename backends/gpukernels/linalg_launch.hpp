@@ -1,7 +1,8 @@
-// linalg_launch.hpp — the launchers of linalg.cu: the integer GEMM (cuBLAS has none that
-// wraps like PyTorch's integer matmul) and addmm's result for an empty inner dim on floating
-// dtypes. Plain C++: shared by linalg_ops.cpp (g++) and linalg.cu (nvcc). The floating GEMMs
-// go through cuBLAS (cublas_gemm.hpp).
+// linalg_launch.hpp — the launchers of linalg.cu: the tiled GEMM for the integer dtypes (no
+// BLAS has one that wraps like PyTorch's integer matmul) and for the floating ones where no
+// BLAS library is (rocm without rocBLAS), and addmm's result for an empty inner dim on
+// floating dtypes. Plain C++: shared by the host glue (the C++ compiler) and linalg.cu (nvcc,
+// hipcc). The floating GEMMs otherwise go through the backend's BLAS (blas_gemm.hpp).
 #pragma once
 
 #include "gpu_vendor.hpp"
@@ -33,6 +34,21 @@ struct IntGemmLaunch {
   uint64_t alpha = 1, beta = 0;
 };
 void launch_int_gemm(const IntGemmLaunch& g, cudaStream_t stream);
+
+/// c = alpha * a @ b + beta * bias for float32, float64, float16 or bfloat16 by the tiled
+/// kernel of the integer GEMM, accumulating in the dtype's compute type (float; double for
+/// float64), for a backend without a BLAS library (rocm without rocBLAS). Shapes, strides and
+/// bias as IntGemmLaunch's; bias is not read when beta is 0.
+struct FloatGemmLaunch {
+  int32_t dtype = 0;
+  int64_t batch = 1, m = 0, n = 0, k = 0;
+  GemmOperand a, b, c;
+  const void* bias = nullptr;
+  int64_t bias_rs = 0, bias_cs = 0;
+  float alpha_f = 1.0f, beta_f = 0.0f;
+  double alpha_d = 1.0, beta_d = 0.0;
+};
+void launch_float_gemm(const FloatGemmLaunch& g, cudaStream_t stream);
 
 /// addmm with an empty inner dim on a floating dtype: out = beta * self + alpha * 0 in the
 /// dtype's compute type (the CPU's scale_add of a zero product), self never read when beta is

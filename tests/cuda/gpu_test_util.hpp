@@ -1,6 +1,8 @@
-// gpu_test_util.hpp — the fixture and comparisons of the cuda GPU tests (label
-// requires-gpu-nvidia): each test is skipped with the runtime's reason for cuda where it is not
-// loaded; results are compared with the CPU backend's on the same inputs.
+// gpu_test_util.hpp — the fixture and comparisons of the GPU tests of the backends built from
+// backends/gpukernels: cuda's (label requires-gpu-nvidia) and, built from these same sources
+// with KF_TEST_GPU_BACKEND="rocm" (tests/rocm), rocm's (requires-gpu-amd). Each test is skipped
+// with the runtime's reason where the backend is not loaded; results are compared with the CPU
+// backend's on the same inputs.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,12 +12,16 @@
 #include "kernforge/kernforge.h"
 #include "kernforge/kernforge.hpp"
 
+#ifndef KF_TEST_GPU_BACKEND
+#define KF_TEST_GPU_BACKEND "cuda"  // the backend under test: "cuda" or "rocm"
+#endif
+
 namespace cuda_test {
 
 class Gpu : public ::testing::Test {
  protected:
   void SetUp() override;
-  static kf::Device cuda() { return kf::Device("cuda:0"); }
+  static kf::Device cuda() { return kf::Device(KF_TEST_GPU_BACKEND ":0"); }
   static kf::Device cpu() { return kf::Device::cpu(); }
 };
 

@@ -1,6 +1,6 @@
-// On an NVIDIA GPU (CTest label requires-gpu-nvidia): the cuda backend's copies, streams,
-// events, pinned staging and random numbers. Everywhere else each test is skipped with the
-// reason the runtime gives for cuda (gpu_test_util.hpp).
+// On a GPU (CTest label requires-gpu-nvidia, or requires-gpu-amd for rocm's build of this file):
+// the backend's copies, streams, events, pinned staging and random numbers. Everywhere else each test is skipped with the
+// reason the runtime gives for the backend (gpu_test_util.hpp).
 #include <cstring>
 #include <vector>
 
@@ -13,12 +13,20 @@ TEST_F(Gpu, DescribesItsDevicesAndLibraries) {
   for (int32_t i = 0; i < kf_backend_count(); ++i) {
     kf_backend_info_t info{};
     info.struct_size = sizeof(info);
-    if (kf_backend_info(i, &info) != KF_OK || std::string(info.name) != "cuda") continue;
+    if (kf_backend_info(i, &info) != KF_OK || std::string(info.name) != KF_TEST_GPU_BACKEND) {
+      continue;
+    }
     const std::string details = info.details;
+#ifdef KF_TEST_GPU_HIP
+    EXPECT_NE(details.find("HIP runtime"), std::string::npos) << details;
+    EXPECT_NE(details.find("GEMM"), std::string::npos) << details;
+    EXPECT_NE(details.find("gfx"), std::string::npos) << details;
+#else
     EXPECT_NE(details.find("CUDA runtime"), std::string::npos) << details;
     EXPECT_NE(details.find("cuBLAS"), std::string::npos) << details;
-    EXPECT_NE(details.find("device 0"), std::string::npos) << details;
     EXPECT_NE(details.find("sm_"), std::string::npos) << details;
+#endif
+    EXPECT_NE(details.find("device 0"), std::string::npos) << details;
   }
 }
 

@@ -1,7 +1,7 @@
-// On an NVIDIA GPU (CTest label requires-gpu-nvidia): every kernel family of the cuda backend
-// against the CPU backend on the same inputs, contiguous and strided, in each floating dtype.
-// The conformance suite checks both against a double-precision reference; this checks that the
-// two backends agree with each other to a few units in the last place.
+// On a GPU (CTest label requires-gpu-nvidia; requires-gpu-amd for rocm): every kernel family
+// of the backend against the CPU backend on the same inputs, contiguous and strided, in each
+// floating dtype. The conformance suite checks both against a double-precision reference; this
+// checks that the two backends agree with each other to a few units in the last place.
 #include <string>
 #include <vector>
 
@@ -23,7 +23,7 @@ struct Keep {
   }
 };
 
-/// `op` called with `args` built by `make(device, keep)` on cuda and on the CPU; the results
+/// `op` called with `args` built by `make(device, keep)` on the GPU and on the CPU; the results
 /// agree.
 template <class Make>
 void expect_same(const char* op, kf::Dtype d, Make make, double rtol_scale = 1.0) {
@@ -31,7 +31,7 @@ void expect_same(const char* op, kf::Dtype d, Make make, double rtol_scale = 1.0
   keep_cpu.tensors.reserve(16);
   keep_gpu.tensors.reserve(16);
   const std::vector<kf::Value> on_cpu = make(kf::Device::cpu(), keep_cpu);
-  const std::vector<kf::Value> on_gpu = make(kf::Device("cuda:0"), keep_gpu);
+  const std::vector<kf::Value> on_gpu = make(kf::Device(KF_TEST_GPU_BACKEND ":0"), keep_gpu);
   kf_op_t handle = nullptr;
   ASSERT_EQ(kf_op_find(op, &handle), KF_OK) << op;
   auto run = [&](const std::vector<kf::Value>& args) {
@@ -44,7 +44,7 @@ void expect_same(const char* op, kf::Dtype d, Make make, double rtol_scale = 1.0
   };
   const kf::Tensor want = run(on_cpu);
   const kf::Tensor got = run(on_gpu);
-  EXPECT_EQ(got.device(), kf::Device("cuda:0")) << op;
+  EXPECT_EQ(got.device(), kf::Device(KF_TEST_GPU_BACKEND ":0")) << op;
   const double rtol = rtol_for(want.dtype()) * rtol_scale;
   EXPECT_TRUE(close(got, want, rtol, rtol)) << op << " in " << kf::dtype_name(d);
 }
