@@ -9,7 +9,8 @@
 # Debian packages CPack makes; rustc: the Rust embedding example; patchelf and xz-utils: the GPU
 # check's bundle, tools/device/cuda-check.sh; libgloo-dev: the gloo collective plugin,
 # backends/gloo; libopenmpi-dev and openmpi-bin: the mpi collective plugin, backends/mpi, and
-# mpirun for its tests). The CUDA toolkit is not a Debian package here:
+# mpirun for its tests; hipcc and libamdhip64-dev: the rocm backend, HIP 5.2 with the device
+# libraries of its default targets). The CUDA toolkit is not a Debian package here:
 # the cuda backend builds where it is installed (/usr/local/cuda), and is skipped elsewhere.
 #   bash tools/install-deps.sh        (as root, or as a user with sudo)
 # Idempotent: when every package is already installed it touches nothing and takes a second.
@@ -26,6 +27,7 @@ packages=(
   dpkg-dev file rustc
   patchelf xz-utils
   libgloo-dev libopenmpi-dev openmpi-bin
+  hipcc libamdhip64-dev
 )
 
 missing=()

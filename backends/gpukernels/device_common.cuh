@@ -1,4 +1,4 @@
-// device_common.cuh — what every kernel file of the CUDA backend shares: the element type of
+// device_common.cuh — what every kernel file of the GPU backends shares: the element type of
 // each kernforge dtype, the type it computes in, the offsets of an element in strided operands,
 // the grid of a launch and the dtype dispatch of a launcher. Included by *.cu files only.
 //

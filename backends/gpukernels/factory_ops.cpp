@@ -26,9 +26,9 @@ bool is_integral(int32_t dtype) { return ((kIntDtypes >> dtype) & 1u) != 0; }
 
 void require_dtype_in(uint32_t mask, int32_t dtype, const char* op) {
   if (dtype < 0 || dtype >= KF_DTYPE_COUNT || ((mask >> dtype) & 1u) == 0) {
-    throw kf::plugin::KernelError(KF_UNIMPLEMENTED, std::string("dtype ") +
-                                                        kf_dtype_string(dtype) +
-                                                        " is not supported by " KF_GPU_VENDOR " " + op);
+    throw kf::plugin::KernelError(KF_UNIMPLEMENTED, std::string("dtype ") + kf_dtype_string(dtype) +
+                                                        " is not supported by " KF_GPU_VENDOR " " +
+                                                        op);
   }
 }
 

@@ -14,8 +14,8 @@
 #   KF_GPUKERNELS_KERNELS        the kernel files (*.cu), compiled by nvcc or by hipcc
 #   KF_GPUKERNELS_HOST_SOURCES   the host side (*.cpp), compiled by the C++ compiler, in two:
 #     KF_GPUKERNELS_DISCOVERY_SOURCES  what a backend's discovery needs (the runtime's error
-#                                      mapping, library paths), for its unit-tested object
-#                                      library
+#                                      mapping, library paths, settle()), for its unit-tested
+#                                      object library
 #     KF_GPUKERNELS_PLUGIN_SOURCES     the rest
 #   kernforge_gpukernels_families(<out-dir>)
 #                                writes <out-dir>/op_families.inc, one KF_CUDA_OP_FAMILY(name)
@@ -29,7 +29,8 @@ file(GLOB KF_GPUKERNELS_HOST_SOURCES CONFIGURE_DEPENDS "${KF_GPUKERNELS_DIR}/*.c
 list(SORT KF_GPUKERNELS_KERNELS)
 list(SORT KF_GPUKERNELS_HOST_SOURCES)
 set(KF_GPUKERNELS_DISCOVERY_SOURCES "${KF_GPUKERNELS_DIR}/cuda_check.cpp"
-                                    "${KF_GPUKERNELS_DIR}/library_paths.cpp")
+                                    "${KF_GPUKERNELS_DIR}/library_paths.cpp"
+                                    "${KF_GPUKERNELS_DIR}/vendor_discovery.cpp")
 set(KF_GPUKERNELS_PLUGIN_SOURCES ${KF_GPUKERNELS_HOST_SOURCES})
 list(REMOVE_ITEM KF_GPUKERNELS_PLUGIN_SOURCES ${KF_GPUKERNELS_DISCOVERY_SOURCES})
 

@@ -24,6 +24,9 @@ namespace kf::cuda {
 
 static_assert(kRedThreads == kThreads, "reduce_plan.hpp's block size must be kThreads");
 
+// The width of a "warp" group: 32 lanes on both vendors. CUDA's warp is 32; AMD's wavefront is
+// 64 on CDNA (32 on RDNA), and its shuffles (KF_GPU_SHFL*, gpu_vendor.hpp) are confined to
+// 32-lane halves, so the groups, the lanes and the host's plan (reduce_plan.cpp) are the same.
 constexpr int kWarpSize = 32;
 constexpr int kWarpsPerBlock = kThreads / kWarpSize;
 

@@ -74,7 +74,8 @@ int64_t read_index_value(const kf_tensor_view_t& index, int64_t i, cudaStream_t 
 void check_indices(const KernelScope& scope, const kf_tensor_view_t& index, int32_t dim,
                    int64_t size, const char* op) {
   if (index.numel == 0) return;
-  if (index.ndim > KF_MAX_NDIM) throw kf::plugin::KernelError(KF_INTERNAL, "index has too many dims");
+  if (index.ndim > KF_MAX_NDIM)
+    throw kf::plugin::KernelError(KF_INTERNAL, "index has too many dims");
   const cudaStream_t stream = scope.stream();
   StreamScratch flag(sizeof(unsigned long long), stream);
   check(cudaMemsetAsync(flag.get(), 0xFF, sizeof(unsigned long long), stream), op);

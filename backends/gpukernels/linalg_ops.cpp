@@ -28,10 +28,9 @@ bool in_mask(uint32_t mask, int32_t dtype) {
 
 void require_dtype(const kf_tensor_view_t& v, int32_t dtype, const char* what, const char* op) {
   if (v.dtype != dtype) {
-    throw kf::plugin::KernelError(KF_INTERNAL, std::string(what) + " has dtype " +
-                                                   kf_dtype_string(v.dtype) + ", expected " +
-                                                   kf_dtype_string(dtype) + " (" KF_GPU_VENDOR " " + op +
-                                                   ")");
+    throw kf::plugin::KernelError(
+        KF_INTERNAL, std::string(what) + " has dtype " + kf_dtype_string(v.dtype) + ", expected " +
+                         kf_dtype_string(dtype) + " (" KF_GPU_VENDOR " " + op + ")");
   }
 }
 
@@ -39,9 +38,9 @@ void require_dtype(const kf_tensor_view_t& v, int32_t dtype, const char* what, c
 void check_linalg(const kf_tensor_view_t& a, const kf_tensor_view_t& b,
                   const kf_tensor_view_t& out, int ndim, const char* op) {
   if (!in_mask(kMatmulMask, out.dtype)) {
-    throw kf::plugin::KernelError(KF_UNIMPLEMENTED, std::string("dtype ") +
-                                                        kf_dtype_string(out.dtype) +
-                                                        " is not supported by " KF_GPU_VENDOR " " + op);
+    throw kf::plugin::KernelError(KF_UNIMPLEMENTED,
+                                  std::string("dtype ") + kf_dtype_string(out.dtype) +
+                                      " is not supported by " KF_GPU_VENDOR " " + op);
   }
   require_dtype(a, out.dtype, "self", op);
   require_dtype(b, out.dtype, "mat2", op);

@@ -24,7 +24,8 @@ int32_t ordinal_or_report(void* state, int32_t device) {
   CudaBackend* b = state != nullptr ? backend_of(state) : nullptr;
   const DeviceInfo* d = b != nullptr ? b->device(device) : nullptr;
   if (d != nullptr) return d->ordinal;
-  kf::plugin::set_error(KF_GPU_VENDOR ": no device " + std::to_string(device) + " (the backend has " +
+  kf::plugin::set_error(KF_GPU_VENDOR ": no device " + std::to_string(device) +
+                        " (the backend has " +
                         std::to_string(b != nullptr ? b->devices.size() : 0) + ")");
   return -1;
 }
@@ -58,7 +59,8 @@ kf_status_t allocate(void* state, int32_t device, size_t bytes, void** out_ptr) 
     (void)cudaGetLastError();  // an allocation failure is not sticky; clear it
     *out_ptr = nullptr;
     char what[96];
-    std::snprintf(what, sizeof what, "cudaMalloc of %zu bytes on " KF_GPU_VENDOR ":%d", bytes, device);
+    std::snprintf(what, sizeof what, "cudaMalloc of %zu bytes on " KF_GPU_VENDOR ":%d", bytes,
+                  device);
     return report(e, what);
   });
 }

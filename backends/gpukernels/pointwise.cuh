@@ -1,4 +1,4 @@
-// pointwise.cuh — the kernels every pointwise op of the CUDA backend runs (unary.cu,
+// pointwise.cuh — the kernels every pointwise op of the GPU backends runs (unary.cu,
 // rounding.cu, binary.cu, real_binary.cu, bitwise.cu, compare.cu): out[i] = f(in_1[i], ...,
 // in_n[i]) for a functor f that works on compute types (device_common.cuh: float for the
 // 16-bit floats), with the output converted on store. Included by *.cu files only.

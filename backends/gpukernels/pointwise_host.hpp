@@ -18,8 +18,8 @@ inline void require_dtype(const kf_tensor_view_t& v, int32_t dtype, const char* 
                           const char* op) {
   if (v.dtype != dtype) {
     throw kf::plugin::KernelError(
-        KF_INTERNAL, std::string(what) + " has dtype " + kf_dtype_string(v.dtype) +
-                         ", expected " + kf_dtype_string(dtype) + " (" KF_GPU_VENDOR " " + op + ")");
+        KF_INTERNAL, std::string(what) + " has dtype " + kf_dtype_string(v.dtype) + ", expected " +
+                         kf_dtype_string(dtype) + " (" KF_GPU_VENDOR " " + op + ")");
   }
 }
 
@@ -27,9 +27,9 @@ inline void require_dtype(const kf_tensor_view_t& v, int32_t dtype, const char* 
 /// CPU backend's dispatch does.
 inline void require_supported(int32_t dtype, uint32_t mask, const char* op) {
   if (dtype < 0 || dtype >= KF_DTYPE_COUNT || (mask & dtype_bit(dtype)) == 0u) {
-    throw kf::plugin::KernelError(KF_UNIMPLEMENTED, std::string("dtype ") +
-                                                        kf_dtype_string(dtype) +
-                                                        " is not supported by " KF_GPU_VENDOR " " + op);
+    throw kf::plugin::KernelError(KF_UNIMPLEMENTED, std::string("dtype ") + kf_dtype_string(dtype) +
+                                                        " is not supported by " KF_GPU_VENDOR " " +
+                                                        op);
   }
 }
 

@@ -21,9 +21,9 @@ constexpr uint32_t kRandomMask = kFloatDtypes;  // the CPU's kAllFloatMask
 void random_kernel(const kf_kernel_call_t& call, const kf_tensor_view_t& out, bool normal,
                    const char* op) {
   if (out.dtype < 0 || out.dtype >= KF_DTYPE_COUNT || ((kRandomMask >> out.dtype) & 1u) == 0) {
-    throw kf::plugin::KernelError(KF_UNIMPLEMENTED, std::string("dtype ") +
-                                                        kf_dtype_string(out.dtype) +
-                                                        " is not supported by " KF_GPU_VENDOR " " + op);
+    throw kf::plugin::KernelError(KF_UNIMPLEMENTED,
+                                  std::string("dtype ") + kf_dtype_string(out.dtype) +
+                                      " is not supported by " KF_GPU_VENDOR " " + op);
   }
   KernelScope scope(call, out);
   Random& g = scope.backend().random;

@@ -1,4 +1,4 @@
-// reduce_engine.cuh — the two kernels every reduction of the CUDA backend runs (reduce.cu,
+// reduce_engine.cuh — the two kernels every reduction of the GPU backends runs (reduce.cu,
 // extremum.cu, moments.cu), over a ReducePlan and ReduceSchedule (reduce_plan.hpp):
 //
 //  pass 1: each (output, chunk) unit is reduced by a group of sched.group threads: lane t

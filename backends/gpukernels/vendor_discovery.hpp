@@ -24,6 +24,10 @@ struct Discovery {
 /// Finds the driver and runtime, checks versions and lists the usable devices.
 Discovery discover();
 
+/// Ends a discovery (vendor_discovery.cpp): KF_UNAVAILABLE with `problem` when there is one, or
+/// when no device is usable (then naming why each was skipped).
+void settle(Discovery& out, std::string problem);
+
 /// Reads the backend's options (environment variables) into `b` after discover() found devices.
 void configure(CudaBackend& b);
 

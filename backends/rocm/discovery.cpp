@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "cuda_check.hpp"
 #include "library_paths.hpp"
@@ -119,14 +120,7 @@ Discovery discover() {
   (void)hipGetLastError();
   std::string problem = no_device_reason(init, count_error, count);
   for (int i = 0; problem.empty() && i < count; ++i) add_device(i, out);
-  if (problem.empty() && out.devices.empty()) {
-    problem = "no device can run this build's kernels: ";
-    for (size_t i = 0; i < out.skipped.size(); ++i) problem += (i ? "; " : "") + out.skipped[i];
-  }
-  if (!problem.empty()) {
-    out.status = KF_UNAVAILABLE;
-    out.error = problem;
-  }
+  settle(out, std::move(problem));
   return out;
 }
 

@@ -93,8 +93,11 @@ kf_status_t xpu_synchronize(void* state, int32_t device) {
   return guarded("synchronize", [&] { device_of(state, device).synchronize(); });
 }
 
+// With state NULL (unavailable: plugin ABI 2.2's list of what it would run) every dtype the
+// kernels have, as on a device with float64.
 kf_status_t xpu_register_kernels(void* state, const kf_registrar_t* registrar) {
-  return kf::clk::register_kernels(registrar, runtime_of(state)->dtype_mask());  // the families
+  const uint32_t mask = state != nullptr ? runtime_of(state)->dtype_mask() : ~0u;
+  return kf::clk::register_kernels(registrar, mask);  // the families
 }
 
 kf_status_t xpu_describe(void* state, char* buf, size_t cap) {

@@ -14,6 +14,7 @@
 #include "core/thread_count.hpp"
 #include "device/backend_registry.hpp"
 #include "loader/host_api.hpp"
+#include "loader/kernel_catalogue.hpp"
 #include "loader/step_record.hpp"
 #include "loader/registry_port.hpp"
 
@@ -147,6 +148,7 @@ bool activate(PluginRecord& r) {
   const PluginFailure init = call_init(r, &state);
   if (init.status != KF_OK) {
     const kf_status_t s = init.status;
+    if (s == KF_UNAVAILABLE) r.catalogue = list_catalogue(*r.plugin);
     return fail_step(r, "init", r.library_path,
                      s == KF_UNAVAILABLE ? KF_BACKEND_UNAVAILABLE : KF_BACKEND_REJECTED, s,
                      fmt::format("{}: init failed ({}): {}", r.library_path, status_name(s),

@@ -79,6 +79,17 @@ void put_dependencies(const PluginRecord& b, Json& list) {
   }
 }
 
+// What an unavailable plugin would run (kernel_catalogue.hpp): [{"op", "dtype_mask"}, ...], the
+// plugin's own boxed fallback as op "*".
+void put_catalogue(const PluginRecord& b, Json& list) {
+  for (const CatalogueEntry& e : b.catalogue) {
+    list.push_back(objects(2));
+    Json& o = list.back();
+    o["op"] = e.op;
+    o["dtype_mask"] = e.dtype_mask;
+  }
+}
+
 void put_backend(const PluginRecord& b, Json& o) {
   const kf_status_t status = b.state == KF_BACKEND_LOADED ? KF_OK : b.failure;
   o["name"] = b.name;
@@ -97,11 +108,12 @@ void put_backend(const PluginRecord& b, Json& o) {
   o["shipped"] = b.shipped;
   o["preferred"] = b.preferred;
   put_dependencies(b, o["libraries"] = Json::array());
+  put_catalogue(b, o["catalogue"] = Json::array());
 }
 
 void put_backends(Json& list) {
   for (int32_t i = 0; i < record_count(); ++i) {
-    list.push_back(objects(16));
+    list.push_back(objects(17));
     put_backend(*record_at(i), list.back());
   }
 }

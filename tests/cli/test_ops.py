@@ -64,6 +64,23 @@ class Ops(unittest.TestCase):
         self.assertIn("cdev::scale", text.stdout)
         self.assertIn("own fallback", text.stdout)
 
+    def test_an_unavailable_backend_shows_what_it_would_run(self):
+        proc = ops("--json")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        doc = json.loads(proc.stdout)
+        add = kernels({op["name"]: op for op in doc["ops"]}["add"])
+        listed = [name for name, k in add.items() if k["unavailable_dtypes"]]
+        if not listed:
+            self.skipTest("no backend here is unavailable with a list (rocm without an AMD GPU)")
+        for name in listed:
+            self.assertEqual(add[name]["kind"], "none", add[name])
+            self.assertEqual(add[name]["dtypes"], [], add[name])
+            self.assertIn("f32", add[name]["unavailable_dtypes"])
+        text = ops()
+        self.assertIn("(f32,", text.stdout)
+        one = ops("add")
+        self.assertIn("unavailable, would run", one.stdout)
+
     def test_an_empty_op_name_is_an_unknown_op_not_the_matrix(self):
         proc = ops("")
         self.assertEqual(proc.returncode, 2, proc.stdout)

@@ -11,7 +11,8 @@ void Gpu::SetUp() {
   for (int32_t i = 0; i < kf_backend_count(); ++i) {
     kf_backend_info_t info{};
     info.struct_size = sizeof(info);
-    if (kf_backend_info(i, &info) != KF_OK || std::string(info.name) != KF_TEST_GPU_BACKEND) continue;
+    if (kf_backend_info(i, &info) != KF_OK || std::string(info.name) != KF_TEST_GPU_BACKEND)
+      continue;
     if (info.state == KF_BACKEND_LOADED && info.device_count > 0) return;
     GTEST_SKIP() << "no GPU for it here: " KF_TEST_GPU_BACKEND " is "
                  << kf_backend_state_name(info.state) << ": "
@@ -38,9 +39,9 @@ void Gpu::SetUp() {
     const bool same_inf = std::isinf(w[i]) && g[i] == w[i];
     if (same_nan || same_inf) continue;
     if (!(std::fabs(g[i] - w[i]) <= atol + rtol * std::fabs(w[i]))) {
-      return ::testing::AssertionFailure() << "element " << i << ": " KF_TEST_GPU_BACKEND " " << g[i]
-                                           << ", cpu " << w[i] << " (rtol " << rtol
-                                           << ", atol " << atol << ")";
+      return ::testing::AssertionFailure()
+             << "element " << i << ": " KF_TEST_GPU_BACKEND " " << g[i] << ", cpu " << w[i]
+             << " (rtol " << rtol << ", atol " << atol << ")";
     }
   }
   return ::testing::AssertionSuccess();

@@ -1,6 +1,6 @@
 // On a GPU (CTest label requires-gpu-nvidia, or requires-gpu-amd for rocm's build of this file):
-// the backend's copies, streams, events, pinned staging and random numbers. Everywhere else each test is skipped with the
-// reason the runtime gives for the backend (gpu_test_util.hpp).
+// the backend's copies, streams, events, pinned staging and random numbers. Everywhere else each
+// test is skipped with the reason the runtime gives for the backend (gpu_test_util.hpp).
 #include <cstring>
 #include <vector>
 

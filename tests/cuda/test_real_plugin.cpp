@@ -14,40 +14,19 @@
 #include <vector>
 
 #include "kernforge/kernforge.h"
+#include "real_plugin.hpp"
 
 namespace {
 
 using json = nlohmann::json;
-
-json report() {
-  size_t needed = 0;
-  kf_runtime_report_json(nullptr, 0, &needed);
-  std::string text(needed, '\0');
-  EXPECT_EQ(kf_runtime_report_json(text.data(), text.size(), &needed), KF_OK);
-  text.resize(needed > 0 ? needed - 1 : 0);
-  return json::parse(text);
-}
+using real_plugin::mapped;
+using real_plugin::report;
 
 /// The report's entry named "cuda" in `list` ("backends" or "deferred"), or null.
-json entry(const json& r, const char* list) {
-  for (const json& b : r.value(list, json::array())) {
-    if (b.value("name", "") == "cuda") return b;
-  }
-  return nullptr;
-}
+json entry(const json& r, const char* list) { return real_plugin::entry(r, list, "cuda"); }
 
 /// The cuda backend's record (an enumeration: it starts the plugin).
-bool find_cuda(kf_backend_info_t* out) {
-  for (int32_t i = 0; i < kf_backend_count(); ++i) {
-    kf_backend_info_t info{};
-    info.struct_size = sizeof(info);
-    if (kf_backend_info(i, &info) == KF_OK && std::string(info.name) == "cuda") {
-      *out = info;
-      return true;
-    }
-  }
-  return false;
-}
+bool find_cuda(kf_backend_info_t* out) { return real_plugin::find_backend("cuda", out); }
 
 json manifest() {
   std::ifstream in(KF_TEST_CUDA_MANIFEST);
@@ -55,11 +34,6 @@ json manifest() {
   return json::parse(in);
 }
 
-bool mapped(const char* soname) {
-  void* h = dlopen(soname, RTLD_LAZY | RTLD_NOLOAD);
-  if (h != nullptr) dlclose(h);
-  return h != nullptr;
-}
 
 /// Whether the dynamic loader can open the driver (loaded now if so; never closed).
 bool driver_installed() { return dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) != nullptr; }

@@ -152,6 +152,26 @@ TEST_F(PluginFaults, InitUnavailable) {
   expect_state(b, KF_BACKEND_UNAVAILABLE, KF_UNAVAILABLE);
   EXPECT_HAS(b.reason, "no faultdev device here");
   EXPECT_HAS(b.reason, s.library.string());
+  // Plugin ABI 2.2: asked without its state, it listed what it would run (its neg kernel),
+  // for the report and `kernforge ops`; nothing of it reached dispatch.
+  const std::vector<json> entries = report_backends(report(), "fault_init_unavailable");
+  ASSERT_EQ(entries.size(), 1u);
+  const json listed = entries[0].value("catalogue", json::array());
+  ASSERT_EQ(listed.size(), 1u) << entries[0].dump(2);
+  EXPECT_EQ(listed[0].value("op", ""), "neg");
+  EXPECT_EQ(listed[0].value("dtype_mask", 0u), 1u << KF_FLOAT32);
+  kf_op_t neg = nullptr;
+  ASSERT_EQ(kf_op_find("neg", &neg), KF_OK);
+  for (int32_t i = 0; i < kf_backend_count(); ++i) {
+    kf_backend_info_t info{};
+    info.struct_size = sizeof info;
+    ASSERT_EQ(kf_backend_info(i, &info), KF_OK);
+    if (std::string(info.name) != "fault_init_unavailable") continue;
+    kf_kernel_info_t k{};
+    k.struct_size = sizeof k;
+    ASSERT_EQ(kf_op_kernel_info(neg, i, &k), KF_OK);
+    EXPECT_EQ(k.kind, KF_KERNEL_NONE);
+  }
 }
 
 TEST_F(PluginFaults, InitFails) {

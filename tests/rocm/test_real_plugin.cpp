@@ -13,51 +13,24 @@
 #include <vector>
 
 #include "kernforge/kernforge.h"
+#include "real_plugin.hpp"
 
 namespace {
 
 using json = nlohmann::json;
-
-json report() {
-  size_t needed = 0;
-  kf_runtime_report_json(nullptr, 0, &needed);
-  std::string text(needed, '\0');
-  EXPECT_EQ(kf_runtime_report_json(text.data(), text.size(), &needed), KF_OK);
-  text.resize(needed > 0 ? needed - 1 : 0);
-  return json::parse(text);
-}
+using real_plugin::mapped;
+using real_plugin::report;
 
 /// The report's entry named "rocm" in `list` ("backends" or "deferred"), or null.
-json entry(const json& r, const char* list) {
-  for (const json& b : r.value(list, json::array())) {
-    if (b.value("name", "") == "rocm") return b;
-  }
-  return nullptr;
-}
+json entry(const json& r, const char* list) { return real_plugin::entry(r, list, "rocm"); }
 
 /// The rocm backend's record (an enumeration: it starts the plugin).
-bool find_rocm(kf_backend_info_t* out) {
-  for (int32_t i = 0; i < kf_backend_count(); ++i) {
-    kf_backend_info_t info{};
-    info.struct_size = sizeof(info);
-    if (kf_backend_info(i, &info) == KF_OK && std::string(info.name) == "rocm") {
-      *out = info;
-      return true;
-    }
-  }
-  return false;
-}
+bool find_rocm(kf_backend_info_t* out) { return real_plugin::find_backend("rocm", out); }
 
 json manifest() {
   std::ifstream in(KF_TEST_ROCM_MANIFEST);
   EXPECT_TRUE(in.good()) << KF_TEST_ROCM_MANIFEST;
   return json::parse(in);
-}
-
-bool mapped(const std::string& soname) {
-  void* h = dlopen(soname.c_str(), RTLD_LAZY | RTLD_NOLOAD);
-  if (h != nullptr) dlclose(h);
-  return h != nullptr;
 }
 
 TEST(RealPlugin, TheManifestPreloadsTheHipRuntimeOnFirstUse) {
@@ -102,6 +75,24 @@ TEST(RealPlugin, ReportsTheRuntimesReasonOrItsDevices) {
   EXPECT_NE(reason.find("no AMD GPU"), std::string::npos) << reason;
   EXPECT_NE(reason.find("hipGetDeviceCount"), std::string::npos) << reason;
   EXPECT_NE(reason.find("amdgpu kernel driver"), std::string::npos) << reason;
+}
+
+TEST(RealPlugin, UnavailableItListsWhatItWouldRunNatively) {
+  kf_backend_info_t info{};
+  ASSERT_TRUE(find_rocm(&info));
+  if (info.state == KF_BACKEND_LOADED) GTEST_SKIP() << "rocm is loaded here";
+  // Plugin ABI 2.2: the load report's "catalogue", what `kernforge ops` shows in rocm's column.
+  const json listed = entry(report(), "backends").value("catalogue", json::array());
+  uint32_t add = 0, mm = 0;
+  for (const json& e : listed) {
+    if (e.value("op", "") == "add") add = e.value("dtype_mask", 0u);
+    if (e.value("op", "") == "mm") mm = e.value("dtype_mask", 0u);
+  }
+  EXPECT_NE(add & (1u << KF_FLOAT32), 0u) << listed.dump();
+  EXPECT_NE(add & (1u << KF_BFLOAT16), 0u) << listed.dump();
+  EXPECT_NE(mm & (1u << KF_FLOAT64), 0u) << listed.dump();
+  EXPECT_NE(mm & (1u << KF_INT32), 0u) << listed.dump();
+  EXPECT_EQ(add & (1u << KF_COMPLEX64), 0u) << "complex runs on the CPU fallback";
 }
 
 TEST(RealPlugin, AnOpOnAMissingDeviceIsAClearError) {

@@ -16,41 +16,19 @@
 #include <string>
 
 #include "kernforge/kernforge.h"
+#include "real_plugin.hpp"
 #include "ze_result.hpp"
 
 namespace {
 
 using json = nlohmann::json;
-
-json report() {
-  size_t needed = 0;
-  kf_runtime_report_json(nullptr, 0, &needed);
-  std::string text(needed, '\0');
-  EXPECT_EQ(kf_runtime_report_json(text.data(), text.size(), &needed), KF_OK);
-  text.resize(needed > 0 ? needed - 1 : 0);
-  return json::parse(text);
-}
+using real_plugin::report;
 
 /// The report's entry named "xpu" in `list` ("backends" or "deferred"), or null.
-json entry(const json& r, const char* list) {
-  for (const json& b : r.value(list, json::array())) {
-    if (b.value("name", "") == "xpu") return b;
-  }
-  return nullptr;
-}
+json entry(const json& r, const char* list) { return real_plugin::entry(r, list, "xpu"); }
 
 /// The xpu backend's record (an enumeration: it starts the plugin).
-bool find_xpu(kf_backend_info_t* out) {
-  for (int32_t i = 0; i < kf_backend_count(); ++i) {
-    kf_backend_info_t info{};
-    info.struct_size = sizeof(info);
-    if (kf_backend_info(i, &info) == KF_OK && std::string(info.name) == "xpu") {
-      *out = info;
-      return true;
-    }
-  }
-  return false;
-}
+bool find_xpu(kf_backend_info_t* out) { return real_plugin::find_backend("xpu", out); }
 
 /// zeInit(GPU only) through the loader the plugin's preload mapped.
 ze_result_t ze_init_here() {

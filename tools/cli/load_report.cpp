@@ -65,6 +65,10 @@ ReportBackend parse_backend(const Json& b) {
     out.libraries.push_back(ReportLibrary{text_at(l, "soname"), text_at(l, "path"),
                                           text_at(l, "how"), bool_at(l, "global")});
   }
+  for (const Json& c : array_at(b, "catalogue")) {
+    if (!c.is_object()) continue;
+    out.catalogue.emplace_back(text_at(c, "op"), static_cast<uint32_t>(int_at(c, "dtype_mask")));
+  }
   return out;
 }
 

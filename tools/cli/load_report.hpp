@@ -34,6 +34,8 @@ struct ReportBackend {
   std::string source;   // where it was found: "KERNFORGE_PLUGIN_PATH", ...
   std::string details;  // the plugin's own description line, "" without one
   std::vector<ReportLibrary> libraries;
+  // Unavailable: what it would run natively, op name -> dtype mask ("*": its own fallback).
+  std::vector<std::pair<std::string, uint32_t>> catalogue;
   bool shipped = false;    // found in the core's own plugin folder
   bool preferred = false;  // named for its device type by KERNFORGE_PREFER_PLUGINS
 };

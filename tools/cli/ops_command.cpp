@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "abi_names.hpp"
 #include "cli_error.hpp"
 #include "close_names.hpp"
+#include "load_report.hpp"
 #include "terminal_text.hpp"
 #include "text_table.hpp"
 
@@ -66,6 +68,22 @@ int32_t cpu_fallback_backend() {
   return -1;
 }
 
+/// Per backend (kf_backend_info's order), what an unavailable one would run: op -> dtype mask,
+/// from the load report's "catalogue" (plugin ABI 2.2; empty for the others).
+using Catalogues = std::vector<std::map<std::string, uint32_t>>;
+
+Catalogues catalogues(const std::vector<std::string>& backends) {
+  const LoadReport report = parse_load_report(fetch_report_json());
+  Catalogues out(backends.size());
+  for (size_t i = 0; i < backends.size(); ++i) {
+    for (const ReportBackend& b : report.backends) {
+      if (b.name != backends[i] || b.state == "loaded") continue;
+      for (const auto& [op, mask] : b.catalogue) out[i][op] = mask;
+    }
+  }
+  return out;
+}
+
 Json dtype_list(uint32_t mask) {
   Json dtypes = Json::array();
   for (const std::string& d : dtype_short_names(mask)) dtypes.push_back(d);
@@ -74,7 +92,8 @@ Json dtype_list(uint32_t mask) {
 
 /// One backend's kernel for `op`: its kind and native dtypes, and the dtypes its calls take to
 /// the CPU fallback (those the CPU backend's kernel has and this backend's does not).
-Json kernel_json(kf_op_t op, int32_t backend, const std::string& backend_name, int32_t cpu) {
+Json kernel_json(kf_op_t op, int32_t backend, const std::string& backend_name, int32_t cpu,
+                 const std::map<std::string, uint32_t>& catalogue) {
   const kf_kernel_info_t info = kernel_info(op, backend, backend_name);
   const bool own_dtypes = info.kind != KF_KERNEL_VIEW && info.kind != KF_KERNEL_COMPOSITE;
   uint32_t fallback = 0;
@@ -82,18 +101,20 @@ Json kernel_json(kf_op_t op, int32_t backend, const std::string& backend_name, i
     const kf_kernel_info_t c = kernel_info(op, cpu, "cpu");
     if (c.kind == KF_KERNEL_BACKEND) fallback = c.dtype_mask & ~info.dtype_mask;
   }
+  const auto listed = catalogue.find(str(kf_op_name(op)));
   return Json{{"backend", backend_name},
               {"kind", kf_kernel_kind_name(info.kind)},
               {"dtypes", dtype_list(own_dtypes ? info.dtype_mask : 0)},
               {"fallback_dtypes", dtype_list(fallback)},
+              {"unavailable_dtypes", dtype_list(listed != catalogue.end() ? listed->second : 0)},
               {"provenance", str(info.provenance)}};
 }
 
-Json op_json(kf_op_t op, const std::vector<std::string>& backends) {
+Json op_json(kf_op_t op, const std::vector<std::string>& backends, const Catalogues& listed) {
   Json kernels = Json::array();
   const int32_t cpu = cpu_fallback_backend();
   for (std::size_t b = 0; b < backends.size(); ++b) {
-    kernels.push_back(kernel_json(op, static_cast<int32_t>(b), backends[b], cpu));
+    kernels.push_back(kernel_json(op, static_cast<int32_t>(b), backends[b], cpu, listed[b]));
   }
   return Json{{"name", str(kf_op_name(op))},
               {"schema", str(kf_op_schema(op))},
@@ -102,9 +123,12 @@ Json op_json(kf_op_t op, const std::vector<std::string>& backends) {
 }
 
 /// The matrix cell of one kernel: its dtypes for a backend kernel (and after "+fallback:" those
-/// that go to the CPU fallback), else the kind ("-" = none).
+/// that go to the CPU fallback), else the kind ("-" = none); for an unavailable backend, the
+/// dtypes it would run in parentheses.
 std::string cell(const Json& kernel) {
   const std::string kind = kernel["kind"].get<std::string>();
+  const auto would = kernel["unavailable_dtypes"].get<std::vector<std::string>>();
+  if (kind == "none" && !would.empty()) return "(" + join(would, ",") + ")";
   if (kind == "backend") {
     std::vector<std::string> dtypes = kernel["dtypes"].get<std::vector<std::string>>();
     std::string text = dtypes.empty() ? "backend" : join(dtypes, ",");
@@ -130,7 +154,8 @@ void print_matrix(const Json& ops, const std::vector<std::string>& backends) {
             << " backends. Cells: the dtypes of a backend kernel (+fallback: the dtypes its "
                "calls run on the CPU fallback), composite (built from other ops), view (computed "
                "in the core), own fallback (the backend's boxed fallback), fallback (CPU "
-               "fallback), - (none).\n";
+               "fallback), (dtypes) (what an unavailable backend would run natively), - "
+               "(none).\n";
 }
 
 void print_op(const Json& op) {
@@ -138,8 +163,11 @@ void print_op(const Json& op) {
             << terminal_safe(op["doc"].get<std::string>()) << "\n\n";
   TextTable table({"backend", "kind", "dtypes", "fallback dtypes", "provenance"});
   for (const Json& k : op["kernels"]) {
-    table.add_row({k["backend"].get<std::string>(), k["kind"].get<std::string>(),
-                   join(k["dtypes"].get<std::vector<std::string>>(), ","),
+    const auto would = k["unavailable_dtypes"].get<std::vector<std::string>>();
+    const bool listed = k["kind"].get<std::string>() == "none" && !would.empty();
+    table.add_row({k["backend"].get<std::string>(),
+                   listed ? "unavailable, would run" : k["kind"].get<std::string>(),
+                   join(listed ? would : k["dtypes"].get<std::vector<std::string>>(), ","),
                    join(k["fallback_dtypes"].get<std::vector<std::string>>(), ","),
                    k["provenance"].get<std::string>()});
   }
@@ -174,13 +202,14 @@ CLI::App* add_ops_command(CLI::App& app, OpsOptions& options) {
 
 int run_ops(const OpsOptions& options) {
   const std::vector<std::string> backends = backend_names();
+  const Catalogues listed = catalogues(backends);
   const std::vector<kf_op_t> ops = all_ops();
   if (options.op) {
     kf_op_t op = nullptr;
     if (options.op->empty() || kf_op_find(options.op->c_str(), &op) != KF_OK || op == nullptr) {
       unknown_op(*options.op, ops);
     }
-    const Json entry = op_json(op, backends);
+    const Json entry = op_json(op, backends, listed);
     if (options.json) {
       std::cout << json_text(Json{{"schema_version", 1}, {"op", entry}}) << "\n";
     } else {
@@ -189,7 +218,7 @@ int run_ops(const OpsOptions& options) {
     return kExitOk;
   }
   Json entries = Json::array();
-  for (kf_op_t op : ops) entries.push_back(op_json(op, backends));
+  for (kf_op_t op : ops) entries.push_back(op_json(op, backends, listed));
   if (options.json) {
     std::cout << json_text(Json{{"schema_version", 1}, {"backends", backends}, {"ops", entries}})
               << "\n";

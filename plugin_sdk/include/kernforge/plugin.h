@@ -15,7 +15,8 @@
  *    define_op, register_fallback, streams, events, copy_async, pinned host memory; 1.3: the
  *    host's file store; 2.0 has all of them; 2.1: the backward of a defined op,
  *    kf_op_definition_t.backward_formulas and .backward, and the host's op_call and
- *    tensor_release). A plugin built for an older minor loads: the host reads only the slots
+ *    tensor_release; 2.2: register_kernels may be called with state NULL, see the slot). A
+ *    plugin built for an older minor loads: the host reads only the slots
  *    that minor has (it checks struct_size). A plugin built for a newer minor loads too, and must
  *    not use host slots beyond host_abi_minor (it checks kf_host_api_t.struct_size).
  *  - Every struct starts with struct_size; fields are only appended.
@@ -54,7 +55,7 @@ extern "C" {
 #endif
 
 #define KF_PLUGIN_ABI_MAJOR 2
-#define KF_PLUGIN_ABI_MINOR 1
+#define KF_PLUGIN_ABI_MINOR 2
 
 #if defined(_WIN32)
 #  define KF_PLUGIN_EXPORT __declspec(dllexport)
@@ -371,6 +372,11 @@ typedef struct kf_plugin_t {
   /** (optional) NULL: the backend ignores thread counts. */
   kf_status_t (*set_num_threads)(void* state, int32_t n);
 
+  /** Registers the kernels, with the state init() made. ABI 2.2: when init() returned
+   * KF_UNAVAILABLE (no device here), the host may call it once more with state NULL and a
+   * registrar that only records, to list what the plugin would run (`kernforge ops`); the
+   * kernels are never called. A plugin that cannot register without its state returns
+   * something other than KF_OK. */
   kf_status_t (*register_kernels)(void* state, const kf_registrar_t* registrar);
 
   /* ------------------------------------------------------- ABI 1.1 -- */

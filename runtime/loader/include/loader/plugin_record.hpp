@@ -16,6 +16,7 @@
 #include "kernforge/collective.h"
 #include "kernforge/kernforge.h"
 #include "kernforge/plugin.h"
+#include "loader/kernel_catalogue.hpp"
 
 namespace kf {
 
@@ -56,6 +57,7 @@ struct PluginRecord {
   size_t plugin_struct_size = 0; // how much of *plugin its ABI minor has
   void* library = nullptr;       // the os::Library (never closed)
   Backend* backend = nullptr;    // set when loaded; lives for the process
+  std::vector<CatalogueEntry> catalogue;  // unavailable: what it would run (kernel_catalogue.hpp)
 
   /// Whether the plugin's struct has the optional slot ending at `slot_end` and it is set.
   bool has_slot(size_t slot_end, const void* slot) const noexcept {
