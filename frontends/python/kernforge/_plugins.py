@@ -145,8 +145,10 @@ CAUGHT = (Exception, SystemExit, GeneratorExit)
 
 def _load_paths(C, record):
     """Loads each manifest path of a record; a path that cannot even be named to the core (a
-    file name that is not UTF-8 is passed as its bytes) is a failure of that path only."""
-    errors = []
+    file name that is not UTF-8 is passed as its bytes) is a failure of that path only. A plugin
+    the core finds unavailable (KF_UNAVAILABLE: no device or driver here, as kernforge-rocm on a
+    machine without an AMD GPU) makes the record "unavailable", which is no failure."""
+    errors, unavailable = [], []
     for path in record["paths"]:
         try:
             status, message = C.try_load_plugin(os.fsencode(path))
@@ -154,10 +156,14 @@ def _load_paths(C, record):
             status, message = type(e).__name__, str(e)
         if status == "KF_ALREADY_EXISTS":
             record["state"] = "already loaded"
+        elif status == "KF_UNAVAILABLE":  # its device or driver is missing here: not a failure
+            unavailable.append(f"{_shown(path)}: {message}")
         elif status != "KF_OK":
             errors.append(f"{_shown(path)}: {status}: {message}")
     if errors:
-        record.update(state="failed", error="; ".join(errors))
+        record.update(state="failed", error="; ".join(errors + unavailable))
+    elif unavailable:
+        record.update(state="unavailable", error="; ".join(unavailable))
 
 
 def load_order(ep):
