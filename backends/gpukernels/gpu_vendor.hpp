@@ -18,10 +18,17 @@
 //   bfloat16   CUDA's __nv_bfloat16 API over HIP's hip_bfloat16 (round to nearest even), as
 //       HIP 5.2 has no __hip_bfloat16 intrinsics.
 //   __grid_constant__   nothing on HIP, whose kernel parameters are constant already.
+//   KF_GPU_NAME(cudaMalloc)   the runtime function's name as this vendor spells it, for
+//       messages ("hipMalloc of 4096 bytes on rocm:0: hipErrorOutOfMemory").
 //
 // Host files (.cpp) include it instead of <cuda_runtime_api.h>; kernel files (.cu, .cuh) get
 // the device side too (__CUDACC__ or __HIPCC__ defined).
 #pragma once
+
+/// The vendor's name of a runtime function for messages: KF_GPU_NAME(cudaMalloc) is "cudaMalloc"
+/// on CUDA and "hipMalloc" on HIP (the rename below expands before the name is quoted).
+#define KF_GPU_NAME(fn) KF_GPU_QUOTE_(fn)
+#define KF_GPU_QUOTE_(fn) #fn
 
 #if defined(KF_GPU_HIP)
 // ======================================================================== HIP (AMD) ==

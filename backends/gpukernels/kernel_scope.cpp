@@ -10,9 +10,9 @@ namespace kf::cuda {
 
 DeviceGuard::DeviceGuard(int32_t ordinal) {
   int current = -1;
-  check(cudaGetDevice(&current), "cudaGetDevice");
+  check(cudaGetDevice(&current), KF_GPU_NAME(cudaGetDevice));
   if (current != ordinal) {
-    check(cudaSetDevice(ordinal), "cudaSetDevice");
+    check(cudaSetDevice(ordinal), KF_GPU_NAME(cudaSetDevice));
     previous_ = current;
   }
 }

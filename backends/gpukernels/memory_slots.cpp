@@ -59,8 +59,8 @@ kf_status_t allocate(void* state, int32_t device, size_t bytes, void** out_ptr) 
     (void)cudaGetLastError();  // an allocation failure is not sticky; clear it
     *out_ptr = nullptr;
     char what[96];
-    std::snprintf(what, sizeof what, "cudaMalloc of %zu bytes on " KF_GPU_VENDOR ":%d", bytes,
-                  device);
+    std::snprintf(what, sizeof what,
+                  KF_GPU_NAME(cudaMalloc) " of %zu bytes on " KF_GPU_VENDOR ":%d", bytes, device);
     return report(e, what);
   });
 }
@@ -68,7 +68,7 @@ kf_status_t allocate(void* state, int32_t device, size_t bytes, void** out_ptr) 
 void deallocate(void* state, int32_t device, void* ptr, size_t /*bytes*/) {
   if (ptr == nullptr) return;
   (void)on_device(state, device, [&]() -> kf_status_t {
-    KF_CUDA_RETURN_IF_ERROR(cudaFree(ptr), "cudaFree");
+    KF_CUDA_RETURN_IF_ERROR(cudaFree(ptr), KF_GPU_NAME(cudaFree));
     return KF_OK;
   });
 }
@@ -83,9 +83,9 @@ kf_status_t copy(void* state, int32_t device, void* dst, const void* src, size_t
       return staged;
     }
     KF_CUDA_RETURN_IF_ERROR(cudaMemcpyAsync(dst, src, bytes, kind_of(kind), kStreamLegacy),
-                            "cudaMemcpyAsync");
+                            KF_GPU_NAME(cudaMemcpyAsync));
     KF_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(kStreamLegacy),
-                            "cudaStreamSynchronize after a copy");
+                            KF_GPU_NAME(cudaStreamSynchronize) " after a copy");
     return KF_OK;
   });
 }
@@ -97,7 +97,7 @@ kf_status_t copy_async(void* state, int32_t device, void* dst, const void* src, 
   return on_device(state, device, [&]() -> kf_status_t {
     KF_CUDA_RETURN_IF_ERROR(
         cudaMemcpyAsync(dst, src, bytes, kind_of(kind), static_cast<cudaStream_t>(stream)),
-        "cudaMemcpyAsync");
+        KF_GPU_NAME(cudaMemcpyAsync));
     return KF_OK;
   });
 }
@@ -106,16 +106,16 @@ kf_status_t memset(void* state, int32_t device, void* dst, int32_t value, size_t
   if (bytes == 0) return KF_OK;
   return on_device(state, device, [&]() -> kf_status_t {
     KF_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(dst, value, bytes, kStreamLegacy),
-                            "cudaMemsetAsync");
+                            KF_GPU_NAME(cudaMemsetAsync));
     KF_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(kStreamLegacy),
-                            "cudaStreamSynchronize after a memset");
+                            KF_GPU_NAME(cudaStreamSynchronize) " after a memset");
     return KF_OK;
   });
 }
 
 kf_status_t synchronize(void* state, int32_t device) {
   return on_device(state, device, [&]() -> kf_status_t {
-    KF_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+    KF_CUDA_RETURN_IF_ERROR(cudaDeviceSynchronize(), KF_GPU_NAME(cudaDeviceSynchronize));
     return KF_OK;
   });
 }
@@ -130,7 +130,8 @@ kf_status_t host_allocate(void* state, size_t bytes, void** out_ptr) {
   (void)cudaGetLastError();
   *out_ptr = nullptr;
   char what[80];
-  std::snprintf(what, sizeof what, "cudaHostAlloc of %zu bytes of pinned host memory", bytes);
+  std::snprintf(what, sizeof what, KF_GPU_NAME(cudaHostAlloc) " of %zu bytes of pinned host memory",
+                bytes);
   return report(e, what);
 }
 

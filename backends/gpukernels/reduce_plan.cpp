@@ -208,7 +208,7 @@ LineSchedule schedule_lines(const LinePlan& p, int32_t multiprocessors) {
 
 void require_dtype_in(uint32_t mask, int32_t dtype, const char* what) {
   if (dtype >= 0 && dtype < 32 && (mask & (1u << static_cast<uint32_t>(dtype))) != 0) return;
-  fail(KF_INVALID_ARGUMENT, std::string("the CUDA kernel does not take ") + what + " of dtype " +
+  fail(KF_INVALID_ARGUMENT, std::string("the GPU kernel does not take ") + what + " of dtype " +
                                 kf_dtype_string(dtype));
 }
 

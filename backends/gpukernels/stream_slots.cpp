@@ -20,7 +20,7 @@ kf_status_t stream_create(void* state, int32_t device, void** out_stream) {
   return on_device(state, device, [&]() -> kf_status_t {
     cudaStream_t s = nullptr;
     KF_CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking),
-                            "cudaStreamCreateWithFlags");
+                            KF_GPU_NAME(cudaStreamCreateWithFlags));
     *out_stream = s;
     return KF_OK;
   });
@@ -29,14 +29,15 @@ kf_status_t stream_create(void* state, int32_t device, void** out_stream) {
 void stream_destroy(void* state, int32_t device, void* stream) {
   if (stream == nullptr) return;
   (void)on_device(state, device, [&]() -> kf_status_t {
-    KF_CUDA_RETURN_IF_ERROR(cudaStreamDestroy(native(stream)), "cudaStreamDestroy");
+    KF_CUDA_RETURN_IF_ERROR(cudaStreamDestroy(native(stream)), KF_GPU_NAME(cudaStreamDestroy));
     return KF_OK;
   });
 }
 
 kf_status_t stream_synchronize(void* state, int32_t device, void* stream) {
   return on_device(state, device, [&]() -> kf_status_t {
-    KF_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(native(stream)), "cudaStreamSynchronize");
+    KF_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(native(stream)),
+                            KF_GPU_NAME(cudaStreamSynchronize));
     return KF_OK;
   });
 }
@@ -46,7 +47,8 @@ kf_status_t event_create(void* state, int32_t device, void** out_event) {
   *out_event = nullptr;
   return on_device(state, device, [&]() -> kf_status_t {
     cudaEvent_t e = nullptr;
-    KF_CUDA_RETURN_IF_ERROR(cudaEventCreateWithFlags(&e, cudaEventDefault), "cudaEventCreate");
+    KF_CUDA_RETURN_IF_ERROR(cudaEventCreateWithFlags(&e, cudaEventDefault),
+                            KF_GPU_NAME(cudaEventCreateWithFlags));
     *out_event = e;
     return KF_OK;
   });
@@ -55,7 +57,7 @@ kf_status_t event_create(void* state, int32_t device, void** out_event) {
 void event_destroy(void* state, int32_t device, void* event) {
   if (event == nullptr) return;
   (void)on_device(state, device, [&]() -> kf_status_t {
-    KF_CUDA_RETURN_IF_ERROR(cudaEventDestroy(native_event(event)), "cudaEventDestroy");
+    KF_CUDA_RETURN_IF_ERROR(cudaEventDestroy(native_event(event)), KF_GPU_NAME(cudaEventDestroy));
     return KF_OK;
   });
 }
@@ -63,7 +65,7 @@ void event_destroy(void* state, int32_t device, void* event) {
 kf_status_t event_record(void* state, int32_t device, void* event, void* stream) {
   return on_device(state, device, [&]() -> kf_status_t {
     KF_CUDA_RETURN_IF_ERROR(cudaEventRecord(native_event(event), native(stream)),
-                            "cudaEventRecord");
+                            KF_GPU_NAME(cudaEventRecord));
     return KF_OK;
   });
 }
@@ -71,14 +73,15 @@ kf_status_t event_record(void* state, int32_t device, void* event, void* stream)
 kf_status_t event_wait(void* state, int32_t device, void* stream, void* event) {
   return on_device(state, device, [&]() -> kf_status_t {
     KF_CUDA_RETURN_IF_ERROR(cudaStreamWaitEvent(native(stream), native_event(event), 0),
-                            "cudaStreamWaitEvent");
+                            KF_GPU_NAME(cudaStreamWaitEvent));
     return KF_OK;
   });
 }
 
 kf_status_t event_synchronize(void* state, int32_t device, void* event) {
   return on_device(state, device, [&]() -> kf_status_t {
-    KF_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(native_event(event)), "cudaEventSynchronize");
+    KF_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(native_event(event)),
+                            KF_GPU_NAME(cudaEventSynchronize));
     return KF_OK;
   });
 }
@@ -89,7 +92,7 @@ kf_status_t event_elapsed_ms(void* state, int32_t device, void* start, void* end
   return on_device(state, device, [&]() -> kf_status_t {
     float ms = 0.0f;
     KF_CUDA_RETURN_IF_ERROR(cudaEventElapsedTime(&ms, native_event(start), native_event(end)),
-                            "cudaEventElapsedTime");
+                            KF_GPU_NAME(cudaEventElapsedTime));
     *out_ms = ms;
     return KF_OK;
   });
@@ -103,7 +106,7 @@ kf_status_t event_query(void* state, int32_t device, void* event, int32_t* out_d
       *out_done = 0;
       return KF_OK;
     }
-    KF_CUDA_RETURN_IF_ERROR(e, "cudaEventQuery");
+    KF_CUDA_RETURN_IF_ERROR(e, KF_GPU_NAME(cudaEventQuery));
     *out_done = 1;
     return KF_OK;
   });
