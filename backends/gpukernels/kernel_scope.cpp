@@ -60,7 +60,7 @@ StreamScratch::StreamScratch(size_t bytes, cudaStream_t stream) : stream_(stream
     // cleared, or the next op's KernelScope::check would report it as its own launch failure.
     (void)cudaGetLastError();
     ptr_ = nullptr;
-    throw_error(e, "scratch memory (cudaMallocAsync)");
+    throw_error(e, "scratch memory (" KF_GPU_NAME(cudaMallocAsync) ")");
   }
 }
 
