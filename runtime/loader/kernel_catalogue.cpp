@@ -1,6 +1,5 @@
 #include "loader/kernel_catalogue.hpp"
 
-
 namespace kf {
 namespace {
 
