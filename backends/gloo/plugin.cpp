@@ -6,6 +6,7 @@
 
 #include "gloo_comm.hpp"
 #include "gloo_ops.hpp"
+#include "kernforge/collective_table.hpp"
 
 namespace {
 
@@ -14,36 +15,12 @@ const char* describe() {
 }
 
 kf_collective_plugin_t make_table() {
-  kf_collective_plugin_t t{};
-  t.struct_size = sizeof t;
-  t.abi_major = KF_COLLECTIVE_ABI_MAJOR;
-  t.abi_minor = KF_COLLECTIVE_ABI_MINOR;
-  t.name = "gloo";
-  t.version = KF_GLOO_VERSION;
-  t.device_type = "cpu";
+  kf_collective_plugin_t t = kf::collective::table("gloo", KF_GLOO_VERSION, "cpu");
   t.describe = &describe;
-  t.comm_init = &kfgloo::comm_init;
-  t.comm_destroy = &kfgloo::comm_destroy;
-  t.comm_abort = &kfgloo::comm_abort;
-  t.all_reduce = &kfgloo::all_reduce;
-  t.broadcast = &kfgloo::broadcast;
-  t.all_gather = &kfgloo::all_gather;
-  t.reduce_scatter = &kfgloo::reduce_scatter;
-  t.send = &kfgloo::send;
-  t.recv = &kfgloo::recv;
-  t.barrier = &kfgloo::barrier;
-  t.work_wait = &kfgloo::work_wait;
-  t.work_test = &kfgloo::work_test;
-  t.work_release = &kfgloo::work_release;
+  KF_COLLECTIVE_SLOTS(t, kfgloo);
   return t;
 }
 
 }  // namespace
 
-extern "C" KF_PLUGIN_EXPORT const kf_collective_plugin_t* kf_collective_get(uint32_t host_major,
-                                                                          uint32_t host_minor) {
-  (void)host_minor;
-  if (host_major != KF_COLLECTIVE_ABI_MAJOR) return nullptr;
-  static const kf_collective_plugin_t table = make_table();
-  return &table;
-}
+KF_COLLECTIVE_PLUGIN_DEFINE(make_table)

@@ -4,6 +4,7 @@
 
 #include <mpi.h>
 
+#include "kernforge/collective_table.hpp"
 #include "mpi_comm.hpp"
 #include "mpi_ops.hpp"
 #include "mpi_work.hpp"
@@ -30,37 +31,13 @@ const char* describe() {
 }
 
 kf_collective_plugin_t make_table() {
-  kf_collective_plugin_t t{};
-  t.struct_size = sizeof t;
-  t.abi_major = KF_COLLECTIVE_ABI_MAJOR;
-  t.abi_minor = KF_COLLECTIVE_ABI_MINOR;
-  t.name = "mpi";
-  t.version = KF_MPI_VERSION;
-  t.device_type = "cpu";
+  kf_collective_plugin_t t = kf::collective::table("mpi", KF_MPI_VERSION, "cpu");
   t.describe = &describe;
-  t.comm_init = &kfmpi::comm_init;
-  t.comm_destroy = &kfmpi::comm_destroy;
-  t.comm_abort = &kfmpi::comm_abort;
+  KF_COLLECTIVE_SLOTS(t, kfmpi);
   t.comm_split = &kfmpi::comm_split;
-  t.all_reduce = &kfmpi::all_reduce;
-  t.broadcast = &kfmpi::broadcast;
-  t.all_gather = &kfmpi::all_gather;
-  t.reduce_scatter = &kfmpi::reduce_scatter;
-  t.send = &kfmpi::send;
-  t.recv = &kfmpi::recv;
-  t.barrier = &kfmpi::barrier;
-  t.work_wait = &kfmpi::work_wait;
-  t.work_test = &kfmpi::work_test;
-  t.work_release = &kfmpi::work_release;
   return t;
 }
 
 }  // namespace
 
-extern "C" KF_PLUGIN_EXPORT const kf_collective_plugin_t* kf_collective_get(uint32_t host_major,
-                                                                          uint32_t host_minor) {
-  (void)host_minor;
-  if (host_major != KF_COLLECTIVE_ABI_MAJOR) return nullptr;
-  static const kf_collective_plugin_t table = make_table();
-  return &table;
-}
+KF_COLLECTIVE_PLUGIN_DEFINE(make_table)

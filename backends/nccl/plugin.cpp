@@ -4,6 +4,7 @@
 
 #include <nccl.h>
 
+#include "kernforge/collective_table.hpp"
 #include "nccl_comm.hpp"
 #include "nccl_ops.hpp"
 #include "nccl_work.hpp"
@@ -27,37 +28,13 @@ const char* describe() {
 }
 
 kf_collective_plugin_t make_table() {
-  kf_collective_plugin_t t{};
-  t.struct_size = sizeof t;
-  t.abi_major = KF_COLLECTIVE_ABI_MAJOR;
-  t.abi_minor = KF_COLLECTIVE_ABI_MINOR;
-  t.name = "nccl";
-  t.version = KF_NCCL_VERSION;
-  t.device_type = "cuda";
+  kf_collective_plugin_t t = kf::collective::table("nccl", KF_NCCL_VERSION, "cuda");
   t.describe = &describe;
-  t.comm_init = &kfnccl::comm_init;
-  t.comm_destroy = &kfnccl::comm_destroy;
-  t.comm_abort = &kfnccl::comm_abort;
+  KF_COLLECTIVE_SLOTS(t, kfnccl);
   t.comm_split = &kfnccl::comm_split;
-  t.all_reduce = &kfnccl::all_reduce;
-  t.broadcast = &kfnccl::broadcast;
-  t.all_gather = &kfnccl::all_gather;
-  t.reduce_scatter = &kfnccl::reduce_scatter;
-  t.send = &kfnccl::send;
-  t.recv = &kfnccl::recv;
-  t.barrier = &kfnccl::barrier;
-  t.work_wait = &kfnccl::work_wait;
-  t.work_test = &kfnccl::work_test;
-  t.work_release = &kfnccl::work_release;
   return t;
 }
 
 }  // namespace
 
-extern "C" KF_PLUGIN_EXPORT const kf_collective_plugin_t* kf_collective_get(uint32_t host_major,
-                                                                          uint32_t host_minor) {
-  (void)host_minor;
-  if (host_major != KF_COLLECTIVE_ABI_MAJOR) return nullptr;
-  static const kf_collective_plugin_t table = make_table();
-  return &table;
-}
+KF_COLLECTIVE_PLUGIN_DEFINE(make_table)
