@@ -13,6 +13,7 @@ list(TRANSFORM found REPLACE "amdgcn-amd-amdhsa--" "")
 list(REMOVE_DUPLICATES found)
 string(REPLACE "," ";" targets "${TARGETS}")
 foreach(target IN LISTS targets)
+  string(REGEX REPLACE ":.*$" "" target "${target}")  # gfx90a:xnack- is listed as gfx90a
   if(NOT target IN_LIST found)
     message(FATAL_ERROR "${LIBRARY} holds no code object for ${target} (found: ${found}); "
                         "hipcc did not build it: is the device library for ${target} installed?")

@@ -71,7 +71,7 @@ std::string gfx_target(const std::string& gcn_arch_name) {
 std::string arch_problem(const std::string& gfx, const std::vector<std::string>& built) {
   std::string names;
   for (const std::string& t : built) {
-    if (t == gfx) return {};
+    if (gfx_target(t) == gfx) return {};  // a target built with features ("gfx90a:xnack-")
     names += (names.empty() ? "" : ", ") + t;
   }
   return "this build's kernels are for " + names + " only; rebuild with " + gfx +

@@ -22,8 +22,9 @@ namespace kf::cuda {
 /// The gfx target of a device's gcnArchName: "gfx90a" of "gfx90a:sramecc+:xnack-".
 std::string gfx_target(const std::string& gcn_arch_name);
 
-/// Why a device of target `gfx` cannot run this build ("" when `built` holds it), naming the
-/// targets built and KF_ROCM_ARCHITECTURES.
+/// Why a device of target `gfx` cannot run this build ("" when `built` holds it, with or
+/// without target features such as ":xnack-"), naming the targets built and
+/// KF_ROCM_ARCHITECTURES.
 std::string arch_problem(const std::string& gfx, const std::vector<std::string>& built);
 
 /// The reason the plugin is unavailable when hipInit returned `init` and hipGetDeviceCount

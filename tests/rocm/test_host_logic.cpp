@@ -42,6 +42,7 @@ TEST(HostLogic, ADeviceOfAnotherTargetIsSkippedNamingTheBuildsTargets) {
   const std::vector<std::string> built = {"gfx90a", "gfx1030"};
   EXPECT_EQ(arch_problem("gfx90a", built), "");
   EXPECT_EQ(arch_problem("gfx1030", built), "");
+  EXPECT_EQ(arch_problem("gfx90a", {"gfx90a:xnack-"}), "") << "a target built with features";
   const std::string why = arch_problem("gfx1100", built);
   EXPECT_TRUE(has(why, "gfx90a, gfx1030")) << why;
   EXPECT_TRUE(has(why, "gfx1100 in KF_ROCM_ARCHITECTURES")) << why;
