@@ -84,17 +84,23 @@ def time_tiny(repetitions: int) -> tuple[dict, dict]:
     return _medians(candidates, repetitions), versions
 
 
-def time_paths(repetitions: int) -> dict:
+def time_paths(repetitions: int, autograd: bool = False) -> dict:
     """The rows of python_paths.PATHS in kernforge, numpy and torch (where installed):
-    {row: {library: timing}}."""
+    {row: {library: timing}}. With `autograd`, kernforge's autograd layer is installed first
+    (a tensor that requires grad registers it for the rest of the process) and grad mode is
+    off, as in an inference loop of a training program; torch's grad mode is off too."""
     import numpy as np
 
     import kernforge as kf
     import python_paths
+    if autograd:
+        kf.ones(1, requires_grad=True)
+        kf.set_grad_enabled(False)
     lst = [float(i) for i in range(1 << 20)]
     libs = {"kernforge": (kf, kf.ones((4, 4))), "numpy": (np, np.ones((4, 4), np.float32))}
     try:
         import torch
+        torch.set_grad_enabled(not autograd)
         libs["torch"] = (torch, torch.ones(4, 4))
     except ImportError:
         pass
@@ -107,6 +113,21 @@ def time_paths(repetitions: int) -> dict:
     for (row, lib), v in timed.items():
         out[row][lib] = v
     return out
+
+
+def time_paths_beside_torch(repetitions: int) -> dict:
+    """The everyday paths in an interpreter that has torch (run.sh starts this one with
+    --paths-only when the main interpreter lacks torch): plain, then with the autograd layer
+    installed and grad mode off."""
+    import numpy as np
+    import torch
+
+    import kernforge as kf
+    return {"python": platform.python_version(),
+            "versions": {"kernforge": kf.__version__, "numpy": np.__version__,
+                         "torch": torch.__version__},
+            "paths": time_paths(repetitions),
+            "paths_autograd": time_paths(repetitions, autograd=True)}
 
 
 LARGE = 1 << 24
@@ -203,6 +224,13 @@ def _fft_candidates():
     return out
 
 
+# Seconds each large candidate waits before it runs: after a call that threads, OpenBLAS's
+# workers (kernforge's and numpy's, two pools) keep spinning for a while, and on two cores a
+# spinning worker takes a core from whatever runs next (docs/benchmarks.md, "Beside numpy in
+# one process"). The wait lets them sleep, so each candidate is timed on an idle machine.
+SETTLE_S = 0.3
+
+
 def time_large(repetitions: int, candidates=None) -> dict:
     candidates = _large_candidates() if candidates is None else candidates
     samples = {name: [] for name in candidates}
@@ -210,6 +238,7 @@ def time_large(repetitions: int, candidates=None) -> dict:
     for _ in range(repetitions):
         random.shuffle(order)
         for name in order:
+            time.sleep(SETTLE_S)
             start = time.perf_counter()
             candidates[name]()
             samples[name].append((time.perf_counter() - start) * 1e3)
@@ -275,7 +304,16 @@ def main() -> None:
     parser.add_argument("--large-repetitions", type=int, default=7)
     parser.add_argument("--linalg-repetitions", type=int, default=5)
     parser.add_argument("--fft-repetitions", type=int, default=5)
+    parser.add_argument("--paths-only", action="store_true",
+                        help="only the everyday paths, plain and with the autograd layer, "
+                        "beside torch (which this interpreter must have)")
+    parser.add_argument("--beside-torch", type=argparse.FileType(),
+                        help="the JSON of a --paths-only run, kept in this run's JSON")
     args = parser.parse_args()
+    if args.paths_only:
+        with open(args.json, "w") as f:
+            json.dump(time_paths_beside_torch(args.repetitions), f, indent=1)
+        return
     tiny, versions = time_tiny(args.repetitions)
     result = {"python": platform.python_version(), "versions": versions, "tiny_add": tiny,
               "paths": time_paths(args.repetitions),
@@ -286,6 +324,10 @@ def main() -> None:
               "imports": time_imports(args.import_runs),
               "listing": time_listing(args.import_runs // 3 or 1),
               "profile": profile_paths.profile()}
+    # last: the autograd layer stays installed for the rest of the process
+    result["paths_autograd"] = time_paths(args.repetitions, autograd=True)
+    if args.beside_torch:
+        result["beside_torch"] = json.load(args.beside_torch)
     with open(args.json, "w") as f:
         json.dump(result, f, indent=1)
     for name, v in tiny.items():

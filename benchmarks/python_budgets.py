@@ -78,7 +78,7 @@ def python_budget_rows(py: dict | None) -> list[str]:
                              f"{ratio:.2f}×", ratio >= speed, "slower than the budget"))
     rows += _linalg_rows(py.get("linalg", {}))
     rows += _fft_rows(py.get("fft", {}))
-    rows += _path_rows(py.get("paths", {}))
+    rows += _path_rows(py)
     return rows
 
 
@@ -111,22 +111,50 @@ def _fft_rows(fft: dict) -> list[str]:
     return rows
 
 
-def _path_rows(paths: dict) -> list[str]:
+def _path_rows(py: dict) -> list[str]:
+    """Each everyday path against its budget over numpy (this run's numpy), with the autograd
+    layer off and on (grad mode off), and against torch: in this run when this interpreter has
+    torch, else in the run beside torch (`beside_torch`, another interpreter with its own
+    numpy)."""
     rows = []
+    paths, autograd = py.get("paths", {}), py.get("paths_autograd", {})
+    beside = py.get("beside_torch", {})
     for row, budget in PATHS:
-        libs = paths.get(row, {})
-        ours, numpy, torch = libs.get("kernforge"), libs.get("numpy"), libs.get("torch")
+        ours, numpy = paths.get(row, {}).get("kernforge"), paths.get(row, {}).get("numpy")
         if not ours or not numpy:
             continue
-        ns, ratio = ours["median_ns"], ours["median_ns"] / numpy["median_ns"]
-        beats_torch = torch is None or ns < torch["median_ns"]
-        versus = f" and torch's {torch['median_ns']:.0f} ns" if torch else ""
-        rows.append(_row(f"Python `{row}` vs numpy{' and torch' if torch else ''}, same run",
-                         f"{ns:.0f} ns vs numpy's {numpy['median_ns']:.0f} ns{versus}",
-                         f"≤ {budget}× numpy, faster than torch", f"{ratio:.2f}×",
-                         ratio <= budget and beats_torch,
-                         "over budget" if ratio > budget else "slower than torch"))
+        ratio = ours["median_ns"] / numpy["median_ns"]
+        measured = f"{ours['median_ns']:.0f} ns vs numpy's {numpy['median_ns']:.0f} ns"
+        ok_numpy, worst = ratio <= budget, ratio
+        on = autograd.get(row, {})
+        if "kernforge" in on and "numpy" in on:
+            on_ratio = on["kernforge"]["median_ns"] / on["numpy"]["median_ns"]
+            measured += f"; autograd layer on: {on['kernforge']['median_ns']:.0f} ns " \
+                        f"({on_ratio:.2f}×)"
+            ok_numpy, worst = ok_numpy and on_ratio <= budget, max(worst, on_ratio)
+        versus = _versus_torch(row, paths, autograd, beside)
+        beats_torch = all(ours_ns < torch_ns for _, ours_ns, torch_ns in versus)
+        if versus:
+            measured += "; vs torch: " + ", ".join(
+                f"{ours_ns:.0f} vs {torch_ns:.0f} ns {what}" for what, ours_ns, torch_ns in versus)
+        rows.append(_row(f"Python `{row}` vs numpy and torch", measured,
+                         f"≤ {budget}× numpy, faster than torch", f"{worst:.2f}×",
+                         ok_numpy and beats_torch and bool(versus),
+                         "over budget" if not ok_numpy else
+                         "slower than torch" if versus else "torch not measured"))
     return rows
+
+
+def _versus_torch(row: str, paths: dict, autograd: dict, beside: dict) -> list[tuple]:
+    """(which run, kernforge ns, torch ns) for each run that timed torch on `row`."""
+    out = []
+    for what, timings in (("(layer off)", paths), ("(layer on)", autograd),
+                          ("(layer off, beside torch)", beside.get("paths", {})),
+                          ("(layer on, beside torch)", beside.get("paths_autograd", {}))):
+        libs = timings.get(row, {})
+        if "kernforge" in libs and "torch" in libs:
+            out.append((what, libs["kernforge"]["median_ns"], libs["torch"]["median_ns"]))
+    return out
 
 
 def _profile_rows(profile: dict) -> list[str]:
@@ -143,6 +171,21 @@ def _profile_rows(profile: dict) -> list[str]:
     for path, v in profile.items():
         out.append(f"| `{path}` | {v['ns']:.0f} ns | "
                    + " | ".join(f"{v['shares'][p]:.0f}%" for p in parts) + " |")
+    return out
+
+
+def _paths_table(paths: dict, title: str) -> list[str]:
+    """A table of the everyday paths' medians per library, with kernforge over numpy."""
+    if not paths:
+        return []
+    libs = [lib for lib in ("kernforge", "numpy", "torch") if any(lib in v for v in paths.values())]
+    out = ["", f"{title}:", "", "| path | " + " | ".join(libs) + " | kernforge / numpy |",
+           "|---|" + "---:|" * (len(libs) + 1)]
+    for row, v in paths.items():
+        cells = [f"{v[lib]['median_ns']:,.0f} ns" if lib in v else "—" for lib in libs]
+        ratio = (f"{v['kernforge']['median_ns'] / v['numpy']['median_ns']:.2f}×"
+                 if "kernforge" in v and "numpy" in v else "—")
+        out.append(f"| `{row}` | " + " | ".join(cells) + f" | {ratio} |")
     return out
 
 
@@ -177,18 +220,18 @@ def python_section(py: dict | None) -> list[str]:
         what = "`python -c pass`" if name == "bare" else f"`import {name}`"
         out.append(f"| {what} | {v['median_ms']:.1f} ms | {v['min_ms']:.1f} ms | "
                    f"{v['max_ms']:.1f} ms | {v['import_ms']:.1f} ms |")
-    paths = py.get("paths", {})
-    if paths:
-        libs = [lib for lib in ("kernforge", "numpy", "torch")
-                if any(lib in v for v in paths.values())]
-        out += ["", "Everyday paths on a 4x4 float32 array (`lst`: 1M floats), medians:", "",
-                "| path | " + " | ".join(libs) + " | kernforge / numpy |",
-                "|---|" + "---:|" * (len(libs) + 1)]
-        for row, v in paths.items():
-            cells = [f"{v[lib]['median_ns']:,.0f} ns" if lib in v else "—" for lib in libs]
-            ratio = (f"{v['kernforge']['median_ns'] / v['numpy']['median_ns']:.2f}×"
-                     if "kernforge" in v and "numpy" in v else "—")
-            out.append(f"| `{row}` | " + " | ".join(cells) + f" | {ratio} |")
+    out += _paths_table(py.get("paths", {}), "Everyday paths on a 4x4 float32 array (`lst`: 1M "
+                        "floats), medians")
+    out += _paths_table(py.get("paths_autograd", {}), "The same with kernforge's autograd layer "
+                        "installed and grad mode off (timed last in the run), medians")
+    beside = py.get("beside_torch")
+    if beside:
+        versions = ", ".join(f"{k} {v}" for k, v in beside.get("versions", {}).items())
+        out += _paths_table(beside.get("paths", {}), f"Beside torch: the same paths in Python "
+                            f"{beside.get('python', '?')} ({versions}), which has torch "
+                            "(`bench_python.py --paths-only`, started by run.sh), medians")
+        out += _paths_table(beside.get("paths_autograd", {}), "Beside torch, with kernforge's "
+                            "autograd layer installed and grad mode off in both, medians")
     out += _profile_rows(py.get("profile", {}))
     out += _timing_table(py.get("large", {}), 1, "Large arrays (16M elements)")
     out += _timing_table(py.get("linalg", {}), 2,

@@ -55,7 +55,21 @@ startup_json="${KF_STARTUP_JSON:-build/release/startup.json}"
 python_args=()
 if ((${#python_targets[@]})); then
   python_json="${KF_PYTHON_BENCH_JSON:-build/release/python-bench.json}"
-  PYTHONPATH="$root/build/release/python" python3 benchmarks/bench_python.py "$python_json"
+  # The everyday paths beside torch: when python3 lacks torch, another interpreter of the same
+  # Python version that has it (KF_BENCH_TORCH_PYTHON, else Debian's /usr/bin/python3 with
+  # python3-torch) times them with its own numpy; the main run keeps its figures.
+  beside=()
+  torch_py="${KF_BENCH_TORCH_PYTHON:-/usr/bin/python3}"
+  same_version='import sys; print(sys.version_info[:2])'
+  if ! python3 -c 'import torch' 2>/dev/null && "$torch_py" -c 'import torch, numpy' 2>/dev/null \
+     && [[ "$("$torch_py" -c "$same_version")" == "$(python3 -c "$same_version")" ]]; then
+    torch_json="${python_json%.json}-torch.json"
+    PYTHONPATH="$root/build/release/python" "$torch_py" benchmarks/bench_python.py --paths-only \
+      "$torch_json"
+    beside=(--beside-torch "$torch_json")
+  fi
+  PYTHONPATH="$root/build/release/python" python3 benchmarks/bench_python.py "$python_json" \
+    "${beside[@]}"
   python_args=(--python "$python_json")
 fi
 

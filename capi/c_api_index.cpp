@@ -36,11 +36,11 @@ TensorRef index_by_ops(TensorImpl& t, const kf_index_item_t* items, int32_t coun
   return kf::ops::view(t, kf::IntListView(t.shape, t.ndim));  // a key of no item: all of t
 }
 
-// The 0-dim view of t's element at `index`: made by select ops where a layer is active, so
+// The 0-dim view of t's element at `index`: made by select ops where a layer acts on t, so
 // that autograd follows a write into it back to t (Note [In-place ops on views]).
 TensorRef element_view(TensorImpl& t, const int64_t* index, int32_t count, const char* fn) {
   const int64_t offset = kf::views::element_offset(fn, t, index, count);
-  if (!kf::any_layer_active()) return TensorRef(kf::new_view(t, nullptr, nullptr, 0, offset, fn));
+  if (!kf::layers_act_on(t)) return TensorRef(kf::new_view(t, nullptr, nullptr, 0, offset, fn));
   kf::retain(&t);
   TensorRef cur(&t);
   for (int32_t d = 0; d < count; ++d) {
@@ -59,7 +59,7 @@ KF_API kf_status_t kf_tensor_index(kf_tensor_t t, const kf_index_item_t* items, 
   return kf::guard([&] {
     TensorImpl& x = kf::checked(t, "kf_tensor_index");
     if (out == nullptr) kf::fail(KF_INVALID_ARGUMENT, "kf_tensor_index: out must not be NULL");
-    if (kf::any_layer_active()) {
+    if (kf::layers_act_on(x)) {
       *out = kf::handle_of(index_by_ops(x, items, count).take());
       return;
     }

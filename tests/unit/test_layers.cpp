@@ -1,11 +1,13 @@
 // Functionality layers (Note [Functionality layers]) over the CPU backend: an active layer sees
 // every call, including calls that a thread's kept plan (Note [Call plans]) would otherwise
 // take straight to the kernel, and an inactive one sees none.
+#include <algorithm>
 #include <atomic>
 #include <string>
 #include <vector>
 
 #include "dispatch/dispatch.hpp"
+#include "tensor/tensor_impl.hpp"
 #include "kernforge/kernforge.h"
 #include "unit_util.hpp"
 
@@ -106,6 +108,51 @@ TEST(Layers, ABasicIndexRunsAsOneOpPerItemUnderAnActiveLayer) {
   EXPECT_EQ(kf_tensor_data_ptr(direct, &q), KF_OK);
   EXPECT_EQ(p, q);
   for (kf_tensor_t t : {a, direct, layered}) kf_tensor_release(t);
+}
+
+/// A gated layer (as autograd is): it acts only on calls with a tensor that carries layer data.
+int32_t gated_layer_index() {
+  static const int32_t index =
+      kf::add_dispatch_layer({"unit.gated", &counting_layer, /*gated=*/true});
+  return index;
+}
+
+// A gated layer that would pass a basic index through costs it nothing: a tensor without
+// layer data is indexed directly (as with no layer), one with layer data through the ops, and
+// kf_tensor_fill_at alike.
+TEST(Layers, AGatedLayerSeesABasicIndexOnlyOfATensorWithLayerData) {
+  ASSERT_TRUE(cpu_loaded()) << kf_last_error_message();
+  const int32_t layer = gated_layer_index();
+  const int64_t shape[] = {2, 3};
+  kf_tensor_t a = nullptr, plain = nullptr, marked = nullptr;
+  ASSERT_EQ(kf_full(shape, 2, kf_scalar_f64(1), KF_FLOAT32, kCpuDevice, &a), KF_OK);
+  kf_index_item_t key[1] = {};
+  key[0].kind = KF_INDEX_INT;
+  key[0].index = 1;
+  const int64_t at[] = {1, 2};
+  g_ops.clear();
+  kf::set_dispatch_layer_active(layer, true);
+  EXPECT_EQ(kf_tensor_index(a, key, 1, &plain), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(kf_tensor_fill_at(a, at, 2, kf_scalar_f64(5)), KF_OK) << kf_last_error_message();
+  const std::vector<std::string> unmarked = g_ops;
+  static int mark = 0;
+  kf::TensorImpl& impl = kf::checked(a, "test");
+  impl.layer_data = &mark;
+  EXPECT_EQ(kf_tensor_index(a, key, 1, &marked), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(kf_tensor_fill_at(a, at, 2, kf_scalar_f64(6)), KF_OK) << kf_last_error_message();
+  impl.layer_data = nullptr;
+  kf::set_dispatch_layer_active(layer, false);
+  const auto selects = [](const std::vector<std::string>& ops) {
+    return std::count(ops.begin(), ops.end(), "select");
+  };
+  EXPECT_EQ(selects(unmarked), 0) << "a gated layer saw a basic index of a tensor without "
+                                     "layer data";
+  EXPECT_EQ(selects(g_ops), 3) << "the index (1 item) and the element (2) as select ops";
+  EXPECT_EQ(strides_of(marked), strides_of(plain));
+  float v[6] = {};
+  EXPECT_EQ(kf_tensor_copy_to_host(a, v, sizeof v), KF_OK) << kf_last_error_message();
+  EXPECT_EQ(v[5], 6.0f);
+  for (kf_tensor_t t : {a, plain, marked}) kf_tensor_release(t);
 }
 
 }  // namespace

@@ -4,8 +4,9 @@
 // the key as a whole (known kinds, one ellipsis at most, no more ints and slices than dims) and
 // then hands each item, in order, the dim it applies to; key_layout takes each item's step on
 // one Layout (layout_steps.cpp, the steps of select, slice and unsqueeze themselves) and one
-// view is made at the end. With a functionality layer active, the C ABI runs the same walk as
-// one op per item instead, so a profiler or autograd sees the views the ops would make. The
+// view is made at the end. Where a functionality layer acts on the tensor (a profiler always;
+// autograd when the tensor carries its data: layers_act_on), the C ABI runs the same walk as
+// one op per item instead, so the layer sees the views the ops would make. The
 // messages are the frontend's own (an index out of range, too many indices, a second ellipsis:
 // KF_OUT_OF_RANGE, which Python raises as IndexError; a slice step of 0: KF_INVALID_ARGUMENT),
 // so that the Python path of every other key (kernforge/_indexing.py) says the same.
