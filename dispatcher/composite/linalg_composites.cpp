@@ -63,7 +63,10 @@ TensorRef matmul_impl(TensorImpl& a, TensorImpl& b) {
     return ops::squeeze(*r, {-1});
   }
   if (b.ndim == 2) {  // (.., n, k) @ (k, m): one mm over the folded leading dims
-    TensorRef a2 = ops::reshape(a, {-1, a.shape[a.ndim - 1]});
+    // The folded size spelled out: -1 cannot be inferred when k is 0.
+    int64_t rows = 1;
+    for (int32_t i = 0; i < a.ndim - 1; ++i) rows *= a.shape[i];
+    TensorRef a2 = ops::reshape(a, {rows, a.shape[a.ndim - 1]});
     TensorRef r = ops::mm(*a2, b);
     std::vector<int64_t> shape = dims(a, 0, a.ndim - 1);
     shape.push_back(b.shape[1]);

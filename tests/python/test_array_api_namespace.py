@@ -106,15 +106,18 @@ def test_the_namespace_has_every_function_of_the_stubs_but_the_listed_ones(stubs
 
 
 # Keyword-only parameters kernforge adds after the standard's (the standard lets a library
-# add keyword-only arguments): requires_grad on the creation functions (docs/autograd.md).
+# add keyword-only arguments): requires_grad on the creation functions (docs/autograd.md), and
+# the frequency functions' dtype, which the standard's 2024.12 revision adds.
 EXTRA_KEYWORDS = {"requires_grad": False}
+EXTRA_KEYWORDS_OF = {"fftfreq": {"dtype": None}, "rfftfreq": {"dtype": None}}
 
 
 def kernforge_parameters(f):
     params = [(p.name, _KINDS[p.kind], _NO_DEFAULT if p.default is inspect.Parameter.empty
                else p.default) for p in inspect.signature(f).parameters.values()]
+    extra = {**EXTRA_KEYWORDS, **EXTRA_KEYWORDS_OF.get(f.__name__, {})}
     while params and params[-1][1] == "keyword-only" and \
-            EXTRA_KEYWORDS.get(params[-1][0], _NO_DEFAULT) == params[-1][2]:
+            extra.get(params[-1][0], _NO_DEFAULT) == params[-1][2]:
         params.pop()
     return params
 

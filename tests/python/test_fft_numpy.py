@@ -183,6 +183,20 @@ def test_fftfreq_and_rfftfreq(n, d):
     np.testing.assert_allclose(got.numpy(), np.fft.rfftfreq(n, d=d), rtol=1e-6)
 
 
+@pytest.mark.parametrize("name", ["fftfreq", "rfftfreq"])
+def test_fftfreq_and_rfftfreq_take_a_real_floating_dtype(name):
+    """dtype= (which the standard's 2024.12 revision adds): float32 or float64, the values
+    computed in float64 either way; another dtype is a TypeError."""
+    f, want = getattr(kf.fft, name), getattr(np.fft, name)(7, d=0.3)
+    got = f(7, d=0.3, dtype=kf.float64, device=kf.asarray(1.0).device)
+    assert got.dtype == kf.float64
+    np.testing.assert_array_equal(got.numpy(), want)
+    assert f(7, d=0.3, dtype=kf.float32).dtype == kf.float32
+    for bad in (kf.int64, kf.complex64):
+        with pytest.raises(TypeError, match="real floating"):
+            f(7, dtype=bad)
+
+
 @pytest.mark.parametrize("axes", [None, 0, (1,), (0, 1), (-1, 0)])
 @pytest.mark.parametrize("shape", [(5, 6), (4, 7)])
 def test_fftshift_and_ifftshift(axes, shape):

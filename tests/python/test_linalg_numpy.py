@@ -216,6 +216,19 @@ def test_pinv_and_matrix_rank(dtype):
     assert rank.numpy().tolist() == np.linalg.matrix_rank(a).tolist() == [4, 1, 4]
 
 
+@pytest.mark.parametrize("rtol", [3.402823466385289e38, 1e300, 0.0])
+def test_pinv_and_matrix_rank_take_an_rtol_beyond_float32s_range(rtol):
+    """A float rtol is a 0-dim array of x's real dtype (the standard): one beyond float32's
+    range is inf there (every singular value cut), not an error."""
+    a = kf.asarray(random((2, 3, 3), "float32"))
+    rank = kf.linalg.matrix_rank(a, rtol=rtol).numpy().tolist()
+    assert rank == ([3, 3] if rtol == 0.0 else [0, 0])
+    inverse = kf.linalg.pinv(a, rtol=rtol)
+    assert inverse.dtype == kf.float32
+    if rtol:
+        assert np.all(inverse.numpy() == 0)
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("ord", ["fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf])
 @pytest.mark.parametrize("keepdims", [False, True])
@@ -238,6 +251,30 @@ def test_vector_norm(dtype, ord, axis):
         np.linalg.norm(a, ord=ord, axis=axis) if isinstance(axis, int) else \
         np.linalg.norm(np.moveaxis(a, axis, (-2, -1)).reshape(3, -1), ord=ord, axis=-1)
     close(got, want, dtype)
+
+
+@pytest.mark.parametrize("ord", [3, 0.5, 100, -1, -2.5, -100])
+def test_vector_norm_of_p_neither_overflows_nor_underflows(ord):
+    """A p-norm is scaled by the largest |x| (the smallest for p < 0): 1e10 ** 100 overflows
+    float32 and float64, the norm does not; zeros and infs give the norm itself."""
+    for values in ([1e10, 2e10], [1e-10, 3e-10], [0.0, 3.0], [0.0, 0.0], [math.inf, 1.0]):
+        a = np.array(values)
+        want = np.sum(np.abs(a / np.max(a)) ** ord) ** (1 / ord) * np.max(a) if ord > 0 and \
+            np.max(a) not in (0, math.inf) else np.linalg.norm(a, ord=ord)
+        if ord < 0 and 0 < np.min(a) < math.inf:
+            m = np.min(a)
+            want = np.sum((a / m) ** ord) ** (1 / ord) * m
+        close(kf.linalg.vector_norm(kf.asarray(a), ord=ord), want, "float64", str(values))
+
+
+def test_vector_norm_takes_an_ord_whose_inverse_float32_cannot_hold():
+    """1 / ord beyond float32's range is inf there, not an error (the standard's ord is any
+    float); float64 holds it, and the norm of one nonzero value is that value."""
+    got = kf.linalg.vector_norm(kf.asarray([0.0, 2.0], dtype=kf.float32), ord=3.6e-231)
+    assert got.dtype == kf.float32
+    assert kf.linalg.vector_norm(kf.asarray(0.0), ord=3.6e-231).item() == 0.0
+    x = kf.asarray([0.0, 2.0], dtype=kf.float64)
+    assert kf.linalg.vector_norm(x, ord=3.6e-231).item() == 2.0
 
 
 @pytest.mark.parametrize("n", [-2, -1, 0, 1, 2, 3, 6])
@@ -263,6 +300,30 @@ def test_trace_of_integers_keeps_the_standards_dtype():
     a = np.arange(9, dtype=np.int32).reshape(3, 3)
     got = kf.linalg.trace(kf.asarray(a))
     assert got.item() == 12 and got.dtype == kf.sum(kf.asarray(a)).dtype
+
+
+@pytest.mark.parametrize("left, right", [("uint8", "uint16"), ("int8", "float64"),
+                                         ("float32", "float64"), ("float32", "complex128")])
+def test_matmul_promotes_its_operands(left, right):
+    """kf.matmul and kf.linalg.matmul follow the standard's type promotion (kf.ops.matmul,
+    PyTorch's, takes one dtype)."""
+    a = (np.arange(6) % 4).reshape(2, 3).astype(left)
+    b = (np.arange(12) % 5).reshape(2, 3, 2).astype(right)
+    for matmul in (kf.matmul, kf.linalg.matmul):
+        got = matmul(kf.asarray(a), kf.asarray(b))
+        assert got.dtype == kf.result_type(kf.asarray(a), kf.asarray(b))
+        np.testing.assert_allclose(got.numpy(), a @ b)
+
+
+@pytest.mark.parametrize("left, right", [((0, 0, 0), (0,)), ((2, 3, 0), (0,)), ((3, 2, 0), (0, 4)),
+                                         ((0, 2, 0), (0, 3)), ((0,), (2, 0, 3)),
+                                         ((2, 1, 1, 0), (3, 0, 4)), ((0,), (0,))])
+def test_matmul_of_an_empty_inner_dim_is_zeros(left, right):
+    """k = 0: the products are sums of nothing (numpy's zeros), batched or not."""
+    a, b = np.ones(left, "float32"), np.ones(right, "float32")
+    got = kf.matmul(kf.asarray(a), kf.asarray(b))
+    np.testing.assert_array_equal(got.numpy(), a @ b)
+    assert tuple(got.shape) == (a @ b).shape
 
 
 def test_cross_and_outer():

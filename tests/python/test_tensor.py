@@ -202,6 +202,19 @@ def test_in_place_pow_matmul_and_or_write_into_the_tensor():
     assert i.dtype == kf.int64 and i.tolist() == [1, 4, 9]
 
 
+def test_the_matmul_operator_promotes_as_the_standard_and_the_method_does_not():
+    """`@` follows the array API's type promotion; x.matmul(y) keeps PyTorch's one dtype."""
+    a = kf.asarray([[1, 2]], dtype=kf.uint8)
+    b = kf.asarray([[1.0], [2.0]], dtype=kf.float32)
+    for got in (a @ b, b.__rmatmul__(a)):
+        assert got.dtype == kf.float32 and got.tolist() == [[5.0]]
+    c = kf.asarray([[1.0, 2.0]], dtype=kf.float64)
+    c @= kf.asarray([[1.0, 0.0], [0.0, 1.0]], dtype=kf.float32)
+    assert c.dtype == kf.float64 and c.tolist() == [[1.0, 2.0]]
+    with pytest.raises(ValueError, match="same dtype"):
+        a.matmul(b)
+
+
 def test_in_place_operators_keep_shape_and_refuse_a_higher_category():
     i = kf.tensor([1, 2, 3])
     with pytest.raises(TypeError, match="float32 result into a int64 tensor"):

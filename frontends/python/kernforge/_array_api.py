@@ -249,6 +249,16 @@ def take_along_axis(x, indices, /, *, axis=-1):
 # ----------------------------------------------------------------- linear algebra
 
 @api
+def matmul(x1, x2, /):
+    """The array API's matmul: ops.matmul (numpy's shapes) after the standard's type
+    promotion; the op itself, as PyTorch's, takes one dtype."""
+    if x1.dtype != x2.dtype:
+        dtype = _dtype_functions.result_type(x1, x2)
+        x1, x2 = _ops.to_dtype(x1, dtype), _ops.to_dtype(x2, dtype)
+    return _ops.matmul(x1, x2)
+
+
+@api
 def vecdot(x1, x2, /, *, axis=-1):
     ndim = builtins.min(x1.ndim, x2.ndim)
     if not -ndim <= axis < 0:

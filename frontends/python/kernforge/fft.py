@@ -206,27 +206,34 @@ def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
     return _ops.conj(_r2c("ihfft", x, [n], [a], _scale("ihfft", norm, n, True)))
 
 
-def _frequencies(indices, n, d):
-    """indices / (d n) in the default real floating dtype (computed in float64, as numpy)."""
+def _frequencies(fn, indices, n, d, dtype):
+    """indices / (d n) (computed in float64, as numpy) in dtype: a real floating dtype, the
+    default (float32) when None."""
+    if dtype is None:
+        dtype = _dtype("float32")
+    elif dtype.name not in ("float32", "float64"):
+        raise TypeError(f"fft.{fn}: dtype must be a real floating dtype (float32 or float64), "
+                        f"got {dtype}")
     k = _ops.to_dtype(indices, _dtype("float64"))
-    return _ops.to_dtype(k * (1.0 / (n * d)), _dtype("float32"))
+    return _ops.to_dtype(k * (1.0 / (n * d)), dtype)
 
 
-def fftfreq(n, /, *, d=1.0, device=None):
+def fftfreq(n, /, *, d=1.0, device=None, dtype=None):
     """The frequencies of an n-point transform's bins, [0, 1, ..., -(n // 2), ..., -1] / (d n),
-    in the default real floating dtype."""
+    in the default real floating dtype (or dtype, as the standard's 2024.12 revision adds)."""
     n = _points("fftfreq", n)
     int64 = _dtype("int64")
     positive = _ops.arange(0, (n - 1) // 2 + 1, dtype=int64, device=device)
     negative = _ops.arange(-(n // 2), 0, dtype=int64, device=device)
-    return _frequencies(_ops.cat([positive, negative], 0), n, d)
+    return _frequencies("fftfreq", _ops.cat([positive, negative], 0), n, d, dtype)
 
 
-def rfftfreq(n, /, *, d=1.0, device=None):
-    """The frequencies of an n-point real transform's n // 2 + 1 bins, [0, ..., n // 2] / (d n)."""
+def rfftfreq(n, /, *, d=1.0, device=None, dtype=None):
+    """The frequencies of an n-point real transform's n // 2 + 1 bins, [0, ..., n // 2] / (d n),
+    in the default real floating dtype (or dtype, as fftfreq)."""
     n = _points("rfftfreq", n)
     indices = _ops.arange(0, n // 2 + 1, dtype=_dtype("int64"), device=device)
-    return _frequencies(indices, n, d)
+    return _frequencies("rfftfreq", indices, n, d, dtype)
 
 
 def _shifted(fn, x, axes, sign):

@@ -14,7 +14,7 @@ import math
 import operator
 from collections import namedtuple
 
-from . import _C, _array_api, _array_api_ops as _api
+from . import _C, _array_api, _array_api_ops as _api, _dtypes
 
 _ops = None  # kernforge.ops, set by _bind()
 _EPS32, _EPS64 = 2.0 ** -23, 2.0 ** -52  # the machine epsilons of float32 and float64
@@ -24,7 +24,7 @@ EigResult = namedtuple("EigResult", ["eigenvalues", "eigenvectors"])
 LstsqResult = namedtuple("LstsqResult", ["solution", "residuals", "rank", "singular_values"])
 EighResult, SlogdetResult, SVDResult = _api.EighResult, _api.SlogdetResult, _api.SVDResult
 
-matmul = _api.matmul
+matmul = _array_api.matmul
 matrix_transpose = _array_api.matrix_transpose
 tensordot = _array_api.tensordot
 vecdot = _array_api.vecdot
@@ -116,8 +116,27 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         return _api.sum(a, axis=axis, keepdims=keepdims)
     if ord == 2:
         return _api.sqrt(_api.sum(a * a, axis=axis, keepdims=keepdims))
-    p = float(ord)
-    return _api.pow(_api.sum(_api.pow(a, p), axis=axis, keepdims=keepdims), 1.0 / p)
+    return _p_norm(a, float(ord), axis, keepdims)
+
+
+def _p_norm(a, p, axis, keepdims):
+    """(sum a^p)^(1/p) of a >= 0, scaled by m, the largest a for p > 0 (the smallest for
+    p < 0), so that neither a^p nor the sum overflows: m (sum (a/m)^p)^(1/p). m = 0 or inf is
+    the norm itself (p > 0: all zero, or an inf; p < 0: a zero, or all inf)."""
+    pick = _api.max if p > 0 else _api.min
+    m = pick(a, axis=axis, keepdims=True)
+    total = _api.sum(_api.pow(a / m, _real_scalar(p, a)), axis=axis, keepdims=keepdims)
+    m = m if keepdims else pick(a, axis=axis, keepdims=False)
+    norm = m * _api.pow(total, _real_scalar(1.0 / p, a))
+    return _api.where((m == 0) | _api.isinf(m), m, norm)
+
+
+def _real_scalar(value, like):
+    """A Python float as a 0-dim array of like's (real) dtype, rounded as a float64 array
+    converts: a value beyond the dtype's range is inf, not an error (a tiny ord's 1 / ord, an
+    rtol beyond float32's range)."""
+    t = _ops.full([], float(value), dtype=_dtypes._dtype_named("float64"), device=like.device)
+    return _ops.to_dtype(t, like.dtype)
 
 
 def _keep_matrix_dims(r, keepdims):
@@ -177,6 +196,8 @@ def _tolerance(s, x, rtol):
     largest = _api.max(s, axis=-1, keepdims=True) if s.shape[-1] else s
     if hasattr(rtol, "ndim"):
         rtol = rtol.reshape(list(rtol.shape) + [1])
+    else:
+        rtol = _real_scalar(rtol, s)
     return largest * rtol
 
 

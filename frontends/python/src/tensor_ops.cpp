@@ -104,6 +104,25 @@ struct Operands {
   }
 };
 
+/// `a @ b` by the array API: the operands promoted to one dtype first (kf_matmul, PyTorch's,
+/// takes one dtype; x.matmul(y) and the C ABI keep that rule).
+kf_status_t matmul_promoted(kf_tensor_t a, kf_tensor_t b, kf_tensor_t* out) {
+  const kf_dtype_t da = dtype_of(a), db = dtype_of(b);
+  if (da == db) return kf_matmul(a, b, out);
+  kf_dtype_t common = da;
+  if (const kf_status_t s = kf_promote_types(da, db, &common); s != KF_OK) return s;
+  Temporary ca, cb;
+  if (da != common) {
+    if (const kf_status_t s = kf_to_dtype(a, common, &ca.h); s != KF_OK) return s;
+    a = ca.h;
+  }
+  if (db != common) {
+    if (const kf_status_t s = kf_to_dtype(b, common, &cb.h); s != KF_OK) return s;
+    b = cb.h;
+  }
+  return kf_matmul(a, b, out);
+}
+
 template <BinaryFn Fn, bool Reflected = false, bool Numbers = true>
 nb::object binary(nb::handle self, nb::handle other) {
   if constexpr (Numbers) {
@@ -340,8 +359,8 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& cls) {
       .def("__rtruediv__", &binary<kf_div, true>)
       .def("__pow__", &binary<kf_pow>)
       .def("__rpow__", &binary<kf_pow, true>)
-      .def("__matmul__", &binary<kf_matmul, false, false>)
-      .def("__rmatmul__", &binary<kf_matmul, true, false>)
+      .def("__matmul__", &binary<matmul_promoted, false, false>)
+      .def("__rmatmul__", &binary<matmul_promoted, true, false>)
       .def("__eq__", &binary<kf_eq>)
       .def("__ne__", &binary<kf_ne>)
       .def("__lt__", &binary<kf_lt>)
@@ -369,7 +388,7 @@ void bind_tensor_ops(nb::module_& m, nb::class_<Tensor>& cls) {
       .def("__imul__", &inplace<kf_mul_>)
       .def("__itruediv__", &inplace<kf_div_>)
       .def("__ipow__", &inplace_by_copy<&binary<kf_pow>>)
-      .def("__imatmul__", &inplace_by_copy<&binary<kf_matmul, false, false>>)
+      .def("__imatmul__", &inplace_by_copy<&binary<matmul_promoted, false, false>>)
       .def("__ifloordiv__", &inplace<kf_floor_divide_>)
       .def("__imod__", &inplace<kf_remainder_>)
       .def("__iand__", &inplace<kf_bitwise_and_>)
