@@ -50,7 +50,9 @@ FftPlan::~FftPlan() {
 }
 
 FftPlans::FftPlans(size_t devices) {
-  for (size_t d = 0; d < devices; ++d) caches_.push_back(std::make_unique<Cache>(kFftPlanCacheSize));
+  for (size_t d = 0; d < devices; ++d) {
+    caches_.push_back(std::make_unique<Cache>(kFftPlanCacheSize));
+  }
 }
 
 std::shared_ptr<FftPlan> FftPlans::get(int32_t device, int32_t complex_dtype,

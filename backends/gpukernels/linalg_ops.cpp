@@ -1,7 +1,8 @@
 // linalg_ops.cpp — mm, bmm and addmm on the GPU, as the CPU backend's linalg_kernels.cpp:
 // float32, float64, float16 and bfloat16 through the backend's BLAS (blas_gemm.hpp), integer
 // dtypes through the wrapping tiled kernel of linalg.cu; mm and bmm also take the complex
-// dtypes where the backend's BLAS has them (blas_gemm_extra_dtypes: cuBLAS on cuda). Operands and outputs may be any strided
+// dtypes where the backend's BLAS has them (blas_gemm_extra_dtypes: cuBLAS on cuda). Operands and
+// outputs may be any strided
 // views (transposed and sliced ones are read in place where cuBLAS can). addmm's self arrives
 // expanded to out's shape; beta = 0 never reads it. An empty inner dim gives zeros (mm, bmm)
 // or beta * self + alpha * 0 (addmm). An out= that overlaps an input never reaches the kernel
