@@ -9,6 +9,11 @@ SolverRoute cholesky_route(int64_t n, int64_t batch) {
   return batch > 1 && n > 0 ? SolverRoute::kBatched : SolverRoute::kLooped;
 }
 
+SolverRoute lu_route(int64_t n, int64_t batch) {
+  const bool small = n >= 1 && n <= kJacobiBatchedMax;
+  return small && batch > 1 ? SolverRoute::kBatched : SolverRoute::kLooped;
+}
+
 SolverRoute eigh_route(int64_t n, int64_t batch, bool have_batched) {
   const bool small = n >= 1 && n <= kJacobiBatchedMax;
   return have_batched && small && batch > 1 ? SolverRoute::kBatched : SolverRoute::kLooped;

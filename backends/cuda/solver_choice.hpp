@@ -5,10 +5,12 @@
 // cuSOLVER has batched routines for some decompositions: potrfBatched (Cholesky, any n, one
 // call for the batch) and, for small matrices, the Jacobi solvers (syevBatched for eigh and
 // gesvdjBatched for svd, both for n <= 32, the bound PyTorch uses too: Jacobi sweeps cost
-// O(n^3) per sweep and lose to the divide-and-conquer and QR drivers on larger matrices). The
-// rest, and every batch of one, runs the 64-bit routine (cusolverDnX*) once per matrix on the
-// call's stream: the launches queue without waiting, and one workspace serves them all as they
-// run in order.
+// O(n^3) per sweep and lose to the divide-and-conquer and QR drivers on larger matrices);
+// cuBLAS has getrfBatched and getrsBatched, made for many small matrices (used here up to
+// n = 32, for inv and solve; det and slogdet keep Xgetrf, whose 64-bit pivots their kernel
+// reads). The rest, and every batch of one, runs the 64-bit routine (cusolverDnX*) once per
+// matrix on the call's stream: the launches queue without waiting, and one workspace serves
+// them all as they run in order.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +25,10 @@ constexpr int64_t kJacobiBatchedMax = 32;
 
 /// potrfBatched for more than one matrix, else Xpotrf.
 SolverRoute cholesky_route(int64_t n, int64_t batch);
+
+/// cuBLAS's getrfBatched and getrsBatched for more than one matrix of order 1..32 (made for
+/// many small matrices), else Xgetrf and Xgetrs per matrix.
+SolverRoute lu_route(int64_t n, int64_t batch);
 
 /// syevBatched (when this cuSOLVER has it: `have_batched`) for a batch of more than one matrix
 /// of order 1..32, else Xsyevd per matrix.

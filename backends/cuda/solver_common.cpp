@@ -120,6 +120,17 @@ Workspace::Workspace(size_t device_bytes, size_t host_bytes, cudaStream_t stream
     : device_bytes_(solver_workspace_bytes(device_bytes)), device_(device_bytes_, stream),
       host_(host_bytes) {}
 
+std::unique_ptr<StreamScratch> device_pointers(const MatrixBatch& m, cudaStream_t stream) {
+  std::vector<void*> host(static_cast<size_t>(m.count()));
+  for (int64_t b = 0; b < m.count(); ++b) host[static_cast<size_t>(b)] = m.matrix(b);
+  auto holder = std::make_unique<StreamScratch>(host.size() * sizeof(void*), stream);
+  // Pageable source: the call returns once the addresses are staged, so `host` may go.
+  check(cudaMemcpyAsync(holder->get(), host.data(), host.size() * sizeof(void*),
+                        cudaMemcpyHostToDevice, stream),
+        "cudaMemcpyAsync (matrix addresses)");
+  return holder;
+}
+
 void require_dtype(const kf_tensor_view_t& v, int32_t dtype, const char* what, const char* op) {
   if (v.dtype != dtype) {
     throw kf::plugin::KernelError(

@@ -113,6 +113,9 @@ class Workspace {
   std::vector<unsigned char> host_;
 };
 
+/// A device array of `m`'s matrix addresses (the batched routines' Aarray), queued on `stream`.
+std::unique_ptr<StreamScratch> device_pointers(const MatrixBatch& m, cudaStream_t stream);
+
 /// Throws KF_INTERNAL unless `v` has `dtype` (the glue's check of the core's meta).
 void require_dtype(const kf_tensor_view_t& v, int32_t dtype, const char* what, const char* op);
 

@@ -1,7 +1,8 @@
 // solver_factor_ops.cpp — the LU and Cholesky family on cuSOLVER, as the CPU backend's
 // factorization_kernels.cpp: linalg_cholesky (potrfBatched for a batch, else Xpotrf per
-// matrix: Note [Batched or looped]), linalg_inv (Xgetrf, then Xgetrs on identities),
-// linalg_solve (Xgetrf, Xgetrs), linalg_det and linalg_slogdet (Xgetrf, then the product of
+// matrix: Note [Batched or looped]), linalg_inv (Xgetrf, then Xgetrs on identities; cuBLAS's
+// getrfBatched and getrsBatched for many small matrices), linalg_solve (the same without the
+// identities), linalg_det and linalg_slogdet (Xgetrf, then the product of
 // the pivots in solver_kernels.cu), for float32, float64, complex64 and complex128, batched
 // over the leading dims. Each op copies its matrices into a column-major scratch batch (any
 // strides and broadcast batch dims: solver_common.hpp), which cuSOLVER overwrites, and writes
@@ -18,6 +19,7 @@
 #include "solver_choice.hpp"
 #include "solver_common.hpp"
 #include "solver_launch.hpp"
+#include "solver_lu_batched.hpp"
 #include "solver_ops.hpp"
 #include "solver_status.hpp"
 
@@ -32,18 +34,6 @@ void require_int(int64_t v, const char* what, const char* op) {
                                                         std::to_string(v) +
                                                         " exceeds cuSOLVER's batched int");
   }
-}
-
-/// A device array of the matrices' addresses (the batched routines' Aarray).
-std::unique_ptr<StreamScratch> device_pointers(const MatrixBatch& m, cudaStream_t stream) {
-  std::vector<void*> host(static_cast<size_t>(m.count()));
-  for (int64_t b = 0; b < m.count(); ++b) host[static_cast<size_t>(b)] = m.matrix(b);
-  auto holder = std::make_unique<StreamScratch>(host.size() * sizeof(void*), stream);
-  // Pageable source: the call returns once the addresses are staged, so `host` may go.
-  check(cudaMemcpyAsync(holder->get(), host.data(), host.size() * sizeof(void*),
-                        cudaMemcpyHostToDevice, stream),
-        "cudaMemcpyAsync (matrix addresses)");
-  return holder;
 }
 
 cusolverStatus_t potrf_batched_call(cusolverDnHandle_t h, int32_t dtype, int n, void** a,
@@ -117,6 +107,18 @@ void getrs(const SolverHandle& h, const MatrixBatch& lu, const int64_t* pivots, 
   }
 }
 
+/// x = m^-1 x: cuBLAS's batched LU for many small matrices, else Xgetrf and Xgetrs per matrix
+/// (Note [Batched or looped]); m is overwritten by its factors.
+void lu_solve(const KernelScope& scope, int32_t device, MatrixBatch& m, int64_t* pivots,
+              MatrixBatch& x, const InfoArray& lu_info, const InfoArray& solve_info) {
+  if (lu_route(m.rows(), m.count()) == SolverRoute::kBatched) {
+    return lu_solve_batched(scope, device, m, x, lu_info);
+  }
+  SolverHandle h(scope, device);
+  getrf(h, m, pivots, lu_info, scope.stream());
+  getrs(h, m, pivots, x, solve_info);
+}
+
 void cholesky_kernel(const ops::linalg_cholesky::Args& a) {
   const char* op = "linalg_cholesky";
   KernelScope scope(a.call, a.out);
@@ -165,11 +167,7 @@ void inv_kernel(const ops::linalg_inv::Args& a) {
   launch_identity(x.data(), x.dtype(), x.count(), n, n, stream);
   StreamScratch pivots(static_cast<size_t>(m.count() * n) * sizeof(int64_t), stream);
   InfoArray lu_info(m.count(), stream), solve_info(m.count(), stream);
-  {
-    SolverHandle h(scope, a.out.device.index);
-    getrf(h, m, pivots.as<int64_t>(), lu_info, stream);
-    getrs(h, m, pivots.as<int64_t>(), x, solve_info);
-  }
+  lu_solve(scope, a.out.device.index, m, pivots.as<int64_t>(), x, lu_info, solve_info);
   const std::vector<int32_t> lu = lu_info.read(stream), solved = solve_info.read(stream);
   check_solver_infos(op, SolverStep::kLu, lu.data(), nullptr, m.count());
   check_solver_infos(op, SolverStep::kLu, solved.data(), nullptr, m.count());
@@ -209,11 +207,7 @@ void solve_kernel(const ops::linalg_solve::Args& a) {
   x.read(rhs, stream);
   StreamScratch pivots(static_cast<size_t>(m.count() * n) * sizeof(int64_t), stream);
   InfoArray lu_info(m.count(), stream), solve_info(m.count(), stream);
-  {
-    SolverHandle h(scope, a.out.device.index);
-    getrf(h, m, pivots.as<int64_t>(), lu_info, stream);
-    getrs(h, m, pivots.as<int64_t>(), x, solve_info);
-  }
+  lu_solve(scope, a.out.device.index, m, pivots.as<int64_t>(), x, lu_info, solve_info);
   const std::vector<int32_t> lu = lu_info.read(stream), solved = solve_info.read(stream);
   check_solver_infos(op, SolverStep::kLu, lu.data(), nullptr, m.count());
   check_solver_infos(op, SolverStep::kLu, solved.data(), nullptr, m.count());

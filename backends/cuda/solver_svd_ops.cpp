@@ -1,7 +1,8 @@
-// solver_svd_ops.cpp — linalg_svd and linalg_svdvals on cuSOLVER's Xgesvd, one matrix after the
-// other, as the CPU's spectral_kernels.cpp: float32, float64, complex64 and complex128, batched
-// over the leading dims. Xgesvd needs rows >= cols, so a wide matrix is factored as its
-// conjugate transpose (solver_choice.hpp, svd_orientation) and the factors swapped back. A
+// solver_svd_ops.cpp — linalg_svd and linalg_svdvals on cuSOLVER, as the CPU's
+// spectral_kernels.cpp: float32, float64, complex64 and complex128, batched over the leading
+// dims; gesvdjBatched for a batch of matrices of at most 32 x 32, else Xgesvd one matrix after
+// the other (Note [Batched or looped]). Xgesvd needs rows >= cols, so a wide matrix is factored
+// as its conjugate transpose (solver_choice.hpp, svd_orientation) and the factors swapped back. A
 // matrix with a NaN or an infinity is an error naming its batch index, and so is no
 // convergence (solver_status.hpp, after Note [Reading info back]). The singular vectors are
 // unique up to a phase per column: they may differ from the CPU's by one.
@@ -16,6 +17,7 @@
 #include "solver_launch.hpp"
 #include "solver_ops.hpp"
 #include "solver_status.hpp"
+#include "solver_svdj.hpp"
 
 namespace kf::cuda {
 namespace {
@@ -41,12 +43,13 @@ struct Factors {
         vt(dtype, batch, vectors ? o.cols : 0, o.cols, stream) {}
 };
 
-/// Reads self [m, n] as the factored matrix: itself (column-major), or, when wide, A^H (the
-/// row-major memory of A, read column-major, is A^T; conjugated in place).
-void read_factored(Factors& f, const kf_tensor_view_t& self, const SvdOrientation& o,
-                   cudaStream_t stream) {
+/// Reads self [m, n] as the factored matrix: itself (column-major), or, when wide, A^H (A
+/// copied row-major [m, n] is A^T column-major [n, m]; conjugated in place).
+void read_factored(Factors& f, const kf_tensor_view_t& self, const std::vector<int64_t>& batch,
+                   const SvdOrientation& o, cudaStream_t stream) {
   if (!o.conjugate_transpose) return f.a.read(self, stream);
-  copy_view(f.a.layout(false), f.a.data(), layout_of(self), self.data, stream);
+  const ViewLayout row_major = matrix_batch(batch, o.cols, o.rows, false, self.dtype);
+  copy_view(row_major, f.a.data(), layout_of(self), self.data, stream);
   if (self.dtype != KF_COMPLEX64 && self.dtype != KF_COMPLEX128) return;
   MatrixCopy c;
   c.dst = f.a.data();
@@ -129,19 +132,32 @@ void empty_svd(const SvdOut& out, const std::vector<int64_t>& batch, int32_t dty
   }
 }
 
-void svd_common(const kf_kernel_call_t& call, const kf_tensor_view_t& self, const SvdOut& out,
-                const char* op) {
-  KernelScope scope(call, out.s);
-  require_dtype(out.s, real_dtype_of(self.dtype), "the singular values", op);
+/// Waits for the infos and the non-finite flags of `count` matrices and throws the first
+/// failure (Note [Reading info back]).
+void check_svd(const StreamScratch& flags, const InfoArray& info, int64_t count,
+               cudaStream_t stream, const char* op) {
+  std::vector<int32_t> bad(static_cast<size_t>(count));
+  check(cudaMemcpyAsync(bad.data(), flags.get(), bad.size() * sizeof(int32_t),
+                        cudaMemcpyDeviceToHost, stream),
+        "cudaMemcpyAsync (non-finite flags)");
+  const std::vector<int32_t> infos = info.read(stream);  // waits for the copy above too
+  check_solver_infos(op, SolverStep::kSvd, infos.data(), bad.data(), count);
+}
+
+void write_values(const MatrixBatch& s, const kf_tensor_view_t& out, cudaStream_t stream) {
+  copy_view(layout_of(out), out.data, dense_layout(layout_of(out).shape, out.dtype), s.data(),
+            stream);
+}
+
+/// Xgesvd, one matrix after the other (a wide one as its conjugate transpose).
+void svd_looped(const KernelScope& scope, const kf_tensor_view_t& self, const SvdOut& out,
+                const std::vector<int64_t>& batch, const char* op) {
   const cudaStream_t stream = scope.stream();
   const int64_t m = self.shape[self.ndim - 2], n = self.shape[self.ndim - 1];
-  const std::vector<int64_t> batch = batch_shape_of(out.s, 1);
-  if (product_of(batch) == 0) return;
-  if (std::min(m, n) == 0) return empty_svd(out, batch, self.dtype, stream);
   const SvdOrientation o = svd_orientation(m, n);
   const bool vectors = out.u != nullptr;
   Factors f(self.dtype, batch, o, vectors, out.full, stream);
-  read_factored(f, self, o, stream);
+  read_factored(f, self, batch, o, stream);
   StreamScratch flags(static_cast<size_t>(f.a.count()) * sizeof(int32_t), stream);
   launch_non_finite(f.a.data(), f.a.dtype(), f.a.count(), m * n, flags.as<int32_t>(), stream);
   InfoArray info(f.a.count(), stream);
@@ -149,15 +165,52 @@ void svd_common(const kf_kernel_call_t& call, const kf_tensor_view_t& self, cons
     SolverHandle h(scope, out.s.device.index);
     gesvd(h, f, vectors, out.full, info, stream);
   }
-  std::vector<int32_t> bad(static_cast<size_t>(f.a.count()));
-  check(cudaMemcpyAsync(bad.data(), flags.get(), bad.size() * sizeof(int32_t),
-                        cudaMemcpyDeviceToHost, stream),
-        "cudaMemcpyAsync (non-finite flags)");
-  const std::vector<int32_t> infos = info.read(stream);  // waits for the copy above too
-  check_solver_infos(op, SolverStep::kSvd, infos.data(), bad.data(), f.a.count());
-  copy_view(layout_of(out.s), out.s.data, dense_layout(layout_of(out.s).shape, out.s.dtype),
-            f.s.data(), stream);
+  check_svd(flags, info, f.a.count(), stream, op);
+  write_values(f.s, out.s, stream);
   if (vectors) write_vectors(f, out, batch, o, stream);
+}
+
+/// gesvdjBatched for a batch of small matrices: full U and V, trimmed to the thin ones.
+void svd_batched(const KernelScope& scope, const kf_tensor_view_t& self, const SvdOut& out,
+                 const std::vector<int64_t>& batch, const char* op) {
+  const cudaStream_t stream = scope.stream();
+  const int64_t m = self.shape[self.ndim - 2], n = self.shape[self.ndim - 1];
+  const bool vectors = out.u != nullptr;
+  MatrixBatch a(self.dtype, batch, m, n, stream);
+  MatrixBatch s(out.s.dtype, batch, std::min(m, n), 1, stream);
+  MatrixBatch u(self.dtype, batch, m, m, stream), v(self.dtype, batch, n, n, stream);
+  a.read(self, stream);
+  StreamScratch flags(static_cast<size_t>(a.count()) * sizeof(int32_t), stream);
+  launch_non_finite(a.data(), a.dtype(), a.count(), m * n, flags.as<int32_t>(), stream);
+  InfoArray info(a.count(), stream);
+  {
+    SolverHandle h(scope, out.s.device.index);
+    gesvdj_batched(h, a, s, u, v, vectors, info, stream);
+  }
+  check_svd(flags, info, a.count(), stream, op);
+  write_values(s, out.s, stream);
+  if (!vectors) return;
+  ViewLayout u_cols = u.layout();  // U's first ucols columns
+  u_cols.shape.back() = out.u->shape[out.u->ndim - 1];
+  copy_view(layout_of(*out.u), out.u->data, u_cols, u.data(), stream);
+  MatrixBatch vh(self.dtype, batch, out.vh->shape[out.vh->ndim - 2], n, stream);
+  adjoint(v, vh, stream);  // Vh's first vrows rows of V^H
+  vh.write(*out.vh, stream);
+}
+
+void svd_common(const kf_kernel_call_t& call, const kf_tensor_view_t& self, const SvdOut& out,
+                const char* op) {
+  KernelScope scope(call, out.s);
+  require_dtype(out.s, real_dtype_of(self.dtype), "the singular values", op);
+  const int64_t m = self.shape[self.ndim - 2], n = self.shape[self.ndim - 1];
+  const std::vector<int64_t> batch = batch_shape_of(out.s, 1);
+  if (product_of(batch) == 0) return;
+  if (std::min(m, n) == 0) return empty_svd(out, batch, self.dtype, scope.stream());
+  if (svd_route(m, n, product_of(batch)) == SolverRoute::kBatched) {
+    svd_batched(scope, self, out, batch, op);
+  } else {
+    svd_looped(scope, self, out, batch, op);
+  }
   scope.check(op);
 }
 

@@ -81,6 +81,15 @@ TEST(SolverChoice, CholeskyBatchesMoreThanOneMatrix) {
   EXPECT_EQ(kf::cuda::cholesky_route(0, 5), SolverRoute::kLooped);
 }
 
+TEST(SolverChoice, LuBatchesManySmallMatrices) {
+  using kf::cuda::SolverRoute;
+  EXPECT_EQ(kf::cuda::lu_route(8, 100), SolverRoute::kBatched);
+  EXPECT_EQ(kf::cuda::lu_route(32, 2), SolverRoute::kBatched);
+  EXPECT_EQ(kf::cuda::lu_route(33, 100), SolverRoute::kLooped);
+  EXPECT_EQ(kf::cuda::lu_route(8, 1), SolverRoute::kLooped);
+  EXPECT_EQ(kf::cuda::lu_route(0, 100), SolverRoute::kLooped);
+}
+
 TEST(SolverChoice, JacobiBatchesSmallMatricesOnly) {
   using kf::cuda::SolverRoute;
   EXPECT_EQ(kf::cuda::eigh_route(32, 8, true), SolverRoute::kBatched);
