@@ -1,39 +1,41 @@
-// blas_state.hpp — the cuda backend's BLAS state in its CudaBackend (backend.hpp): the pool of
-// cuBLAS handles (cublas_pool.cpp).
+// blas_state.hpp — the cuda backend's state of NVIDIA's libraries in its CudaBackend
+// (backend.hpp): the pools of cuBLAS handles (cublas_pool.cpp) and cuSOLVER handles
+// (cusolver_pool.cpp), both per device and stream (handle_pool.hpp), and the cuFFT plan cache
+// (fft_plans.hpp).
 #pragma once
 
 #include <cublas_v2.h>
+#include <cusolverDn.h>
 
 #include <cstddef>
-#include <cstdint>
-#include <map>
-#include <mutex>
-#include <vector>
+
+#include "fft_plans.hpp"
+#include "handle_pool.hpp"
 
 namespace kf::cuda {
 
-/// cuBLAS handles per device and stream, reused. A handle serves one call at a time (the
-/// stream is set on it for each call), and a handle keeps to one stream: cuBLAS's default
-/// workspace belongs to the handle, so two streams sharing one could run two GEMMs over the same
-/// workspace at once. Work on one stream is ordered, so handles of the same stream can be
-/// reused as soon as a call has queued its work.
-class CublasPool {
- public:
-  explicit CublasPool(size_t devices) : free_(devices) {}
-  ~CublasPool();
-  CublasPool(const CublasPool&) = delete;
-  CublasPool& operator=(const CublasPool&) = delete;
-
-  /// A handle for `device` and `stream` (the current device must be `device`); throws
-  /// KernelError when cublasCreate fails.
-  cublasHandle_t acquire(int32_t device, void* stream);
-  void release(int32_t device, void* stream, cublasHandle_t handle) noexcept;
-
- private:
-  std::mutex mutex_;
-  std::vector<std::map<void*, std::vector<cublasHandle_t>>> free_;  // [device][stream]
+struct CublasTraits {
+  using Handle = cublasHandle_t;
+  static constexpr const char* kName = "cuBLAS";
+  static Handle create();
+  static void destroy(Handle h) noexcept;
 };
 
-using BlasState = CublasPool;
+struct CusolverTraits {
+  using Handle = cusolverDnHandle_t;
+  static constexpr const char* kName = "cuSOLVER";
+  static Handle create();
+  static void destroy(Handle h) noexcept;
+};
+
+using CublasPool = HandlePool<CublasTraits>;
+using CusolverPool = HandlePool<CusolverTraits>;
+
+struct BlasState {
+  explicit BlasState(size_t devices) : cublas(devices), cusolver(devices), fft(devices) {}
+  CublasPool cublas;
+  CusolverPool cusolver;
+  FftPlans fft;
+};
 
 }  // namespace kf::cuda

@@ -15,6 +15,9 @@
 // dim of size 1 puts no constraint on its stride. Batches (bmm) use the strided-batched call
 // with each tensor's batch stride (0 for a broadcast batch of an input).
 //
+// Complex64 and complex128 (mm and bmm only: blas_gemm_extra_dtypes) take the same calls with
+// CUDA_C_32F / CUDA_C_64F and complex scalars: the layouts transpose, never conjugate.
+//
 // Precision: float32 computes in float32 (CUBLAS_COMPUTE_32F; TF32 only with
 // KERNFORGE_CUDA_ALLOW_TF32=1), float64 in float64, float16 and bfloat16 take 16-bit inputs and
 // outputs with float32 accumulation, with cuBLAS's reduced-precision split-K reductions
@@ -29,9 +32,11 @@
 #include <string>
 
 #include "copy_launch.hpp"
+#include "blas_state.hpp"
 #include "cublas_check.hpp"
 #include "kernforge/plugin.hpp"
 #include "operands.hpp"
+#include "solver_common.hpp"
 
 namespace kf::cuda {
 namespace {
@@ -39,16 +44,22 @@ namespace {
 struct BlasType {
   cudaDataType data;
   cublasComputeType_t compute;
-  bool wide;  // float64: double scalars
+  bool wide;  // float64, complex128: double scalars
+  bool complex;  // complex64, complex128: complex scalars
 };
 
 BlasType blas_type(int32_t dtype, bool allow_tf32) {
   switch (dtype) {
     case KF_FLOAT32:
-      return {CUDA_R_32F, allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, false};
-    case KF_FLOAT64: return {CUDA_R_64F, CUBLAS_COMPUTE_64F, true};
-    case KF_FLOAT16: return {CUDA_R_16F, CUBLAS_COMPUTE_32F, false};
-    case KF_BFLOAT16: return {CUDA_R_16BF, CUBLAS_COMPUTE_32F, false};
+      return {CUDA_R_32F, allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, false,
+              false};
+    case KF_FLOAT64: return {CUDA_R_64F, CUBLAS_COMPUTE_64F, true, false};
+    case KF_FLOAT16: return {CUDA_R_16F, CUBLAS_COMPUTE_32F, false, false};
+    case KF_BFLOAT16: return {CUDA_R_16BF, CUBLAS_COMPUTE_32F, false, false};
+    case KF_COMPLEX64:
+      return {CUDA_C_32F, allow_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F, false,
+              true};
+    case KF_COMPLEX128: return {CUDA_C_64F, CUBLAS_COMPUTE_64F, true, true};
     default:
       throw kf::plugin::KernelError(KF_INTERNAL, std::string("cuBLAS GEMM of dtype ") +
                                                      kf_dtype_string(dtype));
@@ -102,10 +113,11 @@ struct MatView {
   }
 };
 
+/// Copies matrices of one dtype (complex ones as their raw bits: copy_view of solver_common.hpp).
 void copy_matrices(const GemmOperand& dst, const GemmOperand& src, int64_t batch, int32_t dtype,
                    cudaStream_t stream) {
   const MatView d(dst, batch, dtype), s(src, batch, dtype);
-  launch_convert(make_operands({&d.view, &s.view}), dtype, dtype, stream);
+  copy_view(layout_of(d.view), dst.data, layout_of(s.view), src.data, stream);
 }
 
 /// A dense row-major operand of x's sizes in new scratch memory (held by `holder`).
@@ -128,24 +140,6 @@ void require_int(int64_t v, const char* what, const char* op) {
                                                         " exceeds 2^31-1 (cuBLAS's int)");
   }
 }
-
-/// A handle of the pool for one call on `stream` (released on every path).
-class PooledHandle {
- public:
-  PooledHandle(CublasPool& pool, int32_t device, cudaStream_t stream)
-      : pool_(pool), device_(device), stream_(stream),
-        handle_(pool.acquire(device, stream)) {}
-  ~PooledHandle() { pool_.release(device_, stream_, handle_); }
-  PooledHandle(const PooledHandle&) = delete;
-  PooledHandle& operator=(const PooledHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  CublasPool& pool_;
-  int32_t device_;
-  cudaStream_t stream_;
-  cublasHandle_t handle_;
-};
 
 /// The cuBLAS call of Note [Row-major GEMM on cuBLAS] for readable a and b and a c in rows
 /// (`rows_out`) or columns layout with leading dim ldc.
@@ -198,6 +192,10 @@ void run_call(cublasHandle_t h, const GemmCall& c, const BlasType& t, const void
 
 }  // namespace
 
+uint32_t blas_gemm_extra_dtypes() {
+  return (1u << KF_COMPLEX64) | (1u << KF_COMPLEX128);
+}
+
 void blas_gemm(const KernelScope& scope, const BlasGemm& g, const char* op) {
   const cudaStream_t stream = scope.stream();
   const BlasType t = blas_type(g.dtype, scope.backend().allow_tf32);
@@ -219,6 +217,8 @@ void blas_gemm(const KernelScope& scope, const BlasGemm& g, const char* op) {
   }
   const float alpha_f = scalar_as_f32(g.alpha), beta_f = scalar_as_f32(g.beta);
   const double alpha_d = scalar_as_f64(g.alpha), beta_d = scalar_as_f64(g.beta);
+  const cuComplex alpha_c{alpha_f, 0.0f}, beta_c{beta_f, 0.0f};  // mm, bmm: 1 and 0
+  const cuDoubleComplex alpha_z{alpha_d, 0.0}, beta_z{beta_d, 0.0};
   const bool beta_zero = t.wide ? beta_d == 0.0 : beta_f == 0.0f;
   if (!beta_zero && g.bias != nullptr) {
     const MatView cv(c, 1, g.dtype);
@@ -226,15 +226,17 @@ void blas_gemm(const KernelScope& scope, const BlasGemm& g, const char* op) {
   }
   const GemmCall call = plan_call(a, b, c, rows_out, ldc, op);
   {
-    PooledHandle handle(scope.backend().blas, g.device, stream);
+    PooledHandle<CublasPool> handle(scope.backend().blas.cublas, g.device, stream);
     check(cublasSetStream(handle.get(), stream), "cublasSetStream");
     check(cublasSetMathMode(handle.get(),
                             static_cast<cublasMath_t>(
                                 CUBLAS_DEFAULT_MATH |
                                 CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION)),
           "cublasSetMathMode");
-    const void* alpha = t.wide ? static_cast<const void*>(&alpha_d) : &alpha_f;
-    const void* beta = t.wide ? static_cast<const void*>(&beta_d) : &beta_f;
+    const void* alpha = t.complex ? (t.wide ? static_cast<const void*>(&alpha_z) : &alpha_c)
+                                  : (t.wide ? static_cast<const void*>(&alpha_d) : &alpha_f);
+    const void* beta = t.complex ? (t.wide ? static_cast<const void*>(&beta_z) : &beta_c)
+                                 : (t.wide ? static_cast<const void*>(&beta_d) : &beta_f);
     run_call(handle.get(), call, t, alpha, beta, c, g.batch, op);
   }
   if (c_tmp) copy_matrices(g.c, c, g.batch, g.dtype, stream);

@@ -13,7 +13,8 @@
 
 namespace kf::cuda {
 
-/// c = alpha * a @ b + beta * c for `batch` matrices of float32, float64, float16 or bfloat16:
+/// c = alpha * a @ b + beta * c for `batch` matrices of float32, float64, float16 or bfloat16
+/// (and the dtypes of blas_gemm_extra_dtypes, with alpha 1 and beta 0):
 /// a [m, k], b [k, n], c [m, n], all with any strides (operands cuBLAS cannot read are copied
 /// to dense temporaries first; an output it cannot write is computed in one and copied back).
 /// `bias` (addmm's self, [m, n], broadcast strides; batch 1) is copied into c first when beta
@@ -32,6 +33,11 @@ struct BlasGemm {
 /// The CPU's scalar_to<float> and scalar_to<double> of a scalar argument.
 inline float scalar_as_f32(const kf_scalar_t& s) { return scalar_real_f32(s); }
 inline double scalar_as_f64(const kf_scalar_t& s) { return scalar_real(s); }
+
+/// The dtypes mm and bmm take through blas_gemm beyond the real floating ones: complex64 and
+/// complex128 on cuda (cuBLAS's complex GEMM, backends/cuda/cublas_gemm.cpp), none on rocm.
+/// addmm and the other kernels keep complex on the CPU fallback (cuda_dtypes.hpp).
+uint32_t blas_gemm_extra_dtypes();
 
 /// Queues g on scope's stream; throws KernelError when the BLAS refuses the call (a size or
 /// stride beyond 2^31 - 1 is KF_UNIMPLEMENTED, as on the CPU).

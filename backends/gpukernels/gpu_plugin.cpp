@@ -15,6 +15,7 @@
 
 #include "backend.hpp"
 #include "vendor_discovery.hpp"
+#include "vendor_ops.hpp"
 #include "kernforge/plugin.hpp"
 #include "kernforge/plugin_families.hpp"
 #include "kernforge/plugin_table.hpp"
@@ -101,12 +102,13 @@ kf_status_t gpu_manual_seed(void* state, uint64_t seed) {
 }
 
 // The families need no state: with state NULL (an unavailable plugin, plugin ABI 2.2) they list
-// what the backend would run.
+// what the backend would run. The shared families first, then the vendor's (vendor_ops.hpp).
 kf_status_t gpu_register_kernels(void* /*state*/, const kf_registrar_t* reg) {
   return kf::plugin::register_families(reg, {
 #define KF_CUDA_OP_FAMILY(family) register_##family##_ops,
 #include "op_families.inc"
 #undef KF_CUDA_OP_FAMILY
+      register_vendor_ops,
   });
 }
 

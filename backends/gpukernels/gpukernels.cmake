@@ -6,8 +6,9 @@
 # one kernel list.
 #
 # Each backend defines, in its own folder, what differs by vendor: discovery.cpp (driver,
-# runtime, devices: vendor_discovery.hpp), blas_state.hpp and its BLAS (blas_gemm.hpp), and its
-# options. This folder has no CMakeLists.txt, so kernforge_add_backends() does not take it for a
+# runtime, devices: vendor_discovery.hpp), blas_state.hpp and its BLAS (blas_gemm.hpp), its own
+# op families (vendor_ops.hpp: register_vendor_ops, none on rocm) and its options. This folder has
+# no CMakeLists.txt, so kernforge_add_backends() does not take it for a
 # backend; a backend includes this file after its own checks passed and reads:
 #
 #   KF_GPUKERNELS_DIR            this folder (an include directory of both halves)

@@ -1,6 +1,8 @@
 // linalg_ops.cpp — mm, bmm and addmm on the GPU, as the CPU backend's linalg_kernels.cpp:
 // float32, float64, float16 and bfloat16 through the backend's BLAS (blas_gemm.hpp), integer
-// dtypes through the wrapping tiled kernel of linalg.cu. Operands and outputs may be any strided
+// dtypes through the wrapping tiled kernel of linalg.cu; mm and bmm also take the complex
+// dtypes where the backend's BLAS has them (blas_gemm_extra_dtypes: cuBLAS on cuda). Operands and
+// outputs may be any strided
 // views (transposed and sliced ones are read in place where cuBLAS can). addmm's self arrives
 // expanded to out's shape; beta = 0 never reads it. An empty inner dim gives zeros (mm, bmm)
 // or beta * self + alpha * 0 (addmm). An out= that overlaps an input never reaches the kernel
@@ -20,7 +22,10 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kMatmulMask = kFloatDtypes | kIntDtypes;  // the CPU's
+constexpr uint32_t kMatmulMask = kFloatDtypes | kIntDtypes;  // the CPU's, but complex
+
+/// mm's and bmm's: kMatmulMask and the complex dtypes where the backend's BLAS has them.
+uint32_t product_mask() { return kMatmulMask | blas_gemm_extra_dtypes(); }
 
 bool in_mask(uint32_t mask, int32_t dtype) {
   return dtype >= 0 && dtype < KF_DTYPE_COUNT && ((mask >> dtype) & 1u) != 0;
@@ -36,8 +41,9 @@ void require_dtype(const kf_tensor_view_t& v, int32_t dtype, const char* what, c
 
 /// The CPU's check_linalg: one dtype, `ndim`-D operands with matching sizes.
 void check_linalg(const kf_tensor_view_t& a, const kf_tensor_view_t& b,
-                  const kf_tensor_view_t& out, int ndim, const char* op) {
-  if (!in_mask(kMatmulMask, out.dtype)) {
+                  const kf_tensor_view_t& out, int ndim, const char* op,
+                  uint32_t mask = kMatmulMask) {
+  if (!in_mask(mask, out.dtype)) {
     throw kf::plugin::KernelError(KF_UNIMPLEMENTED,
                                   std::string("dtype ") + kf_dtype_string(out.dtype) +
                                       " is not supported by " KF_GPU_VENDOR " " + op);
@@ -100,8 +106,32 @@ void int_product(const KernelScope& scope, const Product& p) {
   launch_int_gemm(g, scope.stream());
 }
 
+/// Zeros into a complex output (mm, bmm), through the view of its real and imaginary parts
+/// (the fill kernels hold no complex dtype).
+void fill_complex_zeros(const KernelScope& scope, const kf_tensor_view_t& out) {
+  int64_t shape[KF_MAX_NDIM], strides[KF_MAX_NDIM];
+  if (out.ndim + 1 > KF_MAX_NDIM) {
+    throw kf::plugin::KernelError(KF_UNIMPLEMENTED, "a complex product of " +
+                                                        std::to_string(out.ndim) + " dims");
+  }
+  for (int d = 0; d < out.ndim; ++d) {
+    shape[d] = out.shape[d];
+    strides[d] = out.strides[d] * 2;
+  }
+  shape[out.ndim] = 2;
+  strides[out.ndim] = 1;
+  kf_tensor_view_t parts = out;
+  parts.dtype = out.dtype == KF_COMPLEX64 ? KF_FLOAT32 : KF_FLOAT64;
+  parts.ndim = out.ndim + 1;
+  parts.shape = shape;
+  parts.strides = strides;
+  parts.numel = out.numel * 2;
+  launch_fill(make_operands({&parts}), parts.dtype, Number{}, scope.stream());
+}
+
 /// An empty inner dim: zeros, or addmm's beta * self + alpha * 0.
 void empty_inner_product(const KernelScope& scope, const Product& p) {
+  if (in_mask(kComplexDtypes, p.out->dtype)) return fill_complex_zeros(scope, *p.out);
   if (p.bias == nullptr) {
     launch_fill(make_operands({p.out}), p.out->dtype, Number{}, scope.stream());
     return;
@@ -140,13 +170,13 @@ void product(const kf_kernel_call_t& call, const Product& p, const char* op) {
 }
 
 void mm_kernel(const ops::mm::Args& a) {
-  check_linalg(a.self, a.mat2, a.out, 2, "mm");
+  check_linalg(a.self, a.mat2, a.out, 2, "mm", product_mask());
   product(a.call, Product{&a.self, &a.mat2, &a.out, nullptr, kf_scalar_i64(1), kf_scalar_i64(0)},
           "mm");
 }
 
 void bmm_kernel(const ops::bmm::Args& a) {
-  check_linalg(a.self, a.mat2, a.out, 3, "bmm");
+  check_linalg(a.self, a.mat2, a.out, 3, "bmm", product_mask());
   product(a.call, Product{&a.self, &a.mat2, &a.out, nullptr, kf_scalar_i64(1), kf_scalar_i64(0)},
           "bmm");
 }
@@ -164,8 +194,8 @@ void addmm_kernel(const ops::addmm::Args& a) {
 }  // namespace
 
 kf_status_t register_linalg_ops(const kf_registrar_t* reg) {
-  KF_REGISTER_KERNEL(reg, mm, mm_kernel, kMatmulMask);
-  KF_REGISTER_KERNEL(reg, bmm, bmm_kernel, kMatmulMask);
+  KF_REGISTER_KERNEL(reg, mm, mm_kernel, product_mask());
+  KF_REGISTER_KERNEL(reg, bmm, bmm_kernel, product_mask());
   KF_REGISTER_KERNEL(reg, addmm, addmm_kernel, kMatmulMask);
   return KF_OK;
 }

@@ -77,6 +77,8 @@ void run_rocblas(const KernelScope& scope, RocblasLibrary& lib, const BlasGemm& 
 
 }  // namespace
 
+uint32_t blas_gemm_extra_dtypes() { return 0; }  // no complex GEMM on rocm yet
+
 void blas_gemm(const KernelScope& scope, const BlasGemm& g, const char* op) {
   RocblasLibrary* lib = scope.backend().blas.rocblas.get();
   if (choose_gemm(lib != nullptr, g) == GemmEngine::kRocblas) {

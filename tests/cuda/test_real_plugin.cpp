@@ -46,13 +46,17 @@ TEST(RealPlugin, TheManifestPreloadsInPyTorchsOrder) {
     sonames.push_back(p.at("soname").get<std::string>());
     required.push_back(p.value("required", true));
   }
-  ASSERT_EQ(sonames.size(), 5u) << m.dump(2);
-  EXPECT_EQ(sonames[0].rfind("libcublasLt.so.", 0), 0u) << m.dump(2);
-  EXPECT_EQ(sonames[1].rfind("libcublas.so.", 0), 0u) << m.dump(2);
-  EXPECT_EQ(sonames[2].rfind("libcudart.so.", 0), 0u) << m.dump(2);
-  EXPECT_EQ(sonames[3].rfind("libnvrtc.so.", 0), 0u) << m.dump(2);
-  EXPECT_EQ(sonames[4], "libcuda.so.1");
-  EXPECT_EQ(required, (std::vector<bool>{true, true, true, false, false}));
+  // torch/__init__.py's order; cuSOLVER after what it needs (cuBLAS, cuBLASLt, nvJitLink,
+  // cuSPARSE), cuSPARSE after nvJitLink.
+  const char* prefixes[] = {"libcublasLt.so.", "libcublas.so.",  "libcudart.so.",
+                            "libcufft.so.",    "libnvJitLink.so.", "libcusparse.so.",
+                            "libcusolver.so.", "libnvrtc.so."};
+  ASSERT_EQ(sonames.size(), 9u) << m.dump(2);
+  for (size_t i = 0; i < 8; ++i) {
+    EXPECT_EQ(sonames[i].rfind(prefixes[i], 0), 0u) << i << ": " << m.dump(2);
+  }
+  EXPECT_EQ(sonames[8], "libcuda.so.1");
+  EXPECT_EQ(required, (std::vector<bool>{true, true, true, true, true, true, true, false, false}));
   const std::vector<std::string> search = m.at("search").get<std::vector<std::string>>();
   EXPECT_EQ(search, (std::vector<std::string>{"$ORIGIN", "$KERNFORGE_CUDA_HOME/lib64",
                                               "$CUDA_HOME/lib64", "/usr/local/cuda/lib64"}));

@@ -1,6 +1,6 @@
 """Run by check_cuda_wheel.sh with the venv's python, the toolkit hidden: kf.doctor() names the
-cuda plugin's preloads cuBLASLt, cuBLAS and the CUDA runtime as loaded from NVIDIA's wheels
-(site-packages/nvidia/...), in PyTorch's order."""
+cuda plugin's preloads cuBLASLt, cuBLAS, the CUDA runtime, cuFFT, nvJitLink, cuSPARSE and
+cuSOLVER as loaded from NVIDIA's wheels (site-packages/nvidia/...), in PyTorch's order."""
 import os
 import sys
 import sysconfig
@@ -18,8 +18,10 @@ for lib in libs:
     print(f"  {lib['soname']:22} {lib['how']:14} {lib['path']}")
 nvidia = os.path.join(site, "nvidia") + os.sep
 order = [lib["soname"].split(".so")[0] for lib in libs if lib["path"].startswith(nvidia)]
-if order[:3] != ["libcublasLt", "libcublas", "libcudart"]:
-    sys.exit(f"the preloads from {nvidia} are {order}, not cuBLASLt, cuBLAS, the runtime")
+expected = ["libcublasLt", "libcublas", "libcudart", "libcufft", "libnvJitLink", "libcusparse",
+            "libcusolver"]
+if order[:7] != expected:
+    sys.exit(f"the preloads from {nvidia} are {order}, not {expected}")
 blas = [lib for lib in libs if lib["soname"].startswith("libcublas.so")]
 if not blas or blas[0]["how"] not in ("loaded", "already mapped"):
     sys.exit(f"libcublas was not loaded: {blas}")

@@ -6,14 +6,15 @@
 #    toolkit at build time); auditwheel repairs it with the manifest's preloads excluded (they
 #    come from NVIDIA's wheels, not from the wheel).
 # 2. A fresh venv gets the repaired core, then `pip install <kernforge-cuda>`, which brings
-#    nvidia-cuda-runtime and nvidia-cublas of its CUDA major from PyPI (about 420 MiB).
+#    nvidia-cuda-runtime, nvidia-cublas, nvidia-cufft, nvidia-nvjitlink, nvidia-cusparse and
+#    nvidia-cusolver of its CUDA major from PyPI (about 1 GiB).
 # 3. In a mount namespace the toolkit is hidden (an empty folder over /usr/local/cuda's real
 #    folder, which ld.so.cache and /usr/local/lib's links point into) and KERNFORGE_CUDA_HOME and
 #    CUDA_HOME are unset. This machine has no NVIDIA driver, so the manifest's driver gate would
 #    keep the plugin from loading anything; the toolkit's stub libcuda.so (copied out first, as
 #    libcuda.so.1 on LD_LIBRARY_PATH) stands in for it. kf.doctor() then reports the cuda
-#    plugin's preloads, cuBLASLt, cuBLAS and the runtime, loaded from
-#    site-packages/nvidia/cu<major>/lib, in that order (the stub answers no device).
+#    plugin's preloads, cuBLASLt, cuBLAS, the runtime, cuFFT, nvJitLink, cuSPARSE and cuSOLVER,
+#    loaded from site-packages/nvidia/cu<major>/lib, in that order (the stub answers no device).
 # Exits 77 (skipped, saying why) where unshare --mount is not permitted or no stub exists.
 set -euo pipefail
 py="$1" src="$2" work="$3" repair_work="$4" cmake_build="${5:-}" build_type="${6:-}"

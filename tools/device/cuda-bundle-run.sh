@@ -49,7 +49,8 @@ if cuda_dir="$(find_cuda_lib_dir)"; then
       links="$here/cuda-home/lib64"
       mkdir -p "$links"
       site="${cuda_dir%/nvidia/*}"
-      for f in "$site"/nvidia/*/lib/lib{cublasLt,cublas,cudart,nvrtc,nccl}.so.*; do
+      for f in "$site"/nvidia/*/lib/lib{cublasLt,cublas,cudart,cufft,nvJitLink,cusparse}.so.* \
+               "$site"/nvidia/*/lib/lib{cusolver,nvrtc,nccl}.so.*; do
         [[ -e "$f" ]] && ln -sf "$f" "$links/"
       done
       export KERNFORGE_CUDA_HOME="$here/cuda-home" ;;

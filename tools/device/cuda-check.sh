@@ -7,8 +7,8 @@
 #      kernforge_bench_cuda, and the nccl plugin with kernforge_nccl_worker where it is built;
 #   2. lays them out in build/cuda-bundle/kernforge-cuda-check/ (bin/, lib/, lib/kernforge/
 #      plugins/, run.sh) with every shared library they need that is neither the C runtime
-#      (glibc, libstdc++, libgcc_s) nor CUDA's (the driver, cudart, cuBLAS, NVRTC, NCCL come
-#      from the GPU machine), RUNPATH set to $ORIGIN-relative folders, and packs it as
+#      (glibc, libstdc++, libgcc_s) nor CUDA's (the driver, cudart, cuBLAS, cuFFT, nvJitLink,
+#      cuSPARSE, cuSOLVER, NVRTC, NCCL come from the GPU machine), RUNPATH set to $ORIGIN-relative folders, and packs it as
 #      build/cuda-bundle/kernforge-cuda-check.tar.xz (what travels to the GPU machine);
 #   3. unpacks that archive into a fresh folder and runs its run.sh here with an empty
 #      environment: every library must resolve inside the bundle, and on this machine (no GPU)
@@ -54,7 +54,10 @@ cp tools/device/torch_tiny_add.py "$root/"
 chmod +x "$root/run.sh"
 
 # The shared libraries the bundle's files need, less the C runtime's and CUDA's.
-system_or_cuda='^(linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|libcuda|libcudart|libcublas|libcublasLt|libnvrtc|libnccl)\.'
+cuda_libs='libcuda|libcudart|libcublas|libcublasLt|libcufft|libnvJitLink|libcusparse'
+cuda_libs+='|libcusolver|libnvrtc|libnccl'
+c_runtime='linux-vdso|ld-linux|libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s'
+system_or_cuda="^($c_runtime|$cuda_libs)\\."
 mapfile -t files < <(find "$root/bin" "$root/lib" -type f \( -perm -u+x -o -name '*.so*' \))
 for f in "${files[@]}"; do
   ldd "$f" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
@@ -76,7 +79,7 @@ trap 'rm -rf "$check"' EXIT
 tar -C "$check" -xJf "$dest/$name.tar.xz"
 missing="$(for f in $(find "$check/$name" -type f \( -perm -u+x -o -name '*.so*' \) ! -name '*.sh' ! -name '*.py'); do
   env -i ldd "$f" 2>/dev/null | awk -v f="$f" '/not found/ {print f ": " $1}'
-done | grep -vE ': (libcuda|libcudart|libcublas|libcublasLt|libnvrtc|libnccl)\.' || true)"
+done | grep -vE ": ($cuda_libs)\\." || true)"
 if [[ -n "$missing" ]]; then
   echo "cuda-check.sh: the bundle's files need libraries it does not hold:" >&2
   echo "$missing" >&2
