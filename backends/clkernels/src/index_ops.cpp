@@ -1,4 +1,5 @@
-// index_select and gather (kernels/index.cl), as the CPU backend's index_kernels.cpp: every index
+// index_select, gather, index_copy_ and index_add_ (kernels/index.cl), as the CPU backend's
+// index_kernels.cpp: every index
 // is checked against the size of self along dim before self is read at it, and an index outside
 // 0..size-1 is KF_INVALID_ARGUMENT naming the value, its position and the valid range (the first
 // bad one in the index's row-major order), with the CPU's message. Self, index and out may be any
@@ -13,10 +14,19 @@
 // launch: every index_select and gather with a non-empty index costs one wait for the stream and
 // a copy of the index. That keeps the CPU's recoverable error and message; on failure nothing
 // has been written. Backends whose devices cannot read back leave these ops to the fallback.
+//
+// Note [Per-destination index writes]
+// index_copy_ (the later entry wins where the index names a position twice) and index_add_
+// (repeats add up in index order) must not race: one work-item per element of out walks the
+// whole index and applies the entries naming its position, in order, so every result is the
+// serial loop's, with no atomics. That costs out's size times the index's length; the index is
+// short next to self in the common uses (a batch of rows).
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "clkernels/kernels.hpp"
 #include "ops.hpp"
 #include "run.hpp"
 
@@ -146,11 +156,60 @@ void gather_kernel(const ops::gather::Args& a) {
   run(a.call, device, launch);
 }
 
+/// index_copy_ (add false) and index_add_ into out, which starts as a copy of self when it is
+/// not self (the CPU fallback's contract: the functional form of the in-place op).
+void index_write(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
+                 const kf_tensor_view_t& self, int64_t dim64, const kf_tensor_view_t& index,
+                 const kf_tensor_view_t& source, const kf_scalar_t& alpha, bool add) {
+  const int32_t nd = out.ndim > 0 ? out.ndim : 1;
+  const int32_t dim = static_cast<int32_t>(dim64 < 0 ? dim64 + nd : dim64);
+  Device& device = device_of(call, out);
+  check_indices(call, device, index, dim, out.ndim > 0 ? out.shape[dim] : 1);
+  if (out.data != self.data) {
+    char copy[32];
+    std::snprintf(copy, sizeof copy, "copy_from_%s", short_name(self.dtype));
+    run_elementwise(call, {Family::Copy, out.dtype}, copy, {&out, &self}, {});
+  }
+  if (source.numel == 0 || out.numel == 0) return;
+  int64_t shape[kMaxDims], so[kMaxDims], sp[kMaxDims], ss[kMaxDims];
+  for (int32_t d = 0; d < nd; ++d) {
+    shape[d] = out.ndim > 0 ? out.shape[d] : 1;
+    so[d] = stride_at(out, d);
+    sp[d] = d == dim ? 1 : 0;
+    ss[d] = d == dim ? 0 : stride_at(source, d);
+  }
+  const kf_tensor_view_t views[3] = {dims_view(nd, shape, so), dims_view(nd, shape, sp),
+                                     dims_view(nd, shape, ss)};
+  const kf_tensor_view_t* pv[3] = {&views[0], &views[1], &views[2]};
+  const KernelLayout layout = merged_layout(pv, 3, nullptr);
+  const int64_t k = index.numel, istride = index.ndim == 1 ? index.strides[0] : 0;
+  const int64_t sdim = stride_at(source, dim), n = out.numel;
+  const ComputeScalar a = compute_scalar(out.dtype, alpha);
+  const int32_t add_flag = add ? 1 : 0;
+  Launch launch;
+  launch.program = {Family::Index, out.dtype};
+  launch.kernel = index.dtype == KF_INT32 ? "index_write_i32" : "index_write_i64";
+  launch.arg(pointer_arg(out.data)).arg(pointer_arg(source.data)).arg(pointer_arg(index.data));
+  launch.arg(value_arg(k)).arg(value_arg(istride)).arg(value_arg(sdim)).arg(a.arg());
+  launch.arg(value_arg(add_flag)).arg(value_arg(n)).arg(value_arg(layout));
+  set_range_1d(launch, device, n);
+  run(call, device, launch);
+}
+
+void index_copy__kernel(const ops::index_copy_::Args& a) {
+  index_write(a.call, a.out, a.self, a.dim, a.index, a.source, kf_scalar_i64(1), false);
+}
+void index_add__kernel(const ops::index_add_::Args& a) {
+  index_write(a.call, a.out, a.self, a.dim, a.index, a.source, a.alpha, true);
+}
+
 }  // namespace
 
 kf_status_t register_index_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, index_select, index_select_kernel, kAllMask);
   KF_CLK_REGISTER(reg, gather, gather_kernel, kAllMask);
+  KF_CLK_REGISTER(reg, index_copy_, index_copy__kernel, kAllMask);
+  KF_CLK_REGISTER(reg, index_add_, index_add__kernel, kNumericMask);
   return KF_OK;
 }
 
