@@ -18,6 +18,7 @@ const char* family_name(Family family) noexcept {
     case Family::Linalg: return "linalg";
     case Family::Softmax: return "softmax";
     case Family::Index: return "index";
+    case Family::Scan: return "scan";
     case Family::Count: break;
   }
   return "unknown";
