@@ -1,5 +1,5 @@
 // index.cl — index_select and gather, reading self at positions an index names, and
-// index_copy_ and index_add_, writing at them. The host checked
+// index_copy_, index_add_ and scatter_add_, writing at them. The host checked
 // every index against self's size along dim before the launch (src/index_ops.cpp), so the
 // kernels read self only in range. The element is copied as its bits (LD/ST: a bool byte is
 // read as != 0, Note [Bool bytes]).
@@ -84,3 +84,26 @@ static inline C kf_round_t(C v) { return v; }
 
 KF_INDEX_WRITE(index_write_i32, int)
 KF_INDEX_WRITE(index_write_i64, long)
+
+// scatter_add_: one work-item per (position p along dim, coordinates of index outside dim),
+// over index's shape with dim's size replaced by out's; operands 0 = out, 1 = index, 2 = src
+// (both with their stride along dim set to 0), 3 = p (stride 1 along dim, 0 elsewhere). The
+// item adds, in index order, every src element whose index entry along dim names p, rounding to
+// T after each addition (Note [Per-destination index writes]).
+#if !KF_IS_BOOL
+__kernel void scatter_add(__global T* out, __global const T* src, __global const long* index,
+                          long len, long idim, long sdim, long n, kf_layout L) {
+  const long i = (long)get_global_id(0);
+  if (i >= n) return;
+  long off[4];
+  KF_OFFSETS(L, i, 4, off);
+  C v = LD(out, off[0]);
+  int hit = 0;
+  for (long j = 0; j < len; ++j) {
+    if (index[off[1] + j * idim] != off[3]) continue;
+    v = KF_ADD_SCALED(v, LD(src, off[2] + j * sdim), (C)1);
+    hit = 1;
+  }
+  if (hit) ST(out, off[0], v);
+}
+#endif
