@@ -73,7 +73,7 @@ void launch_reduce(const kf_kernel_call_t& call, const char* kernel, int32_t dty
 }
 
 /// A reduction over the optional `dim` (None: all) of self in the output's dtype (sum, mean,
-/// prod, var, std) or, with `program_dtype` set, in self's (all, any).
+/// prod, var, std), with `param` passed to the kernel (var's and std's correction).
 void same_dtype(const kf_kernel_call_t& call, const kf_tensor_view_t& self,
                 const std::optional<kf::plugin::IntList>& dim, bool keepdim,
                 const kf_tensor_view_t& out, const char* op, double param = 0) {
