@@ -154,6 +154,18 @@ cl_int ClDevice::set_args(cl_kernel kernel, const clk::Launch& launch) {
   return CL_SUCCESS;
 }
 
+kf_status_t ClDevice::read_back(void* dst, const void* src, size_t bytes, void* stream,
+                                std::string& error) noexcept {
+  const cl_int e = clEnqueueSVMMemcpy(queue(stream), CL_TRUE, dst, src, bytes, 0, nullptr, nullptr);
+  if (e == CL_SUCCESS) return KF_OK;
+  try {
+    error = cl_failure("clEnqueueSVMMemcpy", e);
+  } catch (const std::bad_alloc&) {
+    return KF_OUT_OF_MEMORY;
+  }
+  return cl_status(e);
+}
+
 kf_status_t ClDevice::launch(const clk::Launch& launch, void* stream,
                              std::string& error) noexcept {
   try {

@@ -39,6 +39,9 @@ class ClDevice final : public clk::Device {
   ClDevice& operator=(const ClDevice&) = delete;
 
   kf_status_t launch(const clk::Launch& launch, void* stream, std::string& error) noexcept override;
+  /// A blocking clEnqueueSVMMemcpy on the stream's queue.
+  kf_status_t read_back(void* dst, const void* src, size_t bytes, void* stream,
+                        std::string& error) noexcept override;
   const clk::Capabilities& capabilities() const noexcept override { return caps_; }
 
   const DeviceInfo& info() const { return info_; }

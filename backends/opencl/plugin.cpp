@@ -144,7 +144,7 @@ kf_status_t cl_register_kernels(void* state, const kf_registrar_t* reg) {
   if (state == nullptr) return KF_INVALID_ARGUMENT;
   uint32_t mask = ~0u;
   for (const auto& d : backend_of(state)->devices) mask &= clk::supported_dtypes(d->capabilities());
-  return clk::register_kernels(reg, mask);
+  return clk::register_kernels(reg, mask, /*devices_read_back=*/true);
 }
 
 kf_plugin_t make_plugin() {

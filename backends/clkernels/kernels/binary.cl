@@ -1,12 +1,13 @@
 // binary.cl — add, sub, mul, div, atan2, hypot, copysign, logaddexp, nextafter, floor_divide,
-// remainder, bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift, eq,
-// lt, gt, logical_xor and where, elementwise over inputs the host already broadcast to the
-// output's shape (zero strides) and converted to T. Each op has a strided kernel (operands: 0 =
-// out, 1 = self, 2 = other; where: 1 = condition, 2 = self, 3 = other) and a _contig one.
-// Integer arithmetic wraps (computed in ulong); bool add is `a || (alpha && b)`, bool mul `a &&
-// b` (ST stores nonzero as 1). The semantics of the others are the CPU backend's
-// (backends/cpu/real_binary_kernels.cpp, floor_division_kernels.cpp, bitwise_kernels.cpp,
-// compare_kernels.cpp), noted where they are defined.
+// remainder, pow, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift,
+// bitwise_right_shift, eq, ne, lt, le, gt, ge, logical_and, logical_or, logical_xor and where,
+// elementwise over inputs the host already broadcast to the output's shape (zero strides) and
+// converted to T. Each op has a strided kernel (operands: 0 = out, 1 = self, 2 = other; where:
+// 1 = condition, 2 = self, 3 = other) and a _contig one. Integer arithmetic wraps (computed in
+// ulong); bool add is `a || (alpha && b)`, bool mul `a && b` (ST stores nonzero as 1). The
+// semantics of the others are the CPU backend's (backends/cpu/real_binary_kernels.cpp,
+// floor_division_kernels.cpp, bitwise_kernels.cpp, compare_kernels.cpp,
+// minmax_pow_kernels.cpp), noted where they are defined.
 #if KF_IS_INT
 #define KF_WRAP(e) ((C)(long)(e))
 #define KF_U(x) ((ulong)(long)(x))
@@ -131,6 +132,45 @@ static inline C kf_divmod(C x, C y, int rem) {
 #define KF_FLOOR_DIVIDE(a, b, alpha) kf_divmod(a, b, 0)
 #define KF_REMAINDER(a, b, alpha) kf_divmod(a, b, 1)
 
+// pow: floats by pow(), x * x for an exponent of 2 (what pow rounds to). Integers by repeated
+// squaring in ulong, whose low bits are the dtype's wrapped result; x^0 = 1 (0^0 included); a
+// negative exponent gives the exact result truncated toward zero: 1 for base 1, +-1 for base -1
+// by the exponent's parity, 0 otherwise (selects, not branches: Note in kf_divmod).
+#if KF_IS_INT
+static inline C kf_int_pow(C base, C e) {
+  ulong r = 1, b = KF_U(base), n = KF_U(e);
+#if !KF_IS_UNSIGNED
+  if (e < 0) {
+    const C odd = (C)(e & 1);
+    return base == (C)1 ? (C)1 : (base == (C)-1 ? (odd ? (C)-1 : (C)1) : (C)0);
+  }
+#endif
+  while (n != 0) {
+    if (n & 1) r *= b;
+    b *= b;
+    n >>= 1;
+  }
+  return KF_WRAP(r);
+}
+#define KF_POW(a, b, alpha) kf_int_pow(a, b)
+#elif KF_IS_FLOAT
+#define KF_POW(a, b, alpha) ((b) == (C)2 ? (a) * (a) : pow(a, b))
+#endif
+
+// maximum and minimum propagate NaN (self's first); on bool they are or and and (written so:
+// llvm-spirv 15 translates the compare of two i1 that LLVM makes of a bool max into an
+// unsigned compare of booleans, which spirv-val refuses).
+#if KF_IS_FLOAT
+#define KF_MAXIMUM(a, b, alpha) (isnan(a) ? (a) : (isnan(b) ? (b) : ((a) < (b) ? (b) : (a))))
+#define KF_MINIMUM(a, b, alpha) (isnan(a) ? (a) : (isnan(b) ? (b) : ((b) < (a) ? (b) : (a))))
+#elif KF_IS_BOOL
+#define KF_MAXIMUM(a, b, alpha) ((C)((a) | (b)))
+#define KF_MINIMUM(a, b, alpha) ((C)((a) & (b)))
+#else
+#define KF_MAXIMUM(a, b, alpha) ((a) < (b) ? (b) : (a))
+#define KF_MINIMUM(a, b, alpha) ((b) < (a) ? (b) : (a))
+#endif
+
 // The bitwise ops, on integers and bool (0 or 1: the logical ops). A shift by a count in [0,
 // width) is C's, the right shift arithmetic for signed dtypes and the left shift wrapping; a
 // count of the width or more, or a negative one, shifts every bit out: 0 to the left, and to
@@ -171,6 +211,8 @@ static inline C kf_divmod(C x, C y, int rem) {
 
 KF_BINARY(add, KF_ADD)
 KF_BINARY(mul, KF_MUL)
+KF_BINARY(maximum, KF_MAXIMUM)
+KF_BINARY(minimum, KF_MINIMUM)
 #if !KF_IS_BOOL
 KF_BINARY(sub, KF_SUB)
 #endif
@@ -185,6 +227,7 @@ KF_BINARY(nextafter, KF_NEXTAFTER)
 #if KF_IS_FLOAT || KF_IS_INT
 KF_BINARY(floor_divide, KF_FLOOR_DIVIDE)
 KF_BINARY(remainder, KF_REMAINDER)
+KF_BINARY(pow, KF_POW)
 #endif
 #if KF_IS_INT || KF_IS_BOOL
 KF_BINARY(bitwise_and, KF_BIT_AND)
@@ -217,11 +260,21 @@ KF_BINARY(bitwise_right_shift, KF_SHR)
 #define KF_EQ(x, y) ((x) == (y))
 #define KF_LT(x, y) ((x) < (y))
 #define KF_GT(x, y) ((x) > (y))
-#define KF_LOGICAL_XOR(x, y) (((x) != (C)0) != ((y) != (C)0))  // NaN is nonzero: true
+#define KF_NE(x, y) ((x) != (y))  // IEEE: NaN != NaN is true, NaN <= x false
+#define KF_LE(x, y) ((x) <= (y))
+#define KF_GE(x, y) ((x) >= (y))
+#define KF_LOGICAL_AND(x, y) (((x) != (C)0) && ((y) != (C)0))  // NaN is nonzero: true
+#define KF_LOGICAL_OR(x, y) (((x) != (C)0) || ((y) != (C)0))
+#define KF_LOGICAL_XOR(x, y) (((x) != (C)0) != ((y) != (C)0))
 
 KF_COMPARE(eq, KF_EQ)
 KF_COMPARE(lt, KF_LT)
 KF_COMPARE(gt, KF_GT)
+KF_COMPARE(ne, KF_NE)
+KF_COMPARE(le, KF_LE)
+KF_COMPARE(ge, KF_GE)
+KF_COMPARE(logical_and, KF_LOGICAL_AND)
+KF_COMPARE(logical_or, KF_LOGICAL_OR)
 KF_COMPARE(logical_xor, KF_LOGICAL_XOR)
 
 __kernel void where_strided(__global T* out, __global const uchar* cond, __global const T* a,

@@ -1,11 +1,15 @@
 // unary.cl — neg, abs, relu, square (numeric), bitwise_not (integers and bool), exp, log,
 // sqrt, sigmoid, tanh, tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, expm1, log1p,
-// log2, log10, trunc (floating), each with a strided kernel (operands: 0 = out, 1 = self) and a
-// _contig one; and the predicates isnan, isinf, isfinite, signbit, logical_not (every dtype),
-// whose output is bool (uchar 0 or 1) in a program of self's dtype. 16-bit floats compute in
-// float. Integer neg, abs and square wrap (abs(INT_MIN) = INT_MIN); relu keeps NaN (PyTorch);
-// ~x = -x - 1 and bool's bitwise_not is !x. Integers and bool are never NaN or infinite, and
-// their signbit is x < 0 (backends/cpu/predicate_kernels.cpp).
+// log2, log10, rsqrt, sin, cos, erf, reciprocal, gelu, gelu_tanh, silu (floating), floor, ceil,
+// trunc (numeric: the identity on integers), sign (every dtype), each with a strided kernel
+// (operands: 0 = out, 1 = self) and a _contig one; round and clamp, which take arguments
+// before the element count; and the predicates isnan, isinf, isfinite, signbit, logical_not
+// (every dtype), whose output is bool (uchar 0 or 1) in a program of self's dtype. 16-bit
+// floats compute in float. Integer neg, abs and square wrap (abs(INT_MIN) = INT_MIN); relu
+// keeps NaN (PyTorch); ~x = -x - 1 and bool's bitwise_not is !x. Integers and bool are never
+// NaN or infinite, and their signbit is x < 0 (backends/cpu/predicate_kernels.cpp). The
+// semantics of the others are the CPU backend's (math_kernels.cpp, activation_kernels.cpp,
+// rounding_kernels.cpp), noted where they are defined.
 #if KF_IS_INT && !KF_IS_UNSIGNED
 #define KF_NEG(x) ((C)(long)(0ul - (ulong)(long)(x)))
 #define KF_ABS(x) ((x) < 0 ? KF_NEG(x) : (x))
@@ -48,6 +52,41 @@
 #endif
 #endif
 #define KF_LOGICAL_NOT(x) ((x) == (C)0)
+
+// A floating constant in C: a float literal except in the float64 program (a double literal
+// would need cl_khr_fp64 in the others).
+#if KF_DT == 1
+#define KF_K(v) (v)
+#else
+#define KF_K(v) (v##f)
+#endif
+
+// rsqrt and reciprocal divide (rsqrt's builtin is less accurate): rsqrt(0) = inf, 1/0 = inf.
+// gelu is x * 0.5 * (1 + erf(x / sqrt(2))), gelu_tanh PyTorch's approximate='tanh' form, silu
+// x / (1 + e^-x) (-inf gives NaN, as PyTorch).
+#define KF_RSQRT(x) ((C)1 / sqrt(x))
+#define KF_RECIPROCAL(x) ((C)1 / (x))
+#define KF_GELU(x) ((x) * KF_K(0.5) * ((C)1 + erf((x) * KF_K(0.70710678118654752440))))
+#define KF_GELU_TANH(x)                                                                       \
+  (KF_K(0.5) * (x) *                                                                          \
+   ((C)1 + tanh(KF_K(0.79788456080286535588) * ((x) + KF_K(0.044715) * (x) * (x) * (x)))))
+#define KF_SILU(x) ((x) / ((C)1 + exp(-(x))))
+
+// floor, ceil and trunc are the identity on integers. sign is (0 < x) - (x < 0), so sign(-0.0)
+// = +0, but sign(NaN) = NaN (the array API standard's and numpy's); bool stays itself.
+#if KF_IS_FLOAT
+#define KF_FLOOR(x) floor(x)
+#define KF_CEIL(x) ceil(x)
+#define KF_TRUNC(x) trunc(x)
+#define KF_SIGN(x) (isnan(x) ? (x) : (C)((int)((C)0 < (x)) - (int)((x) < (C)0)))
+#elif KF_IS_BOOL
+#define KF_SIGN(x) (x)
+#else
+#define KF_FLOOR(x) (x)
+#define KF_CEIL(x) (x)
+#define KF_TRUNC(x) (x)
+#define KF_SIGN(x) ((C)((int)((C)0 < (x)) - (int)((x) < (C)0)))
+#endif
 
 #define KF_UNARY(NAME, EXPR)                                                                       \
   __kernel void NAME##_strided(__global T* out, __global const T* a, long n, kf_layout L) {        \
@@ -110,7 +149,66 @@ KF_UNARY(expm1, expm1)
 KF_UNARY(log1p, log1p)
 KF_UNARY(log2, log2)
 KF_UNARY(log10, log10)
-KF_UNARY(trunc, trunc)
+KF_UNARY(rsqrt, KF_RSQRT)
+KF_UNARY(sin, sin)
+KF_UNARY(cos, cos)
+KF_UNARY(erf, erf)
+KF_UNARY(reciprocal, KF_RECIPROCAL)
+KF_UNARY(gelu, KF_GELU)
+KF_UNARY(gelu_tanh, KF_GELU_TANH)
+KF_UNARY(silu, KF_SILU)
+#endif
+#if !KF_IS_BOOL
+KF_UNARY(floor, KF_FLOOR)
+KF_UNARY(ceil, KF_CEIL)
+KF_UNARY(trunc, KF_TRUNC)
+#endif
+KF_UNARY(sign, KF_SIGN)
+
+// round(x, decimals) half to even (rint in the default rounding mode), as the CPU backend:
+// rint(x) for decimals 0, rint(x * scale) / scale for decimals > 0, rint(x / scale) * scale for
+// decimals < 0, scale = 10^|decimals| in C (the host computes it). The identity on integers
+// (the host refuses decimals != 0 there).
+#if KF_IS_FLOAT
+#define KF_ROUND(x, d, s) \
+  ((d) == 0 ? rint(x) : ((d) < 0 ? rint((x) / (s)) * (s) : rint((x) * (s)) / (s)))
+#else
+#define KF_ROUND(x, d, s) (x)
+#endif
+
+// clamp(x, lo, hi) = min(max(x, lo), hi) for the bounds `has` names (bit 0: lo, bit 1: hi), so
+// where lo > hi every element becomes hi; NaN x stays NaN (both comparisons false) and a NaN
+// bound makes every element NaN (PyTorch).
+static inline C kf_clamp(C x, C lo, C hi, int has) {
+#if KF_IS_FLOAT
+  if (((has & 1) && isnan(lo)) || ((has & 2) && isnan(hi))) return (C)NAN;
+#endif
+  const C v = ((has & 1) && x < lo) ? lo : x;
+  return ((has & 2) && v > hi) ? hi : v;
+}
+
+/// A unary op with two arguments (P0 p0, P1 p1, int p2) before the element count.
+#define KF_UNARY3(NAME, P0, P1, EXPR)                                                              \
+  __kernel void NAME##_strided(__global T* out, __global const T* a, P0 p0, P1 p1, int p2, long n, \
+                               kf_layout L) {                                                      \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    long off[2];                                                                                   \
+    KF_OFFSETS(L, i, 2, off);                                                                      \
+    const C x = LD(a, off[1]);                                                                     \
+    ST(out, off[0], EXPR(x, p0, p1, p2));                                                          \
+  }                                                                                                \
+  __kernel void NAME##_contig(__global T* out, __global const T* a, P0 p0, P1 p1, int p2,          \
+                              long n) {                                                            \
+    const long i = (long)get_global_id(0);                                                         \
+    if (i >= n) return;                                                                            \
+    const C x = LD(a, i);                                                                          \
+    ST(out, i, EXPR(x, p0, p1, p2));                                                               \
+  }
+#define KF_ROUND3(x, d, s, unused) KF_ROUND(x, d, s)
+#if !KF_IS_BOOL
+KF_UNARY3(round, long, C, KF_ROUND3)
+KF_UNARY3(clamp, C, C, kf_clamp)
 #endif
 
 KF_PREDICATE(isnan, KF_ISNAN)

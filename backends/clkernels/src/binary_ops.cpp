@@ -1,6 +1,7 @@
 // add, sub, mul, div, atan2, hypot, copysign, logaddexp, nextafter, floor_divide, remainder,
-// bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift, bitwise_right_shift, eq, lt, gt,
-// logical_xor, where (kernels/binary.cl). The host already broadcast the inputs to the output's
+// pow, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift,
+// bitwise_right_shift, eq, ne, lt, le, gt, ge, logical_and, logical_or, logical_xor, where
+// (kernels/binary.cl). The host already broadcast the inputs to the output's
 // shape and converted them to the computation dtype.
 #include "ops.hpp"
 #include "run.hpp"
@@ -30,11 +31,14 @@ void compare(const kf_kernel_call_t& call, const char* op, const kf_tensor_view_
   run_elementwise(call, {Family::Binary, a.dtype}, op, {&out, &a, &b}, {});
 }
 
-void eq_kernel(const ops::eq::Args& a) { compare(a.call, "eq", a.out, a.self, a.other); }
-void lt_kernel(const ops::lt::Args& a) { compare(a.call, "lt", a.out, a.self, a.other); }
-void gt_kernel(const ops::gt::Args& a) { compare(a.call, "gt", a.out, a.self, a.other); }
-void logical_xor_kernel(const ops::logical_xor::Args& a) {
-  compare(a.call, "logical_xor", a.out, a.self, a.other);
+/// A comparison or logical op: a program of the inputs' dtype writing a bool output.
+template <class Op>
+void compare_kernel(const typename Op::Args& a) {
+  compare(a.call, Op::kName, a.out, a.self, a.other);
+}
+
+void pow_kernel(const ops::pow::Args& a) {
+  arith(a.call, "pow", a.out, a.self, a.exponent, kf_scalar_i64(1));
 }
 
 void where_kernel(const ops::where::Args& a) {
@@ -61,10 +65,18 @@ kf_status_t register_binary_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, bitwise_xor, plain_kernel<ops::bitwise_xor>, kIntMask | bit(KF_BOOL));
   KF_CLK_REGISTER(reg, bitwise_left_shift, plain_kernel<ops::bitwise_left_shift>, kIntMask);
   KF_CLK_REGISTER(reg, bitwise_right_shift, plain_kernel<ops::bitwise_right_shift>, kIntMask);
-  KF_CLK_REGISTER(reg, eq, eq_kernel, kAllMask);
-  KF_CLK_REGISTER(reg, lt, lt_kernel, kAllMask);
-  KF_CLK_REGISTER(reg, gt, gt_kernel, kAllMask);
-  KF_CLK_REGISTER(reg, logical_xor, logical_xor_kernel, kAllMask);
+  KF_CLK_REGISTER(reg, pow, pow_kernel, kNumericMask);
+  KF_CLK_REGISTER(reg, maximum, plain_kernel<ops::maximum>, kAllMask);
+  KF_CLK_REGISTER(reg, minimum, plain_kernel<ops::minimum>, kAllMask);
+  KF_CLK_REGISTER(reg, eq, compare_kernel<ops::eq>, kAllMask);
+  KF_CLK_REGISTER(reg, ne, compare_kernel<ops::ne>, kAllMask);
+  KF_CLK_REGISTER(reg, lt, compare_kernel<ops::lt>, kAllMask);
+  KF_CLK_REGISTER(reg, le, compare_kernel<ops::le>, kAllMask);
+  KF_CLK_REGISTER(reg, gt, compare_kernel<ops::gt>, kAllMask);
+  KF_CLK_REGISTER(reg, ge, compare_kernel<ops::ge>, kAllMask);
+  KF_CLK_REGISTER(reg, logical_and, compare_kernel<ops::logical_and>, kAllMask);
+  KF_CLK_REGISTER(reg, logical_or, compare_kernel<ops::logical_or>, kAllMask);
+  KF_CLK_REGISTER(reg, logical_xor, compare_kernel<ops::logical_xor>, kAllMask);
   KF_CLK_REGISTER(reg, where, where_kernel, kAllMask);
   return KF_OK;
 }

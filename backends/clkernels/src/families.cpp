@@ -17,6 +17,8 @@ const char* family_name(Family family) noexcept {
     case Family::Reduce: return "reduce";
     case Family::Linalg: return "linalg";
     case Family::Softmax: return "softmax";
+    case Family::Index: return "index";
+    case Family::Scan: return "scan";
     case Family::Count: break;
   }
   return "unknown";

@@ -1,7 +1,10 @@
 // neg, abs, relu, square, bitwise_not, exp, log, sqrt, sigmoid, tanh, tan, asin, acos, atan,
-// sinh, cosh, asinh, acosh, atanh, expm1, log1p, log2, log10, trunc, and the predicates isnan,
-// isinf, isfinite, signbit, logical_not (kernels/unary.cl). trunc runs floats only (integers,
-// where it is the identity, take the CPU fallback, as floor does).
+// sinh, cosh, asinh, acosh, atanh, expm1, log1p, log2, log10, rsqrt, sin, cos, erf, reciprocal,
+// gelu, silu, floor, ceil, trunc, round, sign, clamp, and the predicates isnan, isinf, isfinite,
+// signbit, logical_not (kernels/unary.cl), with the CPU backend's dtype sets.
+#include <cmath>
+#include <string>
+
 #include "ops.hpp"
 #include "run.hpp"
 
@@ -19,6 +22,36 @@ void unary_kernel(const typename Op::Args& a) {
 template <class Op>
 void predicate_kernel(const typename Op::Args& a) {
   run_elementwise(a.call, {Family::Unary, a.self.dtype}, Op::kName, {&a.out, &a.self}, {});
+}
+
+void gelu_kernel(const ops::gelu::Args& a) {
+  run_elementwise(a.call, {Family::Unary, a.out.dtype}, a.approximate ? "gelu_tanh" : "gelu",
+                  {&a.out, &a.self}, {});
+}
+
+/// round at `decimals` places: scale = 10^|decimals| in the compute type, as the CPU backend.
+void round_kernel(const ops::round::Args& a) {
+  const bool floating = is_floating_dtype(a.out.dtype);
+  if (!floating && a.decimals != 0) {
+    throw kf::plugin::KernelError(KF_INVALID_ARGUMENT,
+                                  "round: decimals != 0 needs a floating-point tensor, got " +
+                                      std::string(short_name(a.out.dtype)));
+  }
+  const int64_t d = a.decimals < 0 ? -a.decimals : a.decimals;
+  const ComputeScalar scale =
+      compute_scalar(a.out.dtype, kf_scalar_f64(floating ? std::pow(10.0, double(d)) : 1.0));
+  const int32_t unused = 0;
+  run_elementwise(a.call, {Family::Unary, a.out.dtype}, "round", {&a.out, &a.self},
+                  {value_arg(a.decimals), scale.arg(), value_arg(unused)});
+}
+
+/// clamp: a missing bound is passed as 0 with its bit of `has` clear (kf_clamp in unary.cl).
+void clamp_kernel(const ops::clamp::Args& a) {
+  const int32_t has = (a.min ? 1 : 0) | (a.max ? 2 : 0);
+  const ComputeScalar lo = compute_scalar(a.out.dtype, a.min ? *a.min : kf_scalar_i64(0));
+  const ComputeScalar hi = compute_scalar(a.out.dtype, a.max ? *a.max : kf_scalar_i64(0));
+  run_elementwise(a.call, {Family::Unary, a.out.dtype}, "clamp", {&a.out, &a.self},
+                  {lo.arg(), hi.arg(), value_arg(has)});
 }
 
 }  // namespace
@@ -47,7 +80,19 @@ kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, log1p, unary_kernel<ops::log1p>, kFloatMask);
   KF_CLK_REGISTER(reg, log2, unary_kernel<ops::log2>, kFloatMask);
   KF_CLK_REGISTER(reg, log10, unary_kernel<ops::log10>, kFloatMask);
-  KF_CLK_REGISTER(reg, trunc, unary_kernel<ops::trunc>, kFloatMask);
+  KF_CLK_REGISTER(reg, rsqrt, unary_kernel<ops::rsqrt>, kFloatMask);
+  KF_CLK_REGISTER(reg, sin, unary_kernel<ops::sin>, kFloatMask);
+  KF_CLK_REGISTER(reg, cos, unary_kernel<ops::cos>, kFloatMask);
+  KF_CLK_REGISTER(reg, erf, unary_kernel<ops::erf>, kFloatMask);
+  KF_CLK_REGISTER(reg, reciprocal, unary_kernel<ops::reciprocal>, kFloatMask);
+  KF_CLK_REGISTER(reg, gelu, gelu_kernel, kFloatMask);
+  KF_CLK_REGISTER(reg, silu, unary_kernel<ops::silu>, kFloatMask);
+  KF_CLK_REGISTER(reg, floor, unary_kernel<ops::floor>, kNumericMask);
+  KF_CLK_REGISTER(reg, ceil, unary_kernel<ops::ceil>, kNumericMask);
+  KF_CLK_REGISTER(reg, trunc, unary_kernel<ops::trunc>, kNumericMask);
+  KF_CLK_REGISTER(reg, round, round_kernel, kNumericMask);
+  KF_CLK_REGISTER(reg, sign, unary_kernel<ops::sign>, kAllMask);
+  KF_CLK_REGISTER(reg, clamp, clamp_kernel, kNumericMask);
   KF_CLK_REGISTER(reg, isnan, predicate_kernel<ops::isnan>, kAllMask);
   KF_CLK_REGISTER(reg, isinf, predicate_kernel<ops::isinf>, kAllMask);
   KF_CLK_REGISTER(reg, isfinite, predicate_kernel<ops::isfinite>, kAllMask);

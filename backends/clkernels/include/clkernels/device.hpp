@@ -34,6 +34,17 @@ class Device {
   /// build or launch; the build log in the message), with `error` set to what failed (the
   /// kernel turns it into the caller's error message); `error` is untouched on success.
   virtual kf_status_t launch(const Launch& launch, void* stream, std::string& error) noexcept = 0;
+  /// Copies `bytes` of this device's memory at `src` (any offset into an allocation) to host
+  /// memory at `dst` after the work queued on `stream` (NULL: the default stream) and waits for
+  /// it (the index checks of kernels/index.cl's ops read their indices so). A backend that does
+  /// not implement it returns KF_UNIMPLEMENTED, and must not ask register_kernels() for the ops
+  /// that need it (kernels.hpp).
+  virtual kf_status_t read_back(void* dst, const void* src, size_t bytes, void* stream,
+                                std::string& error) noexcept {
+    (void)dst, (void)src, (void)bytes, (void)stream;
+    error = "this backend's devices cannot read memory back for the shared kernels";
+    return KF_UNIMPLEMENTED;
+  }
   virtual const Capabilities& capabilities() const noexcept = 0;
 };
 

@@ -25,7 +25,10 @@ uint32_t supported_dtypes(const Capabilities& caps) noexcept;
 
 /// Registers every kernel of the shared set for the dtypes in `dtype_mask` (the intersection of
 /// supported_dtypes() over the backend's devices). The kernels expect call->plugin_state to be
-/// the backend's kf::clk::Backend.
-kf_status_t register_kernels(const kf_registrar_t* registrar, uint32_t dtype_mask);
+/// the backend's kf::clk::Backend. `devices_read_back`: the backend's devices implement
+/// Device::read_back, which the index ops (index_select and gather: their index checks) need;
+/// without it those ops are left to the CPU fallback.
+kf_status_t register_kernels(const kf_registrar_t* registrar, uint32_t dtype_mask,
+                             bool devices_read_back = false);
 
 }  // namespace kf::clk
