@@ -10,10 +10,13 @@
 //    key << 32 | position, all distinct, whose vectorised sort is the stable order (in the
 //    int64 output's own memory); 8-, 16- and 64-bit keys through the radix sort, positions
 //    alongside.
-// sort writes each zero's own sign back: the zeros of a line form one run in the result, in
-// their input order, so the run takes the input's zero signs in turn; NaNs come out as a NaN of
-// the type. Many lines: one line a thread; few long lines: the threads share each line's work.
+// sort writes each zero's own sign back (zero_signs.hpp): the zeros of a line form one run in
+// the result, in their input order, so the run takes the input's zeros in turn; NaNs come out
+// as a NaN of the type. Many lines: one line a thread, with scratch taken before the parallel
+// region; few long lines: the threads share each line's work.
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -35,6 +38,8 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kSortMask = kOrderedMask;
+/// Strided lines of up to this many elements are sorted in blocks of side-by-side lines.
+constexpr int64_t kBlockMaxN = int64_t{1} << 16;
 
 /// n uninitialised elements, kept for the next line (no zero-filling of 16M keys).
 template <class V>
@@ -52,6 +57,8 @@ struct LineScratch {
   Buffer<K> keys, tmp_keys;
   Buffer<int64_t> pos, tmp_pos;
   Buffer<uint64_t> pairs;
+  Buffer<K> block_in;  // a block of side-by-side lines (sort_block), gathered and sorted
+  Buffer<int64_t> block_out;
 };
 
 /// Reads line `in` (n elements at byte stride si) into keys.
@@ -196,32 +203,106 @@ void reserve_line_scratch(const LinePlan& p, bool positions, LineScratch<SortKey
   }
 }
 
+/// Lines gathered into one block when they lie side by side: a cache line of each row.
+template <class T>
+int64_t block_lines(const LinePlan& p) {
+  const bool strided = p.si != int64_t{sizeof(T)} || p.so != int64_t{sizeof(T)};
+  return strided && p.n <= kBlockMaxN && p.lines.numel_out > 1 ? 64 / int64_t{sizeof(T)} : 1;
+}
+
+/// The same plan over contiguous lines (a block's, in its scratch).
+inline LinePlan contiguous(LinePlan p, int64_t in_elem, int64_t out_elem) {
+  p.si = in_elem;
+  p.so = out_elem;
+  return p;
+}
+
+/// Sorts `count` lines whose elements lie side by side in `in` and in `out` (a dim of stride 1
+/// beside the sorted one): gathered a row at a time into contiguous lines, sorted there and
+/// scattered back a row at a time, so each cache line of the strided rows is read and written
+/// once, not once per line.
+template <class T>
+void sort_block(const LinePlan& p, const char* in, char* out, int64_t count, bool descending,
+                bool positions, LineScratch<SortKey<T>>& s) {
+  const int64_t oe = positions ? int64_t{sizeof(int64_t)} : int64_t{sizeof(T)};
+  const LinePlan q = contiguous(p, sizeof(T), oe);
+  T* rows = reinterpret_cast<T*>(s.block_in.get(count * p.n));
+  char* sorted = reinterpret_cast<char*>(s.block_out.get(count * p.n));
+  for (int64_t i = 0; i < p.n; ++i) {
+    const T* row = reinterpret_cast<const T*>(in + i * p.si);
+    for (int64_t j = 0; j < count; ++j) rows[j * p.n + i] = row[j];
+  }
+  for (int64_t j = 0; j < count; ++j) {
+    sort_line<T>(q, reinterpret_cast<const char*>(rows + j * p.n), sorted + j * p.n * oe,
+                 descending, positions, 1, s);
+  }
+  for (int64_t i = 0; i < p.n; ++i) {
+    char* row = out + i * p.so;
+    for (int64_t j = 0; j < count; ++j) std::memcpy(row + j * oe, sorted + (j * p.n + i) * oe, oe);
+  }
+}
+
+/// Sorts group g of `group` lines: as a block when they lie side by side, else line by line.
+template <class T>
+void sort_group(const LinePlan& p, const char* in, char* out, int64_t g, int64_t group,
+                bool descending, bool positions, LineScratch<SortKey<T>>& s) {
+  const ReducePlan& rp = p.lines;
+  const int64_t first = g * group, count = std::min(group, rp.numel_out - first);
+  const int64_t oe = positions ? int64_t{sizeof(int64_t)} : int64_t{sizeof(T)};
+  int64_t in0, out0;
+  kept_offsets(rp, first, in0, out0);
+  bool side_by_side = count > 1;
+  for (int64_t j = 1; j < count && side_by_side; ++j) {
+    int64_t in_off, out_off;
+    kept_offsets(rp, first + j, in_off, out_off);
+    side_by_side = in_off == in0 + j * int64_t{sizeof(T)} && out_off == out0 + j * oe;
+  }
+  if (side_by_side) {
+    sort_block<T>(p, in + in0, out + out0, count, descending, positions, s);
+    return;
+  }
+  for (int64_t o = first; o < first + count; ++o) {
+    int64_t in_off, out_off;
+    kept_offsets(rp, o, in_off, out_off);
+    sort_line<T>(p, in + in_off, out + out_off, descending, positions, 1, s);
+  }
+}
+
 template <class T>
 void run_sort(const kf_tensor_view_t& in, const kf_tensor_view_t& out, int64_t dim,
               bool descending, bool positions, const char* op) {
-  const LinePlan p = make_line_plan(in, out, dim, sizeof(T), op,
-                                    positions ? int64_t{sizeof(int64_t)} : int64_t{sizeof(T)});
+  const int64_t oe = positions ? int64_t{sizeof(int64_t)} : int64_t{sizeof(T)};
+  const LinePlan p = make_line_plan(in, out, dim, sizeof(T), op, oe);
   const ReducePlan& rp = p.lines;
   if (rp.numel_out == 0 || p.n == 0) return;
   const char* in_data = static_cast<const char*>(in.data);
   char* out_data = static_cast<char*>(out.data);
   const int nt = threads_for(rp.numel_out * p.n);
-  auto line = [&](int64_t o, int line_threads, LineScratch<SortKey<T>>& s) {
-    int64_t in_off, out_off;
-    kept_offsets(rp, o, in_off, out_off);
-    sort_line<T>(p, in_data + in_off, out_data + out_off, descending, positions, line_threads, s);
-  };
-  if (rp.numel_out < nt || nt == 1) {  // few long lines: the threads share each line
+  if (rp.numel_out < nt) {  // few long lines: the threads share each line
     LineScratch<SortKey<T>> s;
-    for (int64_t o = 0; o < rp.numel_out; ++o) line(o, nt, s);
+    for (int64_t o = 0; o < rp.numel_out; ++o) {
+      int64_t in_off, out_off;
+      kept_offsets(rp, o, in_off, out_off);
+      sort_line<T>(p, in_data + in_off, out_data + out_off, descending, positions, nt, s);
+    }
     return;
   }
-  // Many lines, one a thread: the scratch is taken here, as no exception may leave the region.
+  // Many lines, one a thread (or a block of them): the scratch is taken here, as no exception
+  // may leave the parallel region.
+  const int64_t group = block_lines<T>(p);
   std::vector<LineScratch<SortKey<T>>> scratch(static_cast<size_t>(nt));
-  for (auto& s : scratch) reserve_line_scratch<T>(p, positions, s);
-#pragma omp parallel for num_threads(nt) schedule(static)
-  for (int64_t o = 0; o < rp.numel_out; ++o) {
-    line(o, 1, scratch[static_cast<size_t>(omp_get_thread_num())]);
+  for (auto& s : scratch) {
+    reserve_line_scratch<T>(p, positions, s);
+    if (group == 1) continue;
+    reserve_line_scratch<T>(contiguous(p, sizeof(T), oe), positions, s);
+    s.block_in.get(group * p.n);
+    s.block_out.get(group * p.n);
+  }
+  const int64_t groups = (rp.numel_out + group - 1) / group;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int64_t g = 0; g < groups; ++g) {
+    sort_group<T>(p, in_data, out_data, g, group, descending, positions,
+                  scratch[static_cast<size_t>(omp_get_thread_num())]);
   }
 }
 

@@ -7,10 +7,13 @@
 // (sort's values), or keys that are all distinct (argsort's key-and-position pairs).
 //
 // On a 2-core AMD EPYC (AVX2): one vqsort of 16M uint32 keys takes 250 ms, 2.7x less than the
-// byte-wise radix sort of radix_sort.hpp on one thread; sort of 16M float32 values, 212 ms on
-// two threads (splitters 0.1 ms, counts 10, moves 50, the parts' vqsorts 125), where numpy's
-// np.sort takes 254 ms in the same run. 16-bit keys stay with the radix sort (two passes;
-// Highway 1.0's vqsort of them is slower).
+// byte-wise radix sort of radix_sort.hpp on one thread. On a 2-vCPU Xeon (AVX-512) it is
+// also ahead of a parallel LSD radix sort with 8- or 11-bit digits and write-combining
+// streaming stores (the move of each pass is bound by the memory, and 3 or 4 passes of it cost
+// more than vqsort's vectorised partitions; 64-bit keys, 6 passes, twice as slow), and of
+// buckets sized to the level-2 cache first (the scalar count and move of every key cost more
+// than they save); docs/backends.md, "Sorting", has the numbers. 16-bit keys stay with the
+// radix sort (two passes; Highway 1.0's vqsort of them is slower).
 //
 // Without Highway (KF_CPU_HAVE_HWY=0) kVectorSort is false and callers use radix_sort.hpp.
 #pragma once
