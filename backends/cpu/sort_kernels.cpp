@@ -15,9 +15,7 @@
 // as a NaN of the type. Many lines: one line a thread, with scratch taken before the parallel
 // region; few long lines: the threads share each line's work.
 #include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "dtype_dispatch.hpp"
