@@ -43,7 +43,7 @@ inline SortKey<T> sort_key(T v) {
   if constexpr (std::is_same_v<T, bool>) {
     return v ? 1 : 0;
   } else if constexpr (std::is_floating_point_v<T>) {
-    // From the bits alone, with selects instead of jumps: the loops over keys vectorise.
+    // From the bits alone, with selects instead of jumps (float32 key loops then vectorise).
     constexpr K kInf = sizeof(K) == 4 ? K(0x7f800000u) : K(0x7ff0000000000000ull);
     K bits;
     std::memcpy(&bits, &v, sizeof(K));
