@@ -42,6 +42,15 @@ inline SortKey<T> sort_key(T v) {
   constexpr K kSign = K(K(1) << (8 * sizeof(K) - 1));
   if constexpr (std::is_same_v<T, bool>) {
     return v ? 1 : 0;
+  } else if constexpr (std::is_floating_point_v<T>) {
+    // From the bits alone, with selects instead of jumps (float32 key loops then vectorise).
+    constexpr K kInf = sizeof(K) == 4 ? K(0x7f800000u) : K(0x7ff0000000000000ull);
+    K bits;
+    std::memcpy(&bits, &v, sizeof(K));
+    const K magnitude = static_cast<K>(bits & K(~kSign));
+    const K negative = static_cast<K>(K{0} - static_cast<K>(bits >> (8 * sizeof(K) - 1)));
+    const K key = magnitude == 0 ? kSign : static_cast<K>(bits ^ static_cast<K>(negative | kSign));
+    return magnitude > kInf ? std::numeric_limits<K>::max() : key;  // NaN: the largest key
   } else if constexpr (is_float_key_v<T>) {
     const auto f = load(v);
     if (f != f) return std::numeric_limits<K>::max();

@@ -10,11 +10,12 @@
 //    key << 32 | position, all distinct, whose vectorised sort is the stable order (in the
 //    int64 output's own memory); 8-, 16- and 64-bit keys through the radix sort, positions
 //    alongside.
-// sort writes each zero's own sign back: the zeros of a line form one run in the result, in
-// their input order, so the run takes the input's zero signs in turn; NaNs come out as a NaN of
-// the type. Many lines: one line a thread; few long lines: the threads share each line's work.
-#include <cmath>
-#include <memory>
+// sort writes each zero's own sign back (zero_signs.hpp): the zeros of a line form one run in
+// the result, in their input order, so the run takes the input's zeros in turn; NaNs come out
+// as a NaN of the type. Many lines: one line a thread, with scratch taken before the parallel
+// region; few long lines: the threads share each line's work.
+#include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "dtype_dispatch.hpp"
@@ -24,8 +25,10 @@
 #include "line_plan.hpp"
 #include "radix_sort.hpp"
 #include "reduce_plan.hpp"
+#include "sort_scratch.hpp"
 #include "strided.hpp"
 #include "vector_sort.hpp"
+#include "zero_signs.hpp"
 
 namespace kf::cpu {
 namespace {
@@ -33,22 +36,17 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kSortMask = kOrderedMask;
+/// Strided lines of up to this many elements are sorted in blocks of side-by-side lines.
+constexpr int64_t kBlockMaxN = int64_t{1} << 16;
 
 /// n uninitialised elements, kept for the next line (no zero-filling of 16M keys).
 template <class V>
 class Buffer {
  public:
-  V* get(int64_t n) {
-    if (n > capacity_) {
-      data_.reset(new V[static_cast<size_t>(n)]);
-      capacity_ = n;
-    }
-    return data_.get();
-  }
+  V* get(int64_t n) { return scratch_.reserve(n); }
 
  private:
-  std::unique_ptr<V[]> data_;
-  int64_t capacity_ = 0;
+  SortScratch<V> scratch_;
 };
 
 /// The scratch of one line (reused across the lines one thread sorts).
@@ -57,33 +55,20 @@ struct LineScratch {
   Buffer<K> keys, tmp_keys;
   Buffer<int64_t> pos, tmp_pos;
   Buffer<uint64_t> pairs;
-  std::vector<uint8_t> zero_signs;
+  Buffer<K> block_in;  // a block of side-by-side lines (sort_block), gathered and sorted
+  Buffer<int64_t> block_out;
 };
 
+/// Reads line `in` (n elements at byte stride si) into keys.
 template <class T>
-bool is_negative_zero(T v) {
-  if constexpr (is_float_key_v<T>) {
-    const auto f = load(v);
-    return f == 0 && std::signbit(f);
-  } else {
-    return false;
-  }
-}
-
-/// Reads line `in` (n elements at byte stride si) into keys; true when it holds a -0.
-template <class T>
-bool read_keys(const char* in, int64_t n, int64_t si, bool descending, int nt,
-               SortKey<T>* keys) {
+void read_keys(const char* in, int64_t n, int64_t si, bool descending, int nt, SortKey<T>* keys) {
   using K = SortKey<T>;
-  bool neg_zero = false;
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static) reduction(| : neg_zero)
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int64_t i = 0; i < n; ++i) {
     const T v = elem(reinterpret_cast<const T*>(in + i * si));  // bool bytes read as != 0
-    neg_zero |= is_negative_zero(v);
     keys[i] = static_cast<K>(sort_key(v) ^ flip);
   }
-  return neg_zero;
 }
 
 /// The key of element i of line `in` (byte stride si), complemented when descending.
@@ -93,40 +78,38 @@ SortKey<T> key_of(const char* in, int64_t i, int64_t si, SortKey<T> flip) {
   return static_cast<SortKey<T>>(sort_key(v) ^ flip);
 }
 
-/// True when line `in` holds a -0 (never for a type without signed zeros).
+/// Writes the sorted values of one line from their keys.
 template <class T>
-bool has_negative_zero(const char* in, int64_t n, int64_t si, int nt) {
-  if constexpr (!is_float_key_v<T>) {
-    return false;
-  } else {
-    bool found = false;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static) reduction(| : found)
-    for (int64_t i = 0; i < n; ++i) {
-      found |= is_negative_zero(*reinterpret_cast<const T*>(in + i * si));
-    }
-    return found;
-  }
-}
-
-/// Writes the sorted values of one line: zeros take the input's zero signs in their order.
-template <class T>
-void write_values(const char* in, char* out, const LinePlan& p, const SortKey<T>* keys,
-                  bool descending, bool neg_zero, int nt, LineScratch<SortKey<T>>& s) {
+void write_values(char* out, const LinePlan& p, const SortKey<T>* keys, bool descending,
+                  int nt) {
   using K = SortKey<T>;
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
 #pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
   for (int64_t i = 0; i < p.n; ++i) at<T>(out, i, p.so) = from_sort_key<T>(K(keys[i] ^ flip));
-  if (!neg_zero) return;
-  s.zero_signs.clear();
-  for (int64_t i = 0; i < p.n; ++i) {
-    const T v = *reinterpret_cast<const T*>(in + i * p.si);
-    if (load(v) == 0) s.zero_signs.push_back(is_negative_zero(v) ? 1 : 0);
+}
+
+/// sort's values of one line, every zero +0.
+template <class T>
+void sort_keys_to_values(const LinePlan& p, const char* in, char* out, bool descending, int nt,
+                         LineScratch<SortKey<T>>& s) {
+  using K = SortKey<T>;
+  if constexpr (vector_sortable_v<K>) {
+    if (p.n > kInsertionMax) {
+      const K flip = descending ? static_cast<K>(~K{0}) : K{0};
+      K* keys = p.so == int64_t{sizeof(T)} ? reinterpret_cast<K*>(out) : s.keys.get(p.n);
+      // Each sorted run becomes values while it is in the cache (in place when keys is out).
+      const auto values = [&](int64_t lo, int64_t hi) {
+        for (int64_t i = lo; i < hi; ++i) at<T>(out, i, p.so) = from_sort_key<T>(K(keys[i] ^ flip));
+      };
+      vector_sort_into(keys, p.n, nt, [&](int64_t i) { return key_of<T>(in, i, p.si, flip); },
+                       values);
+      return;
+    }
   }
-  size_t z = 0;
-  for (int64_t i = 0; i < p.n && z < s.zero_signs.size(); ++i) {
-    T& o = at<T>(out, i, p.so);
-    if (load(o) == 0 && s.zero_signs[z++] != 0) o = convert<T>(-0.0);
-  }
+  read_keys<T>(in, p.n, p.si, descending, nt, s.keys.get(p.n));
+  RadixBuffers<K, int64_t> b{s.keys.get(p.n), s.tmp_keys.get(p.n), nullptr, nullptr};
+  radix_sort(b, p.n, nt);
+  write_values<T>(out, p, b.keys, descending, nt);
 }
 
 /// sort's values of one line.
@@ -134,20 +117,14 @@ template <class T>
 void sort_values(const LinePlan& p, const char* in, char* out, bool descending, int nt,
                  LineScratch<SortKey<T>>& s) {
   using K = SortKey<T>;
-  if constexpr (vector_sortable_v<K>) {
-    if (p.n > kInsertionMax) {
-      const K flip = descending ? static_cast<K>(~K{0}) : K{0};
-      K* keys = p.so == int64_t{sizeof(T)} ? reinterpret_cast<K*>(out) : s.keys.get(p.n);
-      vector_sort_into(keys, p.n, nt, [&](int64_t i) { return key_of<T>(in, i, p.si, flip); });
-      const bool neg_zero = has_negative_zero<T>(in, p.n, p.si, nt);
-      write_values<T>(in, out, p, keys, descending, neg_zero, nt, s);
-      return;
-    }
+  sort_keys_to_values<T>(p, in, out, descending, nt, s);
+  if constexpr (is_float_key_v<T>) {
+    const K flip = descending ? static_cast<K>(~K{0}) : K{0};
+    const auto [first, count] = zero_run<T>(out, p.so, p.n, flip);
+    if (count == 0) return;  // no zeros: the common case costs two binary searches
+    const ZeroCounts zeros = scan_zeros<T>(in, p.n, p.si, nt);
+    if (zeros.negative) restore_zero_signs<T>(in, p.si, out, p.so, p.n, first, zeros);
   }
-  const bool neg_zero = read_keys<T>(in, p.n, p.si, descending, nt, s.keys.get(p.n));
-  RadixBuffers<K, int64_t> b{s.keys.get(p.n), s.tmp_keys.get(p.n), nullptr, nullptr};
-  radix_sort(b, p.n, nt);
-  write_values<T>(in, out, p, b.keys, descending, neg_zero, nt, s);
 }
 
 /// argsort of one line by the vectorised sort of key << 32 | position pairs (32-bit keys).
@@ -158,13 +135,17 @@ void argsort_pairs(const LinePlan& p, const char* in, char* out, bool descending
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
   uint64_t* pairs = p.so == int64_t{sizeof(int64_t)} ? reinterpret_cast<uint64_t*>(out)
                                                      : s.pairs.get(p.n);
-  vector_sort_into(pairs, p.n, nt, [&](int64_t i) {
-    return uint64_t{key_of<T>(in, i, p.si, flip)} << 32 | static_cast<uint64_t>(i);
-  });
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int64_t i = 0; i < p.n; ++i) {
-    at<int64_t>(out, i, p.so) = static_cast<int64_t>(pairs[i] & 0xffffffffu);
-  }
+  const auto positions = [&](int64_t lo, int64_t hi) {  // in place when pairs is out
+    for (int64_t i = lo; i < hi; ++i) {
+      at<int64_t>(out, i, p.so) = static_cast<int64_t>(pairs[i] & 0xffffffffu);
+    }
+  };
+  vector_sort_into(
+      pairs, p.n, nt,
+      [&](int64_t i) {
+        return uint64_t{key_of<T>(in, i, p.si, flip)} << 32 | static_cast<uint64_t>(i);
+      },
+      positions);
 }
 
 /// argsort of one line by the radix sort, positions alongside.
@@ -198,31 +179,128 @@ void sort_line(const LinePlan& p, const char* in, char* out, bool descending, bo
   argsort_radix<T>(p, in, out, descending, nt, s);
 }
 
+/// Takes the scratch sort_line uses for one line of p on one thread (it allocates nothing then).
+template <class T>
+void reserve_line_scratch(const LinePlan& p, bool positions, LineScratch<SortKey<T>>& s) {
+  using K = SortKey<T>;
+  const bool vector = p.n > kInsertionMax;
+  if (!positions && vector && vector_sortable_v<K>) {
+    if (p.so != int64_t{sizeof(T)}) s.keys.get(p.n);
+    return;
+  }
+  if (positions && vector && vector_sortable_v<uint64_t> && sizeof(K) == 4 &&
+      p.n <= (int64_t{1} << 32)) {
+    if (p.so != int64_t{sizeof(int64_t)}) s.pairs.get(p.n);
+    return;
+  }
+  s.keys.get(p.n);
+  s.tmp_keys.get(p.n);
+  if (positions) {
+    s.pos.get(p.n);
+    s.tmp_pos.get(p.n);
+  }
+}
+
+/// Lines gathered into one block when they lie side by side: a cache line of each row.
+template <class T>
+int64_t block_lines(const LinePlan& p) {
+  const bool strided = p.si != int64_t{sizeof(T)} || p.so != int64_t{sizeof(T)};
+  return strided && p.n <= kBlockMaxN && p.lines.numel_out > 1 ? 64 / int64_t{sizeof(T)} : 1;
+}
+
+/// The same plan over contiguous lines (a block's, in its scratch).
+inline LinePlan contiguous(LinePlan p, int64_t in_elem, int64_t out_elem) {
+  p.si = in_elem;
+  p.so = out_elem;
+  return p;
+}
+
+/// Sorts `count` lines whose elements lie side by side in `in` and in `out` (a dim of stride 1
+/// beside the sorted one): gathered a row at a time into contiguous lines, sorted there and
+/// scattered back a row at a time, so each cache line of the strided rows is read and written
+/// once, not once per line.
+template <class T>
+void sort_block(const LinePlan& p, const char* in, char* out, int64_t count, bool descending,
+                bool positions, LineScratch<SortKey<T>>& s) {
+  const int64_t oe = positions ? int64_t{sizeof(int64_t)} : int64_t{sizeof(T)};
+  const LinePlan q = contiguous(p, sizeof(T), oe);
+  T* rows = reinterpret_cast<T*>(s.block_in.get(count * p.n));
+  char* sorted = reinterpret_cast<char*>(s.block_out.get(count * p.n));
+  for (int64_t i = 0; i < p.n; ++i) {
+    const T* row = reinterpret_cast<const T*>(in + i * p.si);
+    for (int64_t j = 0; j < count; ++j) rows[j * p.n + i] = row[j];
+  }
+  for (int64_t j = 0; j < count; ++j) {
+    sort_line<T>(q, reinterpret_cast<const char*>(rows + j * p.n), sorted + j * p.n * oe,
+                 descending, positions, 1, s);
+  }
+  for (int64_t i = 0; i < p.n; ++i) {
+    char* row = out + i * p.so;
+    for (int64_t j = 0; j < count; ++j) std::memcpy(row + j * oe, sorted + (j * p.n + i) * oe, oe);
+  }
+}
+
+/// Sorts group g of `group` lines: as a block when they lie side by side, else line by line.
+template <class T>
+void sort_group(const LinePlan& p, const char* in, char* out, int64_t g, int64_t group,
+                bool descending, bool positions, LineScratch<SortKey<T>>& s) {
+  const ReducePlan& rp = p.lines;
+  const int64_t first = g * group, count = std::min(group, rp.numel_out - first);
+  const int64_t oe = positions ? int64_t{sizeof(int64_t)} : int64_t{sizeof(T)};
+  int64_t in0, out0;
+  kept_offsets(rp, first, in0, out0);
+  bool side_by_side = count > 1;
+  for (int64_t j = 1; j < count && side_by_side; ++j) {
+    int64_t in_off, out_off;
+    kept_offsets(rp, first + j, in_off, out_off);
+    side_by_side = in_off == in0 + j * int64_t{sizeof(T)} && out_off == out0 + j * oe;
+  }
+  if (side_by_side) {
+    sort_block<T>(p, in + in0, out + out0, count, descending, positions, s);
+    return;
+  }
+  for (int64_t o = first; o < first + count; ++o) {
+    int64_t in_off, out_off;
+    kept_offsets(rp, o, in_off, out_off);
+    sort_line<T>(p, in + in_off, out + out_off, descending, positions, 1, s);
+  }
+}
+
 template <class T>
 void run_sort(const kf_tensor_view_t& in, const kf_tensor_view_t& out, int64_t dim,
               bool descending, bool positions, const char* op) {
-  const LinePlan p = make_line_plan(in, out, dim, sizeof(T), op,
-                                    positions ? int64_t{sizeof(int64_t)} : int64_t{sizeof(T)});
+  const int64_t oe = positions ? int64_t{sizeof(int64_t)} : int64_t{sizeof(T)};
+  const LinePlan p = make_line_plan(in, out, dim, sizeof(T), op, oe);
   const ReducePlan& rp = p.lines;
   if (rp.numel_out == 0 || p.n == 0) return;
   const char* in_data = static_cast<const char*>(in.data);
   char* out_data = static_cast<char*>(out.data);
   const int nt = threads_for(rp.numel_out * p.n);
-  auto line = [&](int64_t o, int line_threads, LineScratch<SortKey<T>>& s) {
-    int64_t in_off, out_off;
-    kept_offsets(rp, o, in_off, out_off);
-    sort_line<T>(p, in_data + in_off, out_data + out_off, descending, positions, line_threads, s);
-  };
   if (rp.numel_out < nt) {  // few long lines: the threads share each line
     LineScratch<SortKey<T>> s;
-    for (int64_t o = 0; o < rp.numel_out; ++o) line(o, nt, s);
+    for (int64_t o = 0; o < rp.numel_out; ++o) {
+      int64_t in_off, out_off;
+      kept_offsets(rp, o, in_off, out_off);
+      sort_line<T>(p, in_data + in_off, out_data + out_off, descending, positions, nt, s);
+    }
     return;
   }
-#pragma omp parallel num_threads(nt)
-  {
-    LineScratch<SortKey<T>> s;
-#pragma omp for schedule(static)
-    for (int64_t o = 0; o < rp.numel_out; ++o) line(o, 1, s);
+  // Many lines, one a thread (or a block of them): the scratch is taken here, as no exception
+  // may leave the parallel region.
+  const int64_t group = block_lines<T>(p);
+  std::vector<LineScratch<SortKey<T>>> scratch(static_cast<size_t>(nt));
+  for (auto& s : scratch) {
+    reserve_line_scratch<T>(p, positions, s);
+    if (group == 1) continue;
+    reserve_line_scratch<T>(contiguous(p, sizeof(T), oe), positions, s);
+    s.block_in.get(group * p.n);
+    s.block_out.get(group * p.n);
+  }
+  const int64_t groups = (rp.numel_out + group - 1) / group;
+#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
+  for (int64_t g = 0; g < groups; ++g) {
+    sort_group<T>(p, in_data, out_data, g, group, descending, positions,
+                  scratch[static_cast<size_t>(omp_get_thread_num())]);
   }
 }
 

@@ -7,10 +7,13 @@
 // (sort's values), or keys that are all distinct (argsort's key-and-position pairs).
 //
 // On a 2-core AMD EPYC (AVX2): one vqsort of 16M uint32 keys takes 250 ms, 2.7x less than the
-// byte-wise radix sort of radix_sort.hpp on one thread; sort of 16M float32 values, 212 ms on
-// two threads (splitters 0.1 ms, counts 10, moves 50, the parts' vqsorts 125), where numpy's
-// np.sort takes 254 ms in the same run. 16-bit keys stay with the radix sort (two passes;
-// Highway 1.0's vqsort of them is slower).
+// byte-wise radix sort of radix_sort.hpp on one thread. On a 2-vCPU Xeon (AVX-512) it is
+// also ahead of a parallel LSD radix sort with 8- or 11-bit digits and write-combining
+// streaming stores (the move of each pass is bound by the memory, and 3 or 4 passes of it cost
+// more than vqsort's vectorised partitions; 64-bit keys, 6 passes, twice as slow), and of
+// buckets sized to the level-2 cache first (the scalar count and move of every key cost more
+// than they save); docs/backends.md, "Sorting", has the numbers. 16-bit keys stay with the
+// radix sort (two passes; Highway 1.0's vqsort of them is slower).
 //
 // Without Highway (KF_CPU_HAVE_HWY=0) kVectorSort is false and callers use radix_sort.hpp.
 #pragma once
@@ -187,17 +190,10 @@ void scatter_buckets(int64_t lo, int64_t hi, const K* s, int m, const KeyAt& key
 
 }  // namespace vector_sort_detail
 
-/// Writes the keys key_at(0) .. key_at(n - 1) to dst[0..n) in ascending order, with up to nt
-/// threads. key_at is called twice per key, from several threads at once.
-template <class K, class KeyAt>
-void vector_sort_into(K* dst, int64_t n, int nt, const KeyAt& key_at) {
+/// Sorts with a part per thread: keys to their parts by splitters, then each part sorted.
+template <class K, class KeyAt, class Done>
+void split_and_sort(K* dst, int64_t n, int parts, const KeyAt& key_at, const Done& done) {
   namespace d = vector_sort_detail;
-  const int parts = static_cast<int>(std::clamp<int64_t>(n / d::kMinPart, 1, std::max(nt, 1)));
-  if (parts == 1) {
-    for (int64_t i = 0; i < n; ++i) dst[i] = key_at(i);
-    vqsort_keys(dst, n);
-    return;
-  }
   const std::vector<K> s = d::splitters<K>(n, parts, key_at);
   const int m = static_cast<int>(s.size());
   const int buckets = 2 * m + 1;
@@ -213,12 +209,7 @@ void vector_sort_into(K* dst, int64_t n, int nt, const KeyAt& key_at) {
   int64_t at = 0;
   for (int b = 0; b < buckets; ++b) {
     bucket_start[static_cast<size_t>(b)] = at;
-    for (int t = 0; t < parts; ++t) {
-      int64_t& o = offset[static_cast<size_t>(t) * buckets + b];
-      const int64_t count = o;
-      o = at;
-      at += count;
-    }
+    for (int t = 0; t < parts; ++t) at += std::exchange(offset[size_t(t) * buckets + b], at);
   }
   bucket_start[static_cast<size_t>(buckets)] = at;
   // Each thread scatters with its own copy of its places: neighbouring threads' would share
@@ -232,10 +223,29 @@ void vector_sort_into(K* dst, int64_t n, int nt, const KeyAt& key_at) {
   // The even buckets hold the keys between splitters; the odd ones, keys equal to a splitter,
   // are in order already.
 #pragma omp parallel for num_threads(parts) schedule(dynamic, 1)
-  for (int r = 0; r <= m; ++r) {
-    const int64_t lo = bucket_start[static_cast<size_t>(2 * r)];
-    vqsort_keys(dst + lo, bucket_start[static_cast<size_t>(2 * r + 1)] - lo);
+  for (int b = 0; b < buckets; ++b) {
+    const int64_t lo = bucket_start[static_cast<size_t>(b)];
+    const int64_t hi = bucket_start[static_cast<size_t>(b) + 1];
+    if (b % 2 == 0) vqsort_keys(dst + lo, hi - lo);
+    done(lo, hi);
   }
+}
+
+/// Writes the keys key_at(0) .. key_at(n - 1) to dst[0..n) in ascending order, with up to nt
+/// threads, and calls done(lo, hi) for each run [lo, hi) of the result as soon as it is sorted,
+/// from the thread that sorted it (the runs cover [0, n) once; no second parallel pass).
+/// key_at is called twice per key, from several threads at once.
+template <class K, class KeyAt, class Done>
+void vector_sort_into(K* dst, int64_t n, int nt, const KeyAt& key_at, const Done& done) {
+  namespace d = vector_sort_detail;
+  const int parts = static_cast<int>(std::clamp<int64_t>(n / d::kMinPart, 1, std::max(nt, 1)));
+  if (parts > 1) {
+    split_and_sort(dst, n, parts, key_at, done);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) dst[i] = key_at(i);
+  vqsort_keys(dst, n);
+  done(0, n);
 }
 
 }  // namespace kf::cpu

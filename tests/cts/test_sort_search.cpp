@@ -1,9 +1,9 @@
 // CTS: sort and argsort (each dim, both directions, stability, NaN above +inf, -0 equal to
 // +0 with its sign kept, long lines past the insertion sort, strided inputs, long lines with
-// ties on one to three threads), nonzero_static and nonzero (row-major coordinates, NaN and
-// bool bytes, fill rows, a large random mask cut short on one to three threads), searchsorted
-// (both sides, promotion, NaN), cumprod; and the errors: complex dtypes, bad dims, a 0-dim
-// nonzero, a 2-D sequence.
+// ties on one to three threads, lines of zeros only and of one key, many lines with zeros),
+// nonzero_static and nonzero (row-major coordinates, NaN and bool bytes, fill rows, a large
+// random mask cut short on one to three threads), searchsorted (both sides, promotion, NaN),
+// cumprod; and the errors: complex dtypes, bad dims, a 0-dim nonzero, a 2-D sequence.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -199,6 +199,57 @@ TEST_P(SortAny, LongLinesWithTiesOnOneToThreeThreads) {
         expect_signed_zeros(r, want);
         CTS_ASSERT_OK(kf_argsort(t.get(), 0, desc, true, p.put()));
         EXPECT_TRUE(matches(p, order_line(dv, desc), {n}, KF_INT64));
+      }
+    }
+  }
+  if (before > 0) CTS_EXPECT_OK(kf_set_num_threads(before));
+}
+
+TEST_P(SortAny, ZeroRunsAndEqualKeysOfLongAndManyLines) {
+  // Lines whose zeros (of both signs, in a known order) are the whole line, or one run between
+  // negatives, NaNs and positives; a long line of one key; and [48, 5000] sorted along each dim
+  // (many lines, one a thread, contiguous and strided), on one and two threads.
+  int32_t before = 0;
+  CTS_ASSERT_OK(kf_get_num_threads(&before));
+  const int64_t n = 150000;
+  Values zeros(static_cast<size_t>(n)), mixed(static_cast<size_t>(n), 0.0), same(zeros.size(), 3);
+  for (size_t i = 0; i < zeros.size(); ++i) zeros[i] = (i * 7919) % 3 == 0 ? -0.0 : 0.0;
+  const Values noise = pseudo_random(zeros.size(), -4, 4, 79, true);
+  for (size_t i = 0; i < mixed.size(); ++i) {
+    if (i % 5 == 1) mixed[i] = i % 4 == 0 ? -0.0 : 0.0;
+    if (i % 5 >= 2) mixed[i] = i % 97 == 0 ? NAN : noise[i];
+  }
+  for (size_t i = 0; i < mixed.size(); i += 10) mixed[i] = -0.0;
+  const Values grid = pseudo_random(48 * 5000, -3, 3, 83, true);
+  Values signed_grid = grid;
+  for (size_t i = 0; i < signed_grid.size(); i += 7) signed_grid[i] = i % 2 ? -0.0 : 0.0;
+  struct Case { const Values* v; Shape shape; };
+  const Case cases[] = {{&zeros, {n}}, {&mixed, {n}}, {&same, {n}}, {&signed_grid, {48, 5000}}};
+  for (kf_dtype_t d : {KF_FLOAT32, KF_FLOAT64, KF_BFLOAT16}) {
+    CTS_REQUIRE_IN_LOOP(d, "sort");
+    for (const Case& c : cases) {
+      Tensor t = make(*c.v, c.shape, d);
+      for (int32_t threads : {1, 2}) {
+        CTS_ASSERT_OK(kf_set_num_threads(threads));
+        for (int64_t dim = 0; dim < static_cast<int64_t>(c.shape.size()); ++dim) {
+          for (bool desc : {false, true}) {
+            SCOPED_TRACE(std::string(dtype_str(d)) + ", " + std::to_string(c.v->size()) +
+                         " values, dim " + std::to_string(dim) + ", " + std::to_string(threads) +
+                         (desc ? " threads, descending" : " threads, ascending"));
+            Tensor r, p;
+            CTS_ASSERT_OK(kf_sort(t.get(), dim, desc, true, r.put()));
+            const Values want = red::map_lines(*c.v, c.shape, dim, [&](const Values& l) {
+              return sorted_line(l, desc);
+            });
+            EXPECT_TRUE(matches(r, want, c.shape, d));
+            expect_signed_zeros(r, want);
+            CTS_ASSERT_OK(kf_argsort(t.get(), dim, desc, true, p.put()));
+            const Values order = red::map_lines(*c.v, c.shape, dim, [&](const Values& l) {
+              return order_line(l, desc);
+            });
+            EXPECT_TRUE(matches(p, order, c.shape, KF_INT64));
+          }
+        }
       }
     }
   }

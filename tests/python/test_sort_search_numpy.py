@@ -66,6 +66,27 @@ def test_sort_and_argsort(dtype, descending, data):
         np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint64"])
+@pytest.mark.parametrize("shape,axis", [((70000,), 0), ((3000, 37), 0), ((5, 400, 21), 1)])
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_long_and_side_by_side_lines(dtype, shape, axis, descending):
+    """Lines long enough for the threads to share them, and lines along a dim that is not the
+    last (sorted in blocks of side-by-side lines): ties, NaNs and zeros of both signs."""
+    rng = np.random.default_rng(5)
+    a = rng.integers(-20, 20, size=shape).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        flat = a.reshape(-1)
+        flat[::13] = -0.0
+        flat[::29] = np.nan
+        flat[5::31] = 0.0
+    order = np_argsort(a, axis, descending)
+    same(kf.argsort(kf.asarray(a), axis=axis, descending=descending), order)
+    got = kf.sort(kf.asarray(a), axis=axis, descending=descending)
+    want = np.take_along_axis(a, order, axis=axis)
+    same(got, want)
+    np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want))
+
+
 def test_sort_refuses_complex():
     with pytest.raises(Exception, match="complex"):
         kf.sort(kf.asarray([1 + 2j, 3j]))
