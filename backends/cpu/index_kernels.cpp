@@ -24,6 +24,7 @@
 #include "dense.hpp"
 #include "dtype_dispatch.hpp"
 #include "kernels.hpp"
+#include "kernforge/index_errors.hpp"
 #include "parallel.hpp"
 #include "strided.hpp"
 
@@ -34,14 +35,6 @@ namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kIndexMask = kAllMask;
 constexpr uint32_t kIndexAddMask = kNumericMask | kComplexMask;  // a sum: every dtype but bool
-
-[[noreturn]] void bad_index(int64_t value, int64_t position, int32_t dim, int64_t size) {
-  std::string msg = "index " + std::to_string(value) + " (at position " +
-                    std::to_string(position) + " of index) is out of range for dim " +
-                    std::to_string(dim) + " of size " + std::to_string(size);
-  msg += size > 0 ? " (valid: 0.." + std::to_string(size - 1) + ")" : " (the dim is empty)";
-  throw kf::plugin::KernelError(KF_INVALID_ARGUMENT, msg);
-}
 
 /// The values of a 0-dim or 1-D int32/int64 index, each checked against a size: a contiguous
 /// int64 index is read where it lies, any other one is copied to int64 first.
@@ -88,7 +81,8 @@ class Indices {
     }
     if (lo >= 0 && hi < size) return;
     for (int64_t i = 0; i < n_; ++i) {
-      if (data_[i] < 0 || data_[i] >= size) bad_index(data_[i], i, dim, size);
+      if (data_[i] < 0 || data_[i] >= size)
+        throw kf::plugin::index_out_of_range(data_[i], i, dim, size);
     }
   }
 
@@ -255,7 +249,8 @@ void gather_rows(const ops::gather::Args& a, const GatherGeom& g) {
       ip += (rem % g.shape[d]) * g.is[d];
       rem /= g.shape[d];
     }
-    if (index[ip] < 0 || index[ip] >= g.size) bad_index(index[ip], i, g.dim, g.size);
+    if (index[ip] < 0 || index[ip] >= g.size)
+      throw kf::plugin::index_out_of_range(index[ip], i, g.dim, g.size);
   }
 }
 

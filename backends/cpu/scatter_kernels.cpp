@@ -15,6 +15,7 @@
 #include "dense.hpp"
 #include "dtype_dispatch.hpp"
 #include "kernels.hpp"
+#include "kernforge/index_errors.hpp"
 #include "parallel.hpp"
 #include "strided.hpp"
 
@@ -63,11 +64,7 @@ void check_indices(const ops::scatter_add_::Args& a, const ScatterGeom& g) {
   for (int64_t i = 0; i < a.index.numel; ++i) {
     const int64_t v = index[index_offset(g, i)];
     if (v >= 0 && v < g.size) continue;
-    std::string msg = "scatter_add_: index " + std::to_string(v) + " (at position " +
-                      std::to_string(i) + " of index) is out of range for dim " +
-                      std::to_string(g.dim) + " of size " + std::to_string(g.size);
-    msg += g.size > 0 ? " (valid: 0.." + std::to_string(g.size - 1) + ")" : " (the dim is empty)";
-    throw kf::plugin::KernelError(KF_INVALID_ARGUMENT, msg);
+    throw kf::plugin::index_out_of_range(v, i, g.dim, g.size, "scatter_add_: ");
   }
 }
 

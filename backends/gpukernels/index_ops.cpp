@@ -23,6 +23,7 @@
 #include "cuda_dtypes.hpp"
 #include "index_launch.hpp"
 #include "kernel_scope.hpp"
+#include "kernforge/index_errors.hpp"
 #include "kernforge/plugin.hpp"
 #include "operands.hpp"
 
@@ -32,14 +33,6 @@ namespace {
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kIndexMask = kCudaDtypes;  // the CPU's kAllMask
-
-[[noreturn]] void bad_index(int64_t value, int64_t position, int32_t dim, int64_t size) {
-  std::string msg = "index " + std::to_string(value) + " (at position " +
-                    std::to_string(position) + " of index) is out of range for dim " +
-                    std::to_string(dim) + " of size " + std::to_string(size);
-  msg += size > 0 ? " (valid: 0.." + std::to_string(size - 1) + ")" : " (the dim is empty)";
-  throw kf::plugin::KernelError(KF_INVALID_ARGUMENT, msg);
-}
 
 /// The element offset of row-major position `i` of `v`.
 int64_t offset_of(const kf_tensor_view_t& v, int64_t i) {
@@ -97,7 +90,8 @@ void check_indices(const KernelScope& scope, const kf_tensor_view_t& index, int3
   check(cudaStreamSynchronize(stream), op);
   if (first == ULLONG_MAX) return;
   const int64_t position = static_cast<int64_t>(first);
-  bad_index(read_index_value(index, position, stream), position, dim, size);
+  throw kf::plugin::index_out_of_range(read_index_value(index, position, stream), position, dim,
+                                       size);
 }
 
 void require_index_dtype(const kf_tensor_view_t& index, bool int32_ok, const char* op) {

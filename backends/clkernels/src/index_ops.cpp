@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "clkernels/kernels.hpp"
+#include "kernforge/index_errors.hpp"
 #include "ops.hpp"
 #include "run.hpp"
 
@@ -34,14 +35,6 @@ namespace kf::clk {
 namespace {
 
 namespace ops = kf::plugin::ops;
-
-[[noreturn]] void bad_index(int64_t value, int64_t position, int32_t dim, int64_t size) {
-  std::string msg = "index " + std::to_string(value) + " (at position " +
-                    std::to_string(position) + " of index) is out of range for dim " +
-                    std::to_string(dim) + " of size " + std::to_string(size);
-  msg += size > 0 ? " (valid: 0.." + std::to_string(size - 1) + ")" : " (the dim is empty)";
-  throw kf::plugin::KernelError(KF_INVALID_ARGUMENT, msg);
-}
 
 /// The element offset of row-major position `i` of `v`.
 int64_t offset_of(const kf_tensor_view_t& v, int64_t i) {
@@ -81,7 +74,7 @@ void check_indices(const kf_kernel_call_t& call, Device& device, const kf_tensor
     } else {
       std::memcpy(&v, raw.data() + at, 8);
     }
-    if (v < 0 || v >= size) bad_index(v, i, dim, size);
+    if (v < 0 || v >= size) throw kf::plugin::index_out_of_range(v, i, dim, size);
   }
 }
 
