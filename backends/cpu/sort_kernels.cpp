@@ -9,8 +9,9 @@
 //    the vectorised sort (vector_sort.hpp), in the output's own memory when its line is
 //    contiguous; 8- and 16-bit keys through the radix sort;
 //  - argsort's positions: the 32-bit keys of a line of up to 2^32 elements become 64-bit pairs
-//    key << 32 | position, all distinct, whose vectorised sort is the stable order (in the
-//    int64 output's own memory); 8-, 16- and 64-bit keys through the radix sort, positions
+//    key << 32 | position, all distinct, whose sort is the stable order (on two threads the
+//    halves and merge, the merge writing positions; else the vectorised sort, in the int64
+//    output's own memory); 8-, 16- and 64-bit keys through the radix sort, positions
 //    alongside.
 // sort writes each zero's own sign back (zero_signs.hpp): the zeros of a line form one run in
 // the result, in their input order, so the run takes the input's zeros in turn; NaNs come out
@@ -145,6 +146,15 @@ void argsort_pairs(const LinePlan& p, const char* in, char* out, bool descending
                    LineScratch<SortKey<T>>& s) {
   using K = SortKey<T>;
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
+  const auto pair_at = [&](int64_t i) {
+    return uint64_t{key_of<T>(in, i, p.si, flip)} << 32 | static_cast<uint64_t>(i);
+  };
+  if (nt == 2) {  // as sort_keys_to_values: halves merged straight to positions
+    halves_sort_merge(s.pairs.get(p.n), p.n, pair_at, [&](int64_t i, uint64_t pair) {
+      at<int64_t>(out, i, p.so) = static_cast<int64_t>(pair & 0xffffffffu);
+    });
+    return;
+  }
   uint64_t* pairs = p.so == int64_t{sizeof(int64_t)} ? reinterpret_cast<uint64_t*>(out)
                                                      : s.pairs.get(p.n);
   const auto positions = [&](int64_t lo, int64_t hi) {  // in place when pairs is out
@@ -152,12 +162,7 @@ void argsort_pairs(const LinePlan& p, const char* in, char* out, bool descending
       at<int64_t>(out, i, p.so) = static_cast<int64_t>(pairs[i] & 0xffffffffu);
     }
   };
-  vector_sort_into(
-      pairs, p.n, nt,
-      [&](int64_t i) {
-        return uint64_t{key_of<T>(in, i, p.si, flip)} << 32 | static_cast<uint64_t>(i);
-      },
-      positions);
+  vector_sort_into(pairs, p.n, nt, pair_at, positions);
 }
 
 /// argsort of one line by the radix sort, positions alongside.
