@@ -102,9 +102,9 @@ void sort_keys_to_values(const LinePlan& p, const char* in, char* out, bool desc
       const K flip = descending ? static_cast<K>(~K{0}) : K{0};
       const auto key_at = [&](int64_t i) { return key_of<T>(in, i, p.si, flip); };
       // Two threads: halves by position, each sorted, then merged straight to values
-      // (merge_sort.hpp); it beat the value split of vector_sort_into at every length that
-      // gets two threads. More threads keep the value split, which uses them all.
-      if (nt == 2) {
+      // (merge_sort.hpp); it beat the value split of vector_sort_into at every length it
+      // serves. More threads keep the value split, which uses them all.
+      if (use_halves_merge(p.n, nt)) {
         halves_sort_merge(s.keys.get(p.n), p.n, key_at, [&](int64_t i, K k) {
           at<T>(out, i, p.so) = from_sort_key<T>(K(k ^ flip));
         });
@@ -149,7 +149,7 @@ void argsort_pairs(const LinePlan& p, const char* in, char* out, bool descending
   const auto pair_at = [&](int64_t i) {
     return uint64_t{key_of<T>(in, i, p.si, flip)} << 32 | static_cast<uint64_t>(i);
   };
-  if (nt == 2) {  // as sort_keys_to_values: halves merged straight to positions
+  if (use_halves_merge(p.n, nt)) {  // as sort_keys_to_values, the merge writing positions
     halves_sort_merge(s.pairs.get(p.n), p.n, pair_at, [&](int64_t i, uint64_t pair) {
       at<int64_t>(out, i, p.so) = static_cast<int64_t>(pair & 0xffffffffu);
     });
