@@ -4,11 +4,14 @@
 // complemented for descending), sorted, and written back as values or as int64 positions.
 // Every sort is stable, so `stable=False` sorts the same way:
 //  - sort's values: equal keys are equal values, so any order of them gives the stable result.
-//    32- and 64-bit keys go through the vectorised sort (vector_sort.hpp), in the output's own
-//    memory when its line is contiguous; 8- and 16-bit keys through the radix sort;
+//    32- and 64-bit keys: on two threads, each sorts a half of the line by position and both
+//    merge the halves straight to values (merge_sort.hpp); on one thread or more than two,
+//    the vectorised sort (vector_sort.hpp), in the output's own memory when its line is
+//    contiguous; 8- and 16-bit keys through the radix sort;
 //  - argsort's positions: the 32-bit keys of a line of up to 2^32 elements become 64-bit pairs
-//    key << 32 | position, all distinct, whose vectorised sort is the stable order (in the
-//    int64 output's own memory); 8-, 16- and 64-bit keys through the radix sort, positions
+//    key << 32 | position, all distinct, whose sort is the stable order (on two threads the
+//    halves and merge, the merge writing positions; else the vectorised sort, in the int64
+//    output's own memory); 8-, 16- and 64-bit keys through the radix sort, positions
 //    alongside.
 // sort writes each zero's own sign back (zero_signs.hpp): the zeros of a line form one run in
 // the result, in their input order, so the run takes the input's zeros in turn; NaNs come out
@@ -23,6 +26,7 @@
 #include "elementwise.hpp"
 #include "kernels.hpp"
 #include "line_plan.hpp"
+#include "merge_sort.hpp"
 #include "radix_sort.hpp"
 #include "reduce_plan.hpp"
 #include "sort_scratch.hpp"
@@ -96,13 +100,22 @@ void sort_keys_to_values(const LinePlan& p, const char* in, char* out, bool desc
   if constexpr (vector_sortable_v<K>) {
     if (p.n > kInsertionMax) {
       const K flip = descending ? static_cast<K>(~K{0}) : K{0};
+      const auto key_at = [&](int64_t i) { return key_of<T>(in, i, p.si, flip); };
+      // Two threads: halves by position, each sorted, then merged straight to values
+      // (merge_sort.hpp); it beat the value split of vector_sort_into at every length it
+      // serves. More threads keep the value split, which uses them all.
+      if (use_halves_merge(p.n, nt)) {
+        halves_sort_merge(s.keys.get(p.n), p.n, key_at, [&](int64_t i, K k) {
+          at<T>(out, i, p.so) = from_sort_key<T>(K(k ^ flip));
+        });
+        return;
+      }
       K* keys = p.so == int64_t{sizeof(T)} ? reinterpret_cast<K*>(out) : s.keys.get(p.n);
       // Each sorted run becomes values while it is in the cache (in place when keys is out).
       const auto values = [&](int64_t lo, int64_t hi) {
         for (int64_t i = lo; i < hi; ++i) at<T>(out, i, p.so) = from_sort_key<T>(K(keys[i] ^ flip));
       };
-      vector_sort_into(keys, p.n, nt, [&](int64_t i) { return key_of<T>(in, i, p.si, flip); },
-                       values);
+      vector_sort_into(keys, p.n, nt, key_at, values);
       return;
     }
   }
@@ -133,6 +146,15 @@ void argsort_pairs(const LinePlan& p, const char* in, char* out, bool descending
                    LineScratch<SortKey<T>>& s) {
   using K = SortKey<T>;
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
+  const auto pair_at = [&](int64_t i) {
+    return uint64_t{key_of<T>(in, i, p.si, flip)} << 32 | static_cast<uint64_t>(i);
+  };
+  if (use_halves_merge(p.n, nt)) {  // as sort_keys_to_values, the merge writing positions
+    halves_sort_merge(s.pairs.get(p.n), p.n, pair_at, [&](int64_t i, uint64_t pair) {
+      at<int64_t>(out, i, p.so) = static_cast<int64_t>(pair & 0xffffffffu);
+    });
+    return;
+  }
   uint64_t* pairs = p.so == int64_t{sizeof(int64_t)} ? reinterpret_cast<uint64_t*>(out)
                                                      : s.pairs.get(p.n);
   const auto positions = [&](int64_t lo, int64_t hi) {  // in place when pairs is out
@@ -140,12 +162,7 @@ void argsort_pairs(const LinePlan& p, const char* in, char* out, bool descending
       at<int64_t>(out, i, p.so) = static_cast<int64_t>(pairs[i] & 0xffffffffu);
     }
   };
-  vector_sort_into(
-      pairs, p.n, nt,
-      [&](int64_t i) {
-        return uint64_t{key_of<T>(in, i, p.si, flip)} << 32 | static_cast<uint64_t>(i);
-      },
-      positions);
+  vector_sort_into(pairs, p.n, nt, pair_at, positions);
 }
 
 /// argsort of one line by the radix sort, positions alongside.

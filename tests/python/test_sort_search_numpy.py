@@ -66,8 +66,10 @@ def test_sort_and_argsort(dtype, descending, data):
         np.testing.assert_array_equal(np.signbit(got.numpy()), np.signbit(want))
 
 
-@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "uint64"])
-@pytest.mark.parametrize("shape,axis", [((70000,), 0), ((3000, 37), 0), ((5, 400, 21), 1)])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int8", "int32", "uint64"])
+@pytest.mark.parametrize(
+    "shape,axis", [((70000,), 0), ((140001,), 0), ((3000, 37), 0), ((5, 400, 21), 1)]
+)
 @pytest.mark.parametrize("descending", [False, True])
 def test_sort_long_and_side_by_side_lines(dtype, shape, axis, descending):
     """Lines long enough for the threads to share them, and lines along a dim that is not the
