@@ -25,8 +25,12 @@
 #include "parallel.hpp"
 #include "strided.hpp"
 
+#include "kernforge/wrapped_dims.hpp"
+
 namespace kf::cpu {
 namespace {
+
+using kf::plugin::wrapped_dims;
 
 namespace ops = kf::plugin::ops;
 
@@ -77,16 +81,6 @@ void Dense<E>::use_or_allocate(const kf_tensor_view_t& t) {
   view.data = t.data;
 }
 
-/// The dims of an int[] argument wrapped into [0, ndim), in the order given.
-std::vector<int32_t> wrapped_dims(const kf::plugin::IntList& dims, int32_t ndim) {
-  std::vector<int32_t> out;
-  for (int32_t i = 0; i < dims.len; ++i) {
-    const int64_t d = dims.data[i];
-    out.push_back(static_cast<int32_t>(d < 0 ? d + ndim : d));
-  }
-  return out;
-}
-
 /// The pass geometry of Note [FFT passes]: [outer, n, inner] around `dim` of `shape`.
 struct Pass {
   int64_t outer = 1, inner = 1;
@@ -131,7 +125,8 @@ void run_pass(const Pass& p, const In* src, int64_t in_len, Out* dst, int64_t ou
   if (p.outer * p.inner == 0 || in_len == 0 || out_len == 0) return;
   const int64_t width = std::min(p.inner, kLines);
   const int64_t per_outer = (p.inner + width - 1) / width, jobs = p.outer * per_outer;
-  const int threads = threads_inside ? 1 : threads_for(jobs * width * std::max(in_len, out_len) * 4);
+  const int64_t work = jobs * width * std::max(in_len, out_len) * 4;
+  const int threads = threads_inside ? 1 : threads_for(work);
   if (p.inner == 1) {
     return run_contiguous_lines(p.outer, src, in_len, dst, out_len, scale, threads, scratch,
                                 make_line);
@@ -148,7 +143,9 @@ void run_pass(const Pass& p, const In* src, int64_t in_len, Out* dst, int64_t ou
       const int64_t count = std::min(width, p.inner - i0);
       const In* from = src + o * in_len * p.inner + i0;
       for (int64_t j = 0; j < in_len; ++j) {
-        for (int64_t b = 0; b < count; ++b) gathered[static_cast<size_t>(b * in_len + j)] = from[j * p.inner + b];
+        for (int64_t b = 0; b < count; ++b) {
+          gathered[static_cast<size_t>(b * in_len + j)] = from[j * p.inner + b];
+        }
       }
       for (int64_t b = 0; b < count; ++b) {
         line(gathered.data() + b * in_len, done.data() + b * out_len, work.data());

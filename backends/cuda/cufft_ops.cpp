@@ -16,6 +16,7 @@
 #include "fft_plans.hpp"
 #include "kernel_scope.hpp"
 #include "kernforge/plugin.hpp"
+#include "kernforge/wrapped_dims.hpp"
 #include "library_check.hpp"
 #include "operands.hpp"
 #include "solver_common.hpp"
@@ -25,6 +26,7 @@
 namespace kf::cuda {
 namespace {
 
+using kf::plugin::wrapped_dims;
 namespace ops = kf::plugin::ops;
 
 constexpr uint32_t kComplexFft = (1u << KF_COMPLEX64) | (1u << KF_COMPLEX128);
@@ -32,15 +34,6 @@ constexpr uint32_t kRealFft = (1u << KF_FLOAT32) | (1u << KF_FLOAT64);
 
 int32_t complex_of(int32_t dtype) {
   return dtype == KF_FLOAT32 || dtype == KF_COMPLEX64 ? KF_COMPLEX64 : KF_COMPLEX128;
-}
-
-std::vector<int32_t> wrapped_dims(const kf::plugin::IntList& dims, int32_t ndim) {
-  std::vector<int32_t> out;
-  for (int32_t i = 0; i < dims.len; ++i) {
-    const int64_t d = dims.data[i];
-    out.push_back(static_cast<int32_t>(d < 0 ? d + ndim : d));
-  }
-  return out;
 }
 
 /// A dense buffer of one tensor's shape and dtype: the tensor's own memory when it is dense,
