@@ -30,6 +30,12 @@ if(NOT EXISTS "${KF_MINGW_OPENBLAS_WHEEL}" OR IS_DIRECTORY "${KF_MINGW_OPENBLAS_
                       "file: name a scipy-openblas32 win_amd64 wheel (tools/windows-build.sh "
                       "downloads it), or leave it empty to build without OpenBLAS")
 endif()
+file(READ "${KF_MINGW_OPENBLAS_WHEEL}" kf_openblas_magic LIMIT 4 HEX)
+if(NOT kf_openblas_magic STREQUAL "504b0304")  # "PK\3\4": a wheel is a zip file
+  message(FATAL_ERROR "KF_MINGW_OPENBLAS_WHEEL (${KF_MINGW_OPENBLAS_WHEEL}) is not a zip file, "
+                      "so not a wheel: delete it and let tools/windows-build.sh download the "
+                      "scipy-openblas32 wheel again, or leave KF_MINGW_OPENBLAS_WHEEL empty")
+endif()
 foreach(tool IN ITEMS CMAKE_OBJDUMP CMAKE_DLLTOOL)
   if(NOT ${tool})
     message(FATAL_ERROR "The OpenBLAS wheel needs the MinGW binutils' objdump and dlltool "
@@ -50,8 +56,9 @@ function(_kf_openblas_wheel_unpack wheel dir out_changed)
   if(old_stamp STREQUAL stamp)
     return()
   endif()
-  # The unprefixed headers stay: they are rewritten only where they change (no recompiles).
-  file(REMOVE_RECURSE "${dir}/wheel")
+  # The stamp goes first (a failed configure leaves none); the unprefixed headers stay: they
+  # are rewritten only where they change (no recompiles).
+  file(REMOVE_RECURSE "${dir}/wheel" "${dir}/stamp")
   file(ARCHIVE_EXTRACT INPUT "${wheel}" DESTINATION "${dir}/wheel")
   file(WRITE "${dir}/stamp.new" "${stamp}")  # renamed to stamp once all is generated
   set(${out_changed} TRUE PARENT_SCOPE)
