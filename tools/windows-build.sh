@@ -7,9 +7,10 @@
 # GoogleTest's sources come from them. Installs the MinGW compiler and wine64 with apt when they
 # are missing (as root, or with sudo), and does nothing when they are there.
 # OpenBLAS with LAPACK comes from PyPI's scipy-openblas32 wheel, the version pinned below,
-# downloaded once with pip into $KF_DOWNLOAD_DIR (default ~/.cache/kernforge/downloads) and
-# checked against its SHA-256 (cmake/KernforgeOpenBlasWheel.cmake). KF_WINDOWS_OPENBLAS=OFF
-# builds without it: the CPU plugin's own GEMM and no LAPACK kernels.
+# downloaded once with pip into $KF_DOWNLOAD_DIR (default ~/.cache/kernforge/downloads), checked
+# against its SHA-256 and handed to CMake as KF_MINGW_OPENBLAS_WHEEL
+# (cmake/KernforgeOpenBlasWheel.cmake). KF_WINDOWS_OPENBLAS=OFF builds without it: the CPU
+# plugin's own GEMM and no LAPACK kernels.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
