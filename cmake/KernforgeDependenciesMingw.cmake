@@ -10,7 +10,9 @@
 #  - spdlog and fmt are header-only (SPDLOG_HEADER_ONLY, FMT_HEADER_ONLY; Debian's
 #    spdlog/tweakme.h already sets SPDLOG_FMT_EXTERNAL, so spdlog uses that same fmt).
 #  - GoogleTest is built from Debian's sources in /usr/src/googletest.
-#  - no OpenBLAS: the CPU plugin uses its own blocked GEMM (backends/cpu, KF_CPU_BLAS).
+#  - OpenBLAS with LAPACK comes from PyPI's scipy-openblas32 wheel, when KF_MINGW_OPENBLAS_WHEEL
+#    names it (tools/windows-build.sh downloads it; KernforgeOpenBlasWheel.cmake); without it
+#    the CPU plugin uses its own blocked GEMM (backends/cpu, KF_CPU_BLAS) and has no LAPACK.
 #  - no Google Benchmark: the benchmarks are not built.
 #  - OpenMP is MinGW's libgomp, a DLL; it and the two DLLs it needs are copied into bin/.
 # Tests run under wine64 through ${CMAKE_BINARY_DIR}/wine-run.sh (the crosscompiling emulator).
@@ -48,6 +50,8 @@ kf_mingw_header_target(nlohmann_json::nlohmann_json)
 kf_mingw_header_target(CLI11::CLI11)
 kf_mingw_header_target(fmt::fmt-header-only DEFINES FMT_HEADER_ONLY)
 kf_mingw_header_target(spdlog::spdlog DEFINES SPDLOG_HEADER_ONLY LINK fmt::fmt-header-only)
+
+include(KernforgeOpenBlasWheel)
 
 # OpenMP: find_package(OpenMP) (runtime/global_deps, backends/cpu) finds GCC's -fopenmp, which
 # links libgomp-1.dll. That DLL, and the libgcc and winpthread DLLs it imports, go next to the

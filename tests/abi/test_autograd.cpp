@@ -66,8 +66,8 @@ double weighted(const Fn& f, const std::vector<kf_tensor_t>& in, std::vector<dou
   return s;
 }
 
-/// Whether the CPU backend has float64 LAPACK kernels (the Windows build has no LAPACK): the
-/// linalg cases skip where it has not.
+/// Whether the CPU backend has float64 LAPACK kernels (a build without them: KF_CPU_LAPACK=OFF,
+/// or Windows without the OpenBLAS wheel): the linalg cases skip where it has not.
 bool cpu_has_lapack() {
   kf_op_t op{};
   kf_kernel_info_t k{};
@@ -78,6 +78,14 @@ bool cpu_has_lapack() {
 
 #define REQUIRE_LAPACK() \
   if (!cpu_has_lapack()) GTEST_SKIP() << "the CPU backend has no LAPACK in this build"
+
+// The build's word (KF_TEST_CPU_LAPACK: backends/cpu found LAPACK, or the Windows build got the
+// OpenBLAS wheel) against the loaded plugin's kernels: without this, a build that lost them
+// would only skip the linalg cases here and in the conformance suite.
+TEST(AbiAutograd, CpuBackendHasLapackKernelsWhenTheBuildHasLapack) {
+  EXPECT_EQ(cpu_has_lapack(), KF_TEST_CPU_LAPACK == 1)
+      << "KF_TEST_CPU_LAPACK=" << KF_TEST_CPU_LAPACK << " (backends/cpu/CMakeLists.txt)";
+}
 
 struct Case {
   const char* name;
