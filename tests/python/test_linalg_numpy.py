@@ -240,6 +240,24 @@ def test_matrix_norm(dtype, ord, keepdims):
     close(got, want, dtype)
 
 
+@pytest.mark.parametrize("shape", [(3, 0), (0, 3), (2, 0, 0)])
+@pytest.mark.parametrize("ord", ["fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf])
+def test_matrix_norm_of_empty_matrices(shape, ord):
+    """Matrices without singular values, column sums or row sums: the largest of none is 0, as
+    in numpy 2; the smallest of none is a clear error naming ord and the shape, where numpy's
+    is a reduction's."""
+    a = np.zeros(shape)
+    try:
+        want = np.linalg.norm(a, ord=ord, axis=(-2, -1))
+    except ValueError:
+        with pytest.raises(ValueError, match=rf"ord={ord!r} of matrices of shape .* have none"):
+            kf.linalg.matrix_norm(kf.asarray(a), ord=ord)
+        return
+    for keepdims in (False, True):
+        got = kf.linalg.matrix_norm(kf.asarray(a), ord=ord, keepdims=keepdims)
+        close(got, want[..., None, None] if keepdims else want, "float64")
+
+
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("ord", [2, 1, 0, math.inf, -math.inf, 3, 0.5])
 @pytest.mark.parametrize("axis", [None, -1, (0, 2)])

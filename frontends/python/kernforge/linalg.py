@@ -151,6 +151,10 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
         return _api.sqrt(_api.sum(a * a, axis=(-2, -1), keepdims=keepdims))
     if ord == "nuc":
         return _keep_matrix_dims(_api.sum(svdvals(x), axis=-1), keepdims)  # noqa: F821
+    if ord in (1, -1, 2, -2, math.inf, -math.inf):
+        none = _extremum_of_none(x, ord, keepdims)
+        if none is not None:
+            return none
     if ord in (2, -2):
         s = svdvals(x)  # noqa: F821
         pick = _api.max if ord == 2 else _api.min
@@ -162,6 +166,24 @@ def matrix_norm(x, /, *, keepdims=False, ord="fro"):
         return pick(sums, axis=(-2, -1), keepdims=keepdims)
     raise ValueError(f"linalg.matrix_norm: ord must be 'fro', 'nuc', 1, -1, 2, -2, inf or -inf, "
                      f"got {ord!r}")
+
+
+def _extremum_of_none(x, ord, keepdims):
+    """ord 2, 1 and inf (and their negatives) are the largest (smallest) of the singular values,
+    the column sums or the row sums. A matrix may have none of them: then the largest is 0, the
+    norm of a map from or to a space of no dimension (numpy 2 says so too), and the smallest
+    has no value. Returns None where the matrices have some."""
+    rows, cols = x.shape[-2], x.shape[-1]
+    count, what = {2: (builtins.min(rows, cols), "singular values"), 1: (cols, "column sums"),
+                   math.inf: (rows, "row sums")}[abs(ord)]
+    if count:
+        return None
+    if ord < 0:
+        raise ValueError(f"linalg.matrix_norm: ord={ord!r} of matrices of shape ({rows}, {cols}) "
+                         f"is the smallest of their {what}, and they have none; ord={-ord!r}, "
+                         f"'fro' or 'nuc' (all 0 here) has a value")
+    shape = list(x.shape[:-2]) + ([1, 1] if keepdims else [])
+    return _ops.zeros(shape, dtype=_api.abs(x).dtype, device=x.device)  # x is empty: no work
 
 
 def _identity_like(x):
