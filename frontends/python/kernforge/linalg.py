@@ -123,6 +123,9 @@ def _p_norm(a, p, axis, keepdims):
     """(sum a^p)^(1/p) of a >= 0, scaled by m, the largest a for p > 0 (the smallest for
     p < 0), so that neither a^p nor the sum overflows: m (sum (a/m)^p)^(1/p). m = 0 or inf is
     the norm itself (p > 0: all zero, or an inf; p < 0: a zero, or all inf)."""
+    if _real_scalar(p, a).item() == 0:  # a p too small for a's dtype (float32): in float64
+        wide = _p_norm(_ops.to_dtype(a, _dtypes._dtype_named("float64")), p, axis, keepdims)
+        return _ops.to_dtype(wide, a.dtype)
     pick = _api.max if p > 0 else _api.min
     m = pick(a, axis=axis, keepdims=True)
     total = _api.sum(_api.pow(a / m, _real_scalar(p, a)), axis=axis, keepdims=keepdims)
