@@ -10,7 +10,8 @@ kf_status_t register_kernels(const kf_registrar_t* registrar, uint32_t dtype_mas
   const kf_status_t s = kf::plugin::register_families(
       registrar,
       {register_copy_ops, register_fill_ops, register_binary_ops, register_unary_ops,
-       register_linalg_ops, register_softmax_ops, register_reduce_ops, register_scan_ops},
+       register_linalg_ops, register_softmax_ops, register_reduce_ops, register_scan_ops,
+       register_sort_ops},
       dtype_mask);
   if (s != KF_OK || !devices_read_back) return s;
   return kf::plugin::register_families(registrar, {register_index_ops}, dtype_mask);
