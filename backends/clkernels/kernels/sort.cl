@@ -81,7 +81,7 @@ static inline ulong kf_key(KF_U b) {
 
 /// Whether (ka, ta) comes after (kb, tb): the comparator's exchange test.
 static inline bool kf_after(ulong ka, ulong ta, ulong kb, ulong tb) {
-  return ka > kb || (ka == kb && ta > tb);
+  return (ka > kb) | ((ka == kb) & (ta > tb));  // no short circuit: no jumps
 }
 
 /// Comparator c of step (k, j) (Note [Bitonic lines]): its lower place *i and upper place *p.
@@ -138,14 +138,14 @@ static inline void kf_pair(long c, long k, long j, long* i, long* p) {
           long i, p;                                                                           \
           kf_pair(c, (mode & 1) != 0 ? 2 * B : k, j, &i, &p);                                  \
           if (p >= m) continue;                                                                \
-          if (kf_after(lk[i], TIE(le[i]), lk[p], TIE(le[p]))) {                                \
-            const ulong tk = lk[i];                                                            \
-            const E te = le[i];                                                                \
-            lk[i] = lk[p];                                                                     \
-            le[i] = le[p];                                                                     \
-            lk[p] = tk;                                                                        \
-            le[p] = te;                                                                        \
-          }                                                                                    \
+          /* selects, not a jump: the exchange is a coin toss in random data */                \
+          const ulong ki = lk[i], kp = lk[p];                                                  \
+          const E ei = le[i], ep = le[p];                                                      \
+          const bool swap = kf_after(ki, TIE(ei), kp, TIE(ep));                                \
+          lk[i] = swap ? kp : ki;                                                              \
+          le[i] = swap ? ep : ei;                                                              \
+          lk[p] = swap ? ki : kp;                                                              \
+          le[p] = swap ? ei : ep;                                                              \
         }                                                                                      \
         barrier(CLK_LOCAL_MEM_FENCE);                                                          \
       }                                                                                        \

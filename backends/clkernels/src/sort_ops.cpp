@@ -123,7 +123,8 @@ void sort_lines(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
   if (positions || dtype_kind(self.dtype) != 'f') return;
   const std::string kernel = "sort_zero_signs";
   Launch launch = s.start(kernel);
-  size_t group = kZeroGroup;
+  // One item a row on a CPU device (a work-group's items would run in turn, with barriers).
+  size_t group = items_run_in_sequence(s.device->capabilities()) ? 1 : kZeroGroup;
   while (group > s.device->capabilities().max_work_group && group > 1) group /= 2;
   launch.dims = 1;
   launch.local[0] = group;
