@@ -7,10 +7,10 @@
 //
 // The block width B: a power of two whose keys and elements (16 bytes a place) fit the
 // device's local memory, at most kCpuBlock on devices that run a work-group's items in
-// sequence (PoCL: local memory is ordinary memory; 1M float32 took 355 ms with 8192, 365 ms
-// with 2048, 770 ms with 16384 and 16 items) and kGpuBlock elsewhere (using half of the local
-// memory, leaving room for a second work-group); no wider than the line's power of two. It
-// depends on the shapes and the device only.
+// sequence (PoCL: local memory is ordinary memory; a sort of 1M float32 took 268 ms with
+// 8192, 314 ms with 2048, 293 ms with 16384, load 4) and kGpuBlock elsewhere (using half of
+// the local memory, leaving room for a second work-group); no wider than the line's power of
+// two. It depends on the shapes and the device only.
 #include <string>
 
 #include "clkernels/kernels.hpp"
@@ -46,9 +46,10 @@ int64_t block_width(const Capabilities& caps, int64_t P) {
 }
 
 /// The work-group of a block kernel: one item where the device runs items in sequence (the
-/// barrier between steps then costs more than the comparators of a step; measured on PoCL: 1M
-/// float32 in 355 ms with one item, 490 ms with 16, 700 ms with 64), else up to 256 items
-/// (and the device's limit), one per comparator of a step at most.
+/// barrier between steps then costs more than the comparators of a step; measured on PoCL at
+/// load 4.7, before the selects: 1M float32 in 355 ms with one item, 490 ms with 16, 700 ms
+/// with 64), else up to 256 items (and the device's limit), one per comparator of a step at
+/// most.
 size_t block_group(const Capabilities& caps, int64_t B) {
   if (items_run_in_sequence(caps)) return 1;
   size_t g = 256;
