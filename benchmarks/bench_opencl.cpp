@@ -10,8 +10,9 @@
 //                          linalg.cl), synchronized; informative next to BM_MatmulKernforge on cpu.
 // BM_OpenclTinyAdd         kf_add of 1-element tensors on opencl without waiting (the queue is
 //                          drained every 256 calls, inside the timing): the fixed cost per op.
-// BM_OpenclSort/n,         kf_sort / kf_argsort of n random float32 in one line on opencl
-// BM_OpenclArgsort/n       (sort.cl's bitonic network), synchronized.
+// BM_OpenclSort/n,         kf_sort / kf_argsort of n random float32 in one line on opencl,
+// BM_OpenclArgsort/n       synchronized: sort.cl's bitonic network where the backend has a GPU,
+//                          the CPU fallback with only PoCL (Note [Sorts on CPU devices]).
 // Each skips with the reason when the opencl backend is not loaded.
 #include <CL/cl.h>
 
