@@ -10,6 +10,9 @@
 //                          linalg.cl), synchronized; informative next to BM_MatmulKernforge on cpu.
 // BM_OpenclTinyAdd         kf_add of 1-element tensors on opencl without waiting (the queue is
 //                          drained every 256 calls, inside the timing): the fixed cost per op.
+// BM_OpenclSort/n,         kf_sort / kf_argsort of n random float32 in one line on opencl,
+// BM_OpenclArgsort/n       synchronized: sort.cl's bitonic network where the backend has a GPU,
+//                          the CPU fallback with only PoCL (Note [Sorts on CPU devices]).
 // Each skips with the reason when the opencl backend is not loaded.
 #include <CL/cl.h>
 
@@ -188,5 +191,35 @@ void BM_OpenclTinyAdd(benchmark::State& state) {
   kf_tensor_release(b);
 }
 BENCHMARK(BM_OpenclTinyAdd)->UseRealTime();
+
+/// kf_sort (positions: kf_argsort) of n random float32 in one line, synchronized.
+void sort_on_opencl(benchmark::State& state, bool positions) {
+  kf_device_t dev{};
+  if (!opencl_device(state, &dev)) return;
+  const int64_t n = state.range(0);
+  kf_tensor_t x = nullptr;
+  if (kf_rand(&n, 1, KF_FLOAT32, dev, &x) != KF_OK) {
+    state.SkipWithError(kf_last_error_message());
+    return;
+  }
+  kf_synchronize(dev);
+  for (auto _ : state) {
+    kf_tensor_t out = nullptr;
+    const kf_status_t s = positions ? kf_argsort(x, 0, false, true, &out)
+                                    : kf_sort(x, 0, false, true, &out);
+    if (s != KF_OK) {
+      state.SkipWithError(kf_last_error_message());
+      break;
+    }
+    kf_synchronize(dev);
+    kf_tensor_release(out);
+  }
+  kf_tensor_release(x);
+}
+
+void BM_OpenclSort(benchmark::State& state) { sort_on_opencl(state, false); }
+void BM_OpenclArgsort(benchmark::State& state) { sort_on_opencl(state, true); }
+BENCHMARK(BM_OpenclSort)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_OpenclArgsort)->Arg(1 << 20)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace

@@ -249,7 +249,9 @@ def opencl_section(picked: dict[str, dict]) -> list[str]:
             ("BM_OpenclMatmul/512", "`kf_matmul` 512² f32 on opencl (tiled kernel)", "GFLOP/s"),
             ("BM_OpenclMatmul/1024", "`kf_matmul` 1024² f32 on opencl (tiled kernel)", "GFLOP/s"),
             ("BM_MatmulKernforge/1024", "`kf_matmul` 1024² f32 on cpu (OpenBLAS)", "GFLOP/s"),
-            ("BM_OpenclTinyAdd", "`kf_add` of 1-element tensors on opencl, per call", None)):
+            ("BM_OpenclTinyAdd", "`kf_add` of 1-element tensors on opencl, per call", None),
+            (f"BM_OpenclSort/{1 << 20}", "`kf_sort` 1M f32 on opencl (the fallback on PoCL)", None),
+            (f"BM_OpenclArgsort/{1 << 20}", "`kf_argsort` 1M f32 on opencl", None)):
         entry = picked.get(name)
         if not entry:
             continue

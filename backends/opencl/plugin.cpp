@@ -143,8 +143,12 @@ kf_status_t cl_describe(void* state, char* buf, size_t cap) noexcept {
 kf_status_t cl_register_kernels(void* state, const kf_registrar_t* reg) {
   if (state == nullptr) return KF_INVALID_ARGUMENT;
   uint32_t mask = ~0u;
-  for (const auto& d : backend_of(state)->devices) mask &= clk::supported_dtypes(d->capabilities());
-  return clk::register_kernels(reg, mask, /*devices_read_back=*/true);
+  bool native_sorts = false;
+  for (const auto& d : backend_of(state)->devices) {
+    mask &= clk::supported_dtypes(d->capabilities());
+    native_sorts = native_sorts || clk::sorts_natively(d->capabilities());
+  }
+  return clk::register_kernels(reg, mask, /*devices_read_back=*/true, native_sorts);
 }
 
 kf_plugin_t make_plugin() {

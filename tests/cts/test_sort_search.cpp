@@ -1,9 +1,10 @@
 // CTS: sort and argsort (each dim, both directions, stability, NaN above +inf, -0 equal to
 // +0 with its sign kept, long lines past the insertion sort, strided inputs, long lines with
-// ties on one to three threads, lines of zeros only and of one key, many lines with zeros),
-// nonzero_static and nonzero (row-major coordinates, NaN and bool bytes, fill rows, a large
-// random mask cut short on one to three threads), searchsorted (both sides, promotion, NaN),
-// cumprod; and the errors: complex dtypes, bad dims, a 0-dim nonzero, a 2-D sequence.
+// ties on one to three threads, lines of zeros only and of one key, many lines with zeros,
+// long lines along an outer dim), nonzero_static and nonzero (row-major coordinates, NaN and
+// bool bytes, fill rows, a large random mask cut short on one to three threads), searchsorted
+// (both sides, promotion, NaN, strided sequences and values), cumprod; and the errors: complex
+// dtypes, bad dims, a 0-dim nonzero, a 2-D sequence.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -256,6 +257,45 @@ TEST_P(SortAny, ZeroRunsAndEqualKeysOfLongAndManyLines) {
   if (before > 0) CTS_EXPECT_OK(kf_set_num_threads(before));
 }
 
+TEST_P(SortAny, LongLinesAlongAnOuterDim) {
+  // [20000, 3] along dim 0: three strided lines longer than a work-group's block on the OpenCL
+  // backends (their global passes), of few levels with NaNs and zeros of both signs; 64-bit
+  // keys (float64, int64: argsort compares positions by self's keys), 8- to 32-bit ones
+  // (argsort's packed pairs) and bool.
+  const int64_t n = 20000;
+  const Shape s{n, 3};
+  Values v = pseudo_random(static_cast<size_t>(3 * n), -20, 20, 89, true);
+  for (size_t i = 0; i < v.size(); i += 31) v[i] = NAN;
+  for (size_t i = 7; i < v.size(); i += 17) v[i] = (i / 17) % 2 == 0 ? -0.0 : 0.0;
+  for (kf_dtype_t d : {KF_FLOAT32, KF_FLOAT64, KF_FLOAT16, KF_INT64, KF_UINT8, KF_BOOL}) {
+    CTS_REQUIRE_IN_LOOP(d, "sort");
+    Values dv = v;
+    for (double& x : dv) {
+      if (kf_dtype_kind(d) != 'f') x = std::isnan(x) ? 5 : x + 0.0;
+      if (d == KF_UINT8) x = std::fabs(x);
+      if (d == KF_BOOL) x = x != 0 ? 1 : 0;
+    }
+    Tensor t = make(dv, s, d);
+    for (int64_t dim : {0, 1}) {
+      for (bool desc : {false, true}) {
+        SCOPED_TRACE(std::string(dtype_str(d)) + ", dim " + std::to_string(dim) +
+                     (desc ? ", descending" : ", ascending"));
+        Tensor r, p;
+        CTS_ASSERT_OK(kf_sort(t.get(), dim, desc, true, r.put()));
+        const Values want = red::map_lines(dv, s, dim, [&](const Values& l) {
+          return sorted_line(l, desc);
+        });
+        EXPECT_TRUE(matches(r, want, s, d));
+        expect_signed_zeros(r, want);
+        CTS_ASSERT_OK(kf_argsort(t.get(), dim, desc, false, p.put()));
+        EXPECT_TRUE(matches(p, red::map_lines(dv, s, dim, [&](const Values& l) {
+                              return order_line(l, desc);
+                            }), s, KF_INT64));
+      }
+    }
+  }
+}
+
 TEST_P(SortAny, Refusals) {
   Tensor c, f = make(Values{1, 2}, {2}, KF_FLOAT32), r;
   const int64_t two = 2;
@@ -391,6 +431,29 @@ TEST_P(SortAny, SearchsortedPromotesAndNan) {
   EXPECT_TRUE(matches(ri, Values{2}, {}, KF_INT64));
   Tensor two_d = make(Values{1, 2, 3, 4}, {2, 2}, KF_FLOAT32), bad;
   EXPECT_TRUE(red::refused(kf_searchsorted(two_d.get(), x.get(), false, bad.put()), "searchsorted"));
+}
+
+TEST_P(SortAny, SearchsortedStridedSequenceAndValues) {
+  // The sequence every second element of a longer one, the values a transposed view, with
+  // NaNs, zeros of both signs and infinities among both.
+  const Values base{-INFINITY, 0, -3, 0, -0.0, 0, 0.0, 0, 1.5, 0, 1.5, 0, INFINITY, 0, NAN, 0};
+  const Values vals{1.5, -0.0, NAN, 7, -INFINITY, 0.0, 1, -4, INFINITY, 1.5, 0.0, -3};
+  for (kf_dtype_t d : {KF_FLOAT32, KF_FLOAT64, KF_BFLOAT16}) {
+    CTS_REQUIRE_IN_LOOP(d, "searchsorted");
+    Tensor b = make(base, {8, 2}, d), seq, x = make(vals, {3, 4}, d), xt;
+    CTS_ASSERT_OK(kf_select(b.get(), 1, 0, seq.put()));
+    CTS_ASSERT_OK(kf_transpose(x.get(), 0, 1, xt.put()));
+    const Values sv = gather_strided(base, 0, {8}, {2});
+    const Values tv = gather_strided(vals, 0, {4, 3}, {1, 4});
+    for (bool right : {false, true}) {
+      SCOPED_TRACE(std::string(dtype_str(d)) + (right ? ", right" : ", left"));
+      Tensor r;
+      CTS_ASSERT_OK(kf_searchsorted(seq.get(), xt.get(), right, r.put()));
+      Values want;
+      for (double v : tv) want.push_back(static_cast<double>(ref_search(sv, v, right)));
+      EXPECT_TRUE(matches(r, want, {4, 3}, KF_INT64));
+    }
+  }
 }
 
 // ------------------------------------------------------------------ cumprod

@@ -4,7 +4,8 @@
 // on the host. This checks what spirv.cmake and spirv_ir.py did to the kernels (the freeze
 // rewrite, the block reordering and renumbering) on real arithmetic: the tiled matmul of the
 // integer and bfloat16 modules is the code whose blocks had to be reordered, the strided
-// kernels the code whose index arithmetic had freeze.
+// kernels the code whose index arithmetic had freeze; argsort runs sort.cl's local-memory and
+// global passes.
 //
 // Skipped, with the reason, without an OpenCL device that has cl_khr_spir or without
 // llvm-spirv-15 (the one the build used, KF_LLVM_SPIRV).
@@ -13,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -323,6 +325,68 @@ TEST_F(SpirvOnPocl, CopyConvertsFloatsToIntegersTowardZero) {
   EXPECT_EQ(out[1], -2);
   EXPECT_EQ(out[2], 3);
   EXPECT_EQ(out[3], 0);
+}
+
+/// Sets the arguments sort.cl's row kernels start with: one contiguous line of n elements.
+void set_line_args(cl_kernel kern, const cl_mem* out, const cl_mem* self, const int64_t* n,
+                   const Layout* rows_layout, const int32_t* flags) {
+  static const int64_t one = 1;
+  clSetKernelArg(kern, 0, sizeof(cl_mem), out);
+  clSetKernelArg(kern, 1, sizeof(cl_mem), self);
+  clSetKernelArg(kern, 2, sizeof(int64_t), n);
+  clSetKernelArg(kern, 3, sizeof(int64_t), &one);  // si
+  clSetKernelArg(kern, 4, sizeof(int64_t), &one);  // so
+  clSetKernelArg(kern, 5, sizeof(int64_t), &one);  // rows
+  clSetKernelArg(kern, 6, sizeof(Layout), rows_layout);
+  clSetKernelArg(kern, 7, sizeof(int32_t), flags);
+}
+
+TEST_F(SpirvOnPocl, ArgsortThroughBlocksAndGlobalStepsIsStable) {
+  // A line of 1000 values of 7 levels, argsorted by the modules' kernels as src/sort_ops.cpp
+  // launches them with a block width of 256 and 64 items (GPU-like): blocks in local memory,
+  // the steps j >= 256 of stages 512 and 1024 over the line, the merges in local memory.
+  // float32 sorts packed key-and-position pairs, int64 positions compared by self's keys.
+  const int64_t n = 1000, B = 256, P = 1024, pairs = P / 2;
+  std::vector<int64_t> values(n), order(n);
+  for (int64_t i = 0; i < n; ++i) values[i] = (i * 37) % 7 - 3;
+  for (int64_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t a, int64_t b) { return values[a] < values[b]; });
+  for (int32_t dtype : {KF_FLOAT32, KF_INT64}) {
+    SCOPED_TRACE(kf::clk::short_name(dtype));
+    cl_program p = program(Family::Sort, dtype);
+    ASSERT_NE(p, nullptr);
+    cl_kernel block = kernel(p, "argsort_block"), step = kernel(p, "argsort_step");
+    ASSERT_NE(block, nullptr);
+    ASSERT_NE(step, nullptr);
+    const auto in = bytes_of(dtype, values);
+    std::vector<int64_t> out(n, -1);
+    cl_mem mo = buffer(out.data(), out.size() * 8), ms = buffer(in.data(), in.size());
+    const Layout rows{};  // one row: no dims
+    const int32_t flags = dtype == KF_FLOAT32 ? 2 : 0;  // ascending; packed pairs for float32
+    set_line_args(block, &mo, &ms, &n, &rows, &flags);
+    set_line_args(step, &mo, &ms, &n, &rows, &flags);
+    clSetKernelArg(block, 9, sizeof(int64_t), &B);
+    clSetKernelArg(block, 10, B * 8, nullptr);
+    clSetKernelArg(block, 11, B * 8, nullptr);
+    clSetKernelArg(step, 10, sizeof(int64_t), &pairs);
+    const size_t blocks_global[1] = {4 * 64}, local[1] = {64}, steps_global[1] = {pairs};
+    int32_t mode = 2;  // first
+    clSetKernelArg(block, 8, sizeof(int32_t), &mode);
+    run(block, 1, blocks_global, local);
+    for (int64_t k = 2 * B; k <= P; k *= 2) {
+      for (int64_t j = k / 2; j >= B; j /= 2) {
+        clSetKernelArg(step, 8, sizeof(int64_t), &k);
+        clSetKernelArg(step, 9, sizeof(int64_t), &j);
+        run(step, 1, steps_global, local);
+      }
+      mode = k == P ? 1 | 4 : 1;  // merge; last
+      clSetKernelArg(block, 8, sizeof(int32_t), &mode);
+      run(block, 1, blocks_global, local);
+    }
+    read(mo, out.data(), out.size() * 8);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(out[i], order[i]) << "place " << i;
+  }
 }
 
 }  // namespace

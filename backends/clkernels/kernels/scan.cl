@@ -1,10 +1,10 @@
-// scan.cl — cumsum and cumprod along one dim, and masked_select_static's compaction (at the
-// end). cumsum and cumprod: one work-group per line (src/rows.hpp: operand 0
+// scan.cl — cumsum and cumprod along one dim, and the compactions of masked_select_static and
+// nonzero_static (at the end). cumsum and cumprod: one work-group per line (src/rows.hpp: operand 0
 // of the layout = out, 1 = in, over the dims other than dim). The core hands over self already
-// converted to the output's dtype (every real dtype but bool). Element i of a line is the sum
-// (the product) of elements 0..i: integers in wrapping 64-bit arithmetic stored modulo their
-// width (two's complement, as the CPU backend), floating types accumulated in double where the
-// device has it (else float) and rounded once per element.
+// converted to the output's dtype (every real dtype but bool). Element i of a line is the sum (the
+// product) of elements 0..i: integers in wrapping 64-bit arithmetic stored modulo their width
+// (two's complement, as the CPU backend), floating types accumulated in double where the device has
+// it (else float) and rounded once per element.
 //
 // Note [Work-group scans]: item k of the group takes the k-th of `size` consecutive chunks of
 // the line (chunk = ceil(n / size)): it folds its chunk, the chunk totals are scanned across the
@@ -105,4 +105,48 @@ __kernel void masked_select(__global T* out, __global const T* self, __global co
     ++at;
   }
   for (long q = total + lid; q < size; q += group) ST(out, q * os, (C)0);
+}
+
+// nonzero_static: the coordinates of self's nonzero elements (LD(x) != 0: NaN is nonzero, -0
+// is not, a bool byte is nonzero when not 0) in row-major order, the first `size` of them as
+// rows of out (row stride rs, column stride cs), the rows past the count filled with `fill`.
+// One work-group, as masked_select: item k counts the k-th chunk of row-major positions, the
+// counts are scanned, and the item writes its chunk's rows from its offset. L: self's own shape
+// (not merged: the coordinates are in it) and its strides as operand 0.
+__kernel void nonzero_static(__global long* out, __global const T* self, long n, long size,
+                             long rs, long cs, long fill, kf_layout L) {
+  __local long part[KF_SCAN_GROUP];
+  const int lid = (int)get_local_id(0), group = (int)get_local_size(0);
+  const long chunk = (n + group - 1) / group;
+  const long b = min((long)lid * chunk, n), e = min(b + chunk, n);
+  long count = 0;
+  for (long i = b; i < e; ++i) {
+    long off[1];
+    KF_OFFSETS(L, i, 1, off);
+    count += LD(self, off[0]) != 0;
+  }
+  part[lid] = count;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = 1; s < group; s *= 2) {
+    const long earlier = lid >= s ? part[lid - s] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    part[lid] += earlier;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  long at = lid > 0 ? part[lid - 1] : 0;
+  const long total = part[group - 1];
+  for (long i = b; i < e && at < size; ++i) {
+    long off[1];
+    KF_OFFSETS(L, i, 1, off);
+    if (!(LD(self, off[0]) != 0)) continue;
+    long rest = i;
+    for (int d = L.ndim - 1; d >= 0; --d) {
+      out[at * rs + d * cs] = rest % L.shape[d];
+      rest /= L.shape[d];
+    }
+    ++at;
+  }
+  for (long q = total + lid; q < size; q += group) {
+    for (int d = 0; d < L.ndim; ++d) out[q * rs + d * cs] = fill;
+  }
 }

@@ -19,6 +19,7 @@ const char* family_name(Family family) noexcept {
     case Family::Softmax: return "softmax";
     case Family::Index: return "index";
     case Family::Scan: return "scan";
+    case Family::Sort: return "sort";
     case Family::Count: break;
   }
   return "unknown";

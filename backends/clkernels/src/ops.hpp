@@ -24,6 +24,7 @@ kf_status_t register_linalg_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_softmax_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_reduce_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_scan_ops(const kf_registrar_t* reg, uint32_t mask);
+kf_status_t register_sort_ops(const kf_registrar_t* reg, uint32_t mask);
 /// index_select and gather: only for backends whose devices read memory back
 /// (Device::read_back).
 kf_status_t register_index_ops(const kf_registrar_t* reg, uint32_t mask);

@@ -16,17 +16,18 @@
 //    blocks per work-group.
 // The backend says which kind the device is (Capabilities::items_in_sequence: the opencl
 // backend from CL_DEVICE_TYPE_CPU; xpu devices are GPUs);
-// KERNFORGE_CLKERNELS_SCHEDULE=gpu|cpu overrides it (the CTS runs the GPU shapes on PoCL).
+// KERNFORGE_CLKERNELS_SCHEDULE=gpu|cpu overrides it (schedule.hpp; the CTS runs the GPU shapes
+// on PoCL).
 // The shape depends on the shapes, strides and capabilities only: the same call rounds the
 // same way on every run.
 #include "reduce_plan.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "kernforge/plugin.hpp"
+#include "schedule.hpp"
 
 namespace kf::clk {
 namespace {
@@ -47,20 +48,6 @@ size_t ceil_pow2(int64_t n) {
   size_t p = 1;
   while (static_cast<int64_t>(p) < n) p *= 2;
   return p;
-}
-
-/// Whether the device runs a work-group's items one after another (a CPU). The environment
-/// variable KERNFORGE_CLKERNELS_SCHEDULE=gpu|cpu overrides the guess (read once), so that the
-/// GPU shapes are tested on PoCL too.
-bool items_run_in_sequence(const Capabilities& caps) {
-  static const int forced = [] {
-    const char* e = std::getenv("KERNFORGE_CLKERNELS_SCHEDULE");
-    if (e == nullptr) return -1;
-    if (std::strcmp(e, "gpu") == 0) return 0;
-    if (std::strcmp(e, "cpu") == 0) return 1;
-    return -1;
-  }();
-  return forced >= 0 ? forced == 1 : caps.items_in_sequence;
 }
 
 /// A view of `n` dims with the given shape and strides (the layout merger reads views).

@@ -24,33 +24,39 @@ void drop_dim(const kf_tensor_view_t& v, int32_t dim, int64_t* shape, int64_t* s
 
 }  // namespace
 
-void run_rows(const kf_kernel_call_t& call, ProgramKey program, const char* kernel,
-              const kf_tensor_view_t& out, const kf_tensor_view_t& self, int64_t dim64) {
-  if (out.numel == 0) return;
-  Device& device = device_of(call, out);
+Rows rows_of(const kf_tensor_view_t& out, const kf_tensor_view_t& self, int64_t dim64) {
   const int32_t ndim = self.ndim;
   const int32_t dim = ndim == 0 ? 0 : static_cast<int32_t>(dim64 < 0 ? dim64 + ndim : dim64);
-  const int64_t n = ndim == 0 ? 1 : self.shape[dim];
-  const int64_t si = ndim == 0 ? 0 : self.strides[dim];
-  const int64_t so = ndim == 0 ? 0 : out.strides[dim];
+  Rows r;
+  r.n = ndim == 0 ? 1 : self.shape[dim];
+  r.si = ndim == 0 ? 0 : self.strides[dim];
+  r.so = ndim == 0 ? 0 : out.strides[dim];
   int64_t shape_o[kMaxDims], strides_o[kMaxDims], shape_i[kMaxDims], strides_i[kMaxDims];
   kf_tensor_view_t rows_out{}, rows_in{};
   drop_dim(out, ndim == 0 ? -1 : dim, shape_o, strides_o, rows_out);
   drop_dim(self, ndim == 0 ? -1 : dim, shape_i, strides_i, rows_in);
   const kf_tensor_view_t* views[2] = {&rows_out, &rows_in};
-  const KernelLayout layout = merged_layout(views, 2, nullptr);
-  const int64_t rows = out.numel / n;
+  r.layout = merged_layout(views, 2, nullptr);
+  r.rows = r.n == 0 ? 0 : out.numel / r.n;
+  return r;
+}
+
+void run_rows(const kf_kernel_call_t& call, ProgramKey program, const char* kernel,
+              const kf_tensor_view_t& out, const kf_tensor_view_t& self, int64_t dim) {
+  if (out.numel == 0) return;
+  Device& device = device_of(call, out);
+  const Rows r = rows_of(out, self, dim);
   size_t group = 256;
   while (group > device.capabilities().max_work_group && group > 1) group /= 2;
   Launch launch;
   launch.program = program;
   launch.kernel = kernel;
   launch.arg(pointer_arg(out.data)).arg(pointer_arg(self.data));
-  launch.arg(value_arg(n)).arg(value_arg(si)).arg(value_arg(so)).arg(value_arg(rows));
-  launch.arg(value_arg(layout));
+  launch.arg(value_arg(r.n)).arg(value_arg(r.si)).arg(value_arg(r.so)).arg(value_arg(r.rows));
+  launch.arg(value_arg(r.layout));
   launch.dims = 1;
   launch.local[0] = group;
-  launch.global[0] = static_cast<size_t>(rows) * group;
+  launch.global[0] = static_cast<size_t>(r.rows) * group;
   run(call, device, launch);
 }
 

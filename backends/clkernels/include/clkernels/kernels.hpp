@@ -23,12 +23,20 @@ const char* short_name(int32_t dtype) noexcept;
 /// The dtypes (bit 1u << kf_dtype_t) the kernels can serve on devices with `caps`.
 uint32_t supported_dtypes(const Capabilities& caps) noexcept;
 
+/// Whether sort, argsort and searchsorted should run natively on a device with `caps`: on one
+/// that runs a work-group's items side by side (a GPU). On a CPU device (PoCL) the sorting
+/// network is many times slower than the CPU fallback, whose copies are host memory copies
+/// (Note [Sorts on CPU devices]). KERNFORGE_CLKERNELS_SCHEDULE=gpu makes every device count as
+/// a GPU, so that the tests run the kernels on PoCL.
+bool sorts_natively(const Capabilities& caps);
+
 /// Registers every kernel of the shared set for the dtypes in `dtype_mask` (the intersection of
 /// supported_dtypes() over the backend's devices). The kernels expect call->plugin_state to be
 /// the backend's kf::clk::Backend. `devices_read_back`: the backend's devices implement
 /// Device::read_back, which the index ops (index_select and gather: their index checks) need;
-/// without it those ops are left to the CPU fallback.
+/// without it those ops are left to the CPU fallback. `native_sorts`: sorts_natively() holds
+/// for some device of the backend; without it the sorts are left to the CPU fallback.
 kf_status_t register_kernels(const kf_registrar_t* registrar, uint32_t dtype_mask,
-                             bool devices_read_back = false);
+                             bool devices_read_back = false, bool native_sorts = true);
 
 }  // namespace kf::clk

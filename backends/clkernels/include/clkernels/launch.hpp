@@ -19,7 +19,7 @@ namespace kf::clk {
 
 /// The kernel source files, one program each per dtype. kernels/<name>.cl for each.
 enum class Family : int32_t {
-  Copy, Fill, Binary, Unary, Reduce, Linalg, Softmax, Index, Scan, Count
+  Copy, Fill, Binary, Unary, Reduce, Linalg, Softmax, Index, Scan, Sort, Count
 };
 
 constexpr int32_t kFamilyCount = static_cast<int32_t>(Family::Count);
