@@ -69,6 +69,22 @@ KF_SCAN_ROWS(cumsum, KF_PLUS, (KF_CUM)0)
 KF_SCAN_ROWS(cumprod, KF_TIMES, (KF_CUM)1)
 #endif
 
+// The work-group's scan of its items' counts (the compactions below): returns the sum of the
+// counts of the items before this one, and the sum of all in *total. Every item calls it.
+long group_offset(__local long* part, long count, long* total) {
+  const int lid = (int)get_local_id(0), group = (int)get_local_size(0);
+  part[lid] = count;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = 1; s < group; s *= 2) {
+    const long earlier = lid >= s ? part[lid - s] : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    part[lid] += earlier;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *total = part[group - 1];
+  return lid > 0 ? part[lid - 1] : 0;
+}
+
 // masked_select_static: the elements of self where mask is true (a byte != 0), in row-major
 // order, the first `size` of them into the 1-D out (stride os), then zeros. One work-group over
 // the whole tensor (Note [Work-group scans], with counts): item k counts the true mask bytes of
@@ -87,16 +103,8 @@ __kernel void masked_select(__global T* out, __global const T* self, __global co
     KF_OFFSETS(L, i, 2, off);
     count += mask[off[1]] != 0;
   }
-  part[lid] = count;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = 1; s < group; s *= 2) {
-    const long earlier = lid >= s ? part[lid - s] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    part[lid] += earlier;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  long at = lid > 0 ? part[lid - 1] : 0;
-  const long total = part[group - 1];
+  long total;
+  long at = group_offset(part, count, &total);
   for (long i = b; i < e && at < size; ++i) {
     long off[2];
     KF_OFFSETS(L, i, 2, off);
@@ -125,16 +133,8 @@ __kernel void nonzero_static(__global long* out, __global const T* self, long n,
     KF_OFFSETS(L, i, 1, off);
     count += LD(self, off[0]) != 0;
   }
-  part[lid] = count;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = 1; s < group; s *= 2) {
-    const long earlier = lid >= s ? part[lid - s] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    part[lid] += earlier;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  long at = lid > 0 ? part[lid - 1] : 0;
-  const long total = part[group - 1];
+  long total;
+  long at = group_offset(part, count, &total);
   for (long i = b; i < e && at < size; ++i) {
     long off[1];
     KF_OFFSETS(L, i, 1, off);
