@@ -272,8 +272,13 @@ void written_call(Bytes& in, Pool& pool, int32_t which) {
 }  // namespace
 
 // A request for more memory than exists must come back as KF_OUT_OF_MEMORY, as it does without
-// ASan, rather than stop the run (ASan's default for an allocation past its limit).
-extern "C" const char* __asan_default_options() { return "allocator_may_return_null=1"; }
+// ASan, rather than stop the run (ASan's default for an allocation past its limit). So must a
+// legitimate request of more than 1 GiB: the input's values may ask for one (one_hot of a label
+// near 10^9 makes an arange of 7.8 GB), and libFuzzer stops at any allocation past its malloc
+// limit (its -rss_limit_mb, 2 GiB), which ASan's max_allocation_size_mb keeps from being reached.
+extern "C" const char* __asan_default_options() {
+  return "allocator_may_return_null=1:max_allocation_size_mb=1024";
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const bool started = [] {
