@@ -40,15 +40,6 @@ int64_t co_rank(int64_t k, const K* a, int64_t na, const K* b, int64_t nb) {
   return lo;
 }
 
-/// x, hidden from the optimiser: GCC turns a comparison of keys it can see whole into a jump.
-template <class K>
-inline K opaque(K x) {
-#if defined(__GNUC__)
-  asm("" : "+r"(x));
-#endif
-  return x;
-}
-
 /// x when second is 0, y when it is 1, by masks (a select GCC would make a jump).
 template <class K>
 inline K pick(K x, K y, int64_t second) {

@@ -45,6 +45,17 @@ inline constexpr bool vector_sortable_v =
 template <class K>
 void vqsort_keys(K* keys, int64_t n);
 
+/// x, hidden from the optimiser. Comparing this copy of a key and the key itself keeps GCC from
+/// deriving one comparison from the other with a jump (and a copy of the loop body per outcome);
+/// merge_sort.hpp's branch-free steps use it too.
+template <class K>
+inline K opaque(K x) {
+#if defined(__GNUC__)
+  asm("" : "+r"(x));
+#endif
+  return x;
+}
+
 namespace vector_sort_detail {
 
 /// Parts of fewer keys than this are not worth a thread of their own.
@@ -133,16 +144,6 @@ void count_buckets(int64_t lo, int64_t hi, const K* s, int m, const KeyAt& key_a
     done = below[static_cast<size_t>(j)] + equal[static_cast<size_t>(j)];
   }
   c[2 * m] = (hi - lo) - done;
-}
-
-/// x, hidden from the optimiser. Comparing this copy of a key and the key itself keeps GCC from
-/// deriving one comparison from the other with a jump (and a copy of the loop body per outcome).
-template <class K>
-inline K opaque(K x) {
-#if defined(__GNUC__)
-  asm("" : "+r"(x));
-#endif
-  return x;
 }
 
 /// Moves keys [lo, hi) to their buckets' places o[bucket] (advanced as they fill).
