@@ -4,14 +4,16 @@
 
 #include "capi/startup.hpp"
 #include "core/error.hpp"
+#include "core/tls_model.hpp"
 #include "dispatch/dispatch.hpp"
 #include "registry/op_registry.hpp"
 
 namespace kf {
 namespace {
 
-// The innermost op call of this thread under way through the C ABI (a list through outer_).
-thread_local const OpCallDepth* t_innermost_call = nullptr;
+// The innermost op call of this thread under way through the C ABI (a list through outer_). Read
+// and written twice on every call, so initial-exec.
+thread_local const OpCallDepth* t_innermost_call KF_TLS_INITIAL_EXEC = nullptr;
 
 // Validates the caller's output pointers; for Out, the given tensors.
 void check_outputs(const OpDef& def, CallMode mode, kf_tensor_t** outs, TensorImpl** given) {

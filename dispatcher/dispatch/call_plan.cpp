@@ -6,7 +6,7 @@
 #include <new>
 
 #include "core/error.hpp"
-#include "core/object_pool.hpp"
+#include "core/tls_model.hpp"
 #include "device/stream.hpp"
 #include "dispatch/kernel_invoke.hpp"
 #include "dispatch/layers.hpp"

@@ -4,6 +4,7 @@
 
 #include "core/device_types.hpp"
 #include "core/error.hpp"
+#include "core/tls_model.hpp"
 
 namespace kf {
 namespace {

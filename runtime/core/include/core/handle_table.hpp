@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "core/object_pool.hpp"  // KF_TLS_INITIAL_EXEC
+#include "core/tls_model.hpp"
 
 namespace kf {
 

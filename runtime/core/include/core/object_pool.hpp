@@ -7,9 +7,7 @@
 //
 // The thread-local list is intrusive (a freed object's first bytes link to the next) and uses
 // the initial-exec TLS model, so acquire/release cost a few instructions and no __tls_get_addr
-// call. Only 16 bytes of static TLS per pooled type are used. The model is an ELF notion: on
-// Windows the attribute is left out (MinGW's GCC emulates thread_local with a call per access,
-// slower but the same behaviour).
+// call (core/tls_model.hpp). Only 16 bytes of static TLS per pooled type are used.
 #pragma once
 
 #include <cstddef>
@@ -18,11 +16,7 @@
 #include <type_traits>
 #include <vector>
 
-#if defined(__GNUC__) && defined(__ELF__)
-#define KF_TLS_INITIAL_EXEC __attribute__((tls_model("initial-exec")))
-#else
-#define KF_TLS_INITIAL_EXEC
-#endif
+#include "core/tls_model.hpp"
 
 namespace kf {
 

@@ -22,15 +22,9 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "core/tls_model.hpp"
 #include "kernforge/types.h"
 
-#if !defined(KF_TLS_INITIAL_EXEC)
-#if defined(__GNUC__) && defined(__ELF__)
-#define KF_TLS_INITIAL_EXEC __attribute__((tls_model("initial-exec")))
-#else
-#define KF_TLS_INITIAL_EXEC
-#endif
-#endif
 
 namespace kf {
 
