@@ -145,7 +145,7 @@ kf_status_t cl_register_kernels(void* state, const kf_registrar_t* reg) {
   uint32_t mask = ~0u;
   bool native_sorts = false;
   for (const auto& d : backend_of(state)->devices) {
-    mask &= clk::supported_dtypes(d->capabilities());
+    mask &= clk::supported_dtypes(d->capabilities(), true);
     native_sorts = native_sorts || clk::sorts_natively(d->capabilities());
   }
   return clk::register_kernels(reg, mask, /*devices_read_back=*/true, native_sorts);

@@ -72,7 +72,7 @@ XpuDevice& Runtime::at(int32_t index) {
 
 uint32_t Runtime::dtype_mask() const noexcept {
   uint32_t mask = devices_.empty() ? 0u : ~0u;
-  for (const auto& device : devices_) mask &= kf::clk::supported_dtypes(device->capabilities());
+  for (const auto& device : devices_) mask &= kf::clk::supported_dtypes(device->capabilities(), false);
   return mask;
 }
 

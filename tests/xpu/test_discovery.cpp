@@ -130,7 +130,7 @@ TEST_F(Discovery, TheDtypesAreThoseEveryDeviceRuns) {
   const uint32_t mask = rt->dtype_mask();
   EXPECT_EQ(mask & (1u << KF_FLOAT64), 0u) << "B has no fp64";
   EXPECT_NE(mask & (1u << KF_FLOAT32), 0u);
-  EXPECT_EQ(mask, kf::clk::supported_dtypes(rt->at(1).capabilities()));
+  EXPECT_EQ(mask, kf::clk::supported_dtypes(rt->at(1).capabilities(), false));
 }
 
 TEST_F(Discovery, DescribeNamesTheApiTheDriverAndTheDevices) {

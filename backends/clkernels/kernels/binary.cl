@@ -2,8 +2,9 @@
 // remainder, pow, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift,
 // bitwise_right_shift, eq, ne, lt, le, gt, ge, logical_and, logical_or, logical_xor and where,
 // elementwise over inputs the host already broadcast to the output's shape (zero strides) and
-// converted to T. Each op has a strided kernel (operands: 0 = out, 1 = self, 2 = other; where:
-// 1 = condition, 2 = self, 3 = other) and a _contig one. Integer arithmetic wraps (computed in
+// converted to T. Complex programs have add, sub, mul, div (C99 Annex G's, common.clh), eq, ne,
+// the logical ops and where. Each op has a strided kernel (operands: 0 = out, 1 = self,
+// 2 = other; where: 1 = condition, 2 = self, 3 = other) and a _contig one. Integer arithmetic wraps (computed in
 // ulong); bool add is `a || (alpha && b)`, bool mul `a && b` (ST stores nonzero as 1). The
 // semantics of the others are the CPU backend's (backends/cpu/real_binary_kernels.cpp,
 // floor_division_kernels.cpp, bitwise_kernels.cpp, compare_kernels.cpp,
@@ -18,12 +19,23 @@
 #define KF_ADD(a, b, alpha) ((C)((a) || ((alpha) && (b))))
 #define KF_SUB(a, b, alpha) ((C)0)
 #define KF_MUL(a, b, alpha) ((C)((a) && (b)))
+#elif KF_IS_COMPLEX
+// alpha 1 adds exactly, as the CPU backend does: 1 * y in complex arithmetic would turn the
+// partner of an infinite part into NaN (inf * 0).
+#define KF_ALPHA_ONE(alpha) ((alpha).x == (R)1 && (alpha).y == (R)0)
+#define KF_ADD(a, b, alpha) (KF_ALPHA_ONE(alpha) ? (a) + (b) : (a) + kf_cmul(alpha, b))
+#define KF_SUB(a, b, alpha) (KF_ALPHA_ONE(alpha) ? (a) - (b) : (a) - kf_cmul(alpha, b))
+#define KF_MUL(a, b, alpha) kf_cmul(a, b)
 #else
 #define KF_ADD(a, b, alpha) ((a) + (alpha) * (b))
 #define KF_SUB(a, b, alpha) ((a) - (alpha) * (b))
 #define KF_MUL(a, b, alpha) ((a) * (b))
 #endif
+#if KF_IS_COMPLEX
+#define KF_DIV(a, b, alpha) kf_cdiv(a, b)
+#else
 #define KF_DIV(a, b, alpha) ((a) / (b))
+#endif
 
 #if KF_IS_FLOAT
 #define KF_ATAN2(a, b, alpha) atan2(a, b)
@@ -211,13 +223,17 @@ static inline C kf_int_pow(C base, C e) {
 
 KF_BINARY(add, KF_ADD)
 KF_BINARY(mul, KF_MUL)
+#if !KF_IS_COMPLEX
 KF_BINARY(maximum, KF_MAXIMUM)
 KF_BINARY(minimum, KF_MINIMUM)
+#endif
 #if !KF_IS_BOOL
 KF_BINARY(sub, KF_SUB)
 #endif
-#if KF_IS_FLOAT
+#if KF_IS_FLOAT || KF_IS_COMPLEX
 KF_BINARY(div, KF_DIV)
+#endif
+#if KF_IS_FLOAT
 KF_BINARY(atan2, KF_ATAN2)
 KF_BINARY(hypot, KF_HYPOT)
 KF_BINARY(copysign, KF_COPYSIGN)
@@ -257,22 +273,31 @@ KF_BINARY(bitwise_right_shift, KF_SHR)
     const C x = LD(a, i), y = LD(b, i);                                                            \
     out[i] = (uchar)(EXPR(x, y));                                                                  \
   }
+#if KF_IS_COMPLEX  // equal when both parts are; true is either part nonzero
+#define KF_EQ(p, q) ((p).x == (q).x && (p).y == (q).y)
+#define KF_NE(p, q) ((p).x != (q).x || (p).y != (q).y)
+#define KF_TRUTH(p) KF_CTRUTH(p)
+#else
 #define KF_EQ(x, y) ((x) == (y))
+#define KF_NE(x, y) ((x) != (y))  // IEEE: NaN != NaN is true, NaN <= x false
+#define KF_TRUTH(x) ((x) != (C)0)  // NaN is nonzero: true
+#endif
 #define KF_LT(x, y) ((x) < (y))
 #define KF_GT(x, y) ((x) > (y))
-#define KF_NE(x, y) ((x) != (y))  // IEEE: NaN != NaN is true, NaN <= x false
 #define KF_LE(x, y) ((x) <= (y))
 #define KF_GE(x, y) ((x) >= (y))
-#define KF_LOGICAL_AND(x, y) (((x) != (C)0) && ((y) != (C)0))  // NaN is nonzero: true
-#define KF_LOGICAL_OR(x, y) (((x) != (C)0) || ((y) != (C)0))
-#define KF_LOGICAL_XOR(x, y) (((x) != (C)0) != ((y) != (C)0))
+#define KF_LOGICAL_AND(x, y) (KF_TRUTH(x) && KF_TRUTH(y))
+#define KF_LOGICAL_OR(x, y) (KF_TRUTH(x) || KF_TRUTH(y))
+#define KF_LOGICAL_XOR(x, y) (KF_TRUTH(x) != KF_TRUTH(y))
 
 KF_COMPARE(eq, KF_EQ)
+KF_COMPARE(ne, KF_NE)
+#if !KF_IS_COMPLEX
 KF_COMPARE(lt, KF_LT)
 KF_COMPARE(gt, KF_GT)
-KF_COMPARE(ne, KF_NE)
 KF_COMPARE(le, KF_LE)
 KF_COMPARE(ge, KF_GE)
+#endif
 KF_COMPARE(logical_and, KF_LOGICAL_AND)
 KF_COMPARE(logical_or, KF_LOGICAL_OR)
 KF_COMPARE(logical_xor, KF_LOGICAL_XOR)

@@ -27,6 +27,7 @@ __kernel void fill_contig(__global T* out, C value, long n) {
   ST(out, i, value);
 }
 
+#if !KF_IS_COMPLEX  // arange and linspace are for real dtypes
 /// out[i * stride] = start + i * step, for the 1-D output (integers wrap like the CPU
 /// backend's int64 arithmetic).
 __kernel void arange(__global T* out, KF_RANGE start, KF_RANGE step, long n, long stride) {
@@ -69,11 +70,16 @@ __kernel void linspace(__global T* out, KF_LIN start, KF_LIN end, long n, long s
   }
   ST(out, i * stride, KF_LIN_TO_C(v));
 }
+#endif
 
 /// eye: out[r][c] = (r == c) over the rows x cols output of strides (s0, s1).
 __kernel void eye(__global T* out, long rows, long cols, long s0, long s1) {
   const long i = (long)get_global_id(0);
   if (i >= rows * cols) return;
   const long r = i / cols, c = i % cols;
+#if KF_IS_COMPLEX
+  ST(out, r * s0 + c * s1, KF_CPLX(r == c ? 1 : 0, 0));
+#else
   ST(out, r * s0 + c * s1, r == c ? (C)1 : (C)0);
+#endif
 }

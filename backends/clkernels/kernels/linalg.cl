@@ -1,8 +1,8 @@
 // linalg.cl — mm and bmm: out[b] = a[b] @ b[b], tiled through local memory. Each work-item
 // computes one element of out; a work-group of TILE x TILE items loads one TILE x TILE tile of
 // a and of b per step of k. Operands may be any strided view (strides in kf_mm_shape, batch
-// stride first). Floats accumulate in C (float for the 16-bit floats), integers in wrapping
-// 64-bit, as the CPU backend's.
+// stride first). Floats accumulate in C (float for the 16-bit floats), complex numbers in C
+// too, integers in wrapping 64-bit, as the CPU backend's.
 typedef struct {
   long m, n, k;
   long a[3], b[3], o[3];  // batch, row and column strides of a, b and out, in elements
@@ -11,6 +11,11 @@ typedef struct {
 #if KF_IS_FLOAT
 typedef C KF_ACC;
 #define KF_MAC(acc, x, y) ((acc) + (x) * (y))
+#define KF_FINISH(acc) (acc)
+#elif KF_IS_COMPLEX  // the textbook product, as the BLAS's cgemm and zgemm
+typedef C KF_ACC;
+#define KF_MAC(acc, p, q) \
+  ((acc) + KF_CPLX((p).x * (q).x - (p).y * (q).y, (p).x * (q).y + (p).y * (q).x))
 #define KF_FINISH(acc) (acc)
 #else
 typedef ulong KF_ACC;

@@ -3,7 +3,8 @@
 //
 // sum/mean/prod/amax/amin/var/std/logsumexp get their input already converted to the output
 // dtype T; argmax/argmin get the input in its own dtype T and write int64, all/any get it in its
-// own dtype and write one byte 0/1 (bool or uint8). Every kernel takes a last argument `param`
+// own dtype and write one byte 0/1 (bool or uint8). Complex programs have sum, mean, prod (in the
+// dtype's own parts), all and any. Every kernel takes a last argument `param`
 // (KF_REAL), var's and std's correction, unused by the others. The host (src/reduce_plan.cpp)
 // splits the input's dims into kept dims (one output each) and reduced dims, merged where
 // memory allows, in kf_reduce_layout, and picks the kernel and work-group shape (Note
@@ -99,7 +100,9 @@ static inline long kf_reduced_next(const kf_reduce_layout* L, long* idx, long of
 
 // ------------------------------------------------------------------ the accumulators
 
-#if KF_IS_FLOAT && (KF_HAS_FP64 || KF_DT == 1)
+#if KF_IS_COMPLEX
+typedef C KF_SUM;  // in the dtype's own parts
+#elif KF_IS_FLOAT && (KF_HAS_FP64 || KF_DT == 1)
 typedef double KF_SUM;
 #elif KF_IS_FLOAT
 typedef float KF_SUM;
@@ -151,6 +154,7 @@ typedef ulong KF_SUM;  // wraps like the CPU backend's uint64_t
 #define KF_NAN_MIN(acc, x) ((x) < (acc) ? (x) : (acc))
 #endif
 
+#if !KF_IS_COMPLEX  // complex numbers have no order: no extrema
 /// argmax's partial result: the best value so far and its position (-1: none yet).
 typedef struct {
   C v;
@@ -177,6 +181,7 @@ static inline kf_arg_best kf_arg_none(void) {
   }
 KF_ARG_BEATS(kf_arg_beats, KF_GREATER)
 KF_ARG_BEATS(kf_argmin_beats, KF_LESS)
+#endif
 
 #define KF_SUM_STEP(acc, x, pos) ((acc) += (KF_SUM)(x))
 #define KF_SUM_COMBINE(acc, later) ((acc) += (later))
@@ -203,14 +208,23 @@ KF_ARG_BEATS(kf_argmin_beats, KF_LESS)
 #define KF_ARG_COMBINE(acc, later) KF_ARG_COMBINE_BY(acc, later, kf_arg_beats)
 #define KF_ARGMIN_STEP(acc, x, pos) KF_ARG_STEP_BY(acc, x, pos, KF_LESS)
 #define KF_ARGMIN_COMBINE(acc, later) KF_ARG_COMBINE_BY(acc, later, kf_argmin_beats)
+#if KF_IS_COMPLEX  // C99 Annex G's product (common.clh); true is either part nonzero
+#define KF_PROD_STEP(acc, z, pos) ((acc) = kf_cmul((acc), (z)))
+#define KF_PROD_COMBINE(acc, later) ((acc) = kf_cmul((acc), (later)))
+#define KF_PROD_ONE KF_CPLX(1, 0)
+#define KF_ALL_STEP(acc, z, pos) ((acc) &= (uchar)KF_CTRUTH(z))
+#define KF_ANY_STEP(acc, z, pos) ((acc) |= (uchar)KF_CTRUTH(z))
+#else
 #define KF_PROD_STEP(acc, x, pos) ((acc) *= (KF_SUM)(x))
 #define KF_PROD_COMBINE(acc, later) ((acc) *= (later))
+#define KF_PROD_ONE ((KF_SUM)1)
 #define KF_ALL_STEP(acc, x, pos) ((acc) &= (uchar)((x) != (C)0))
 #define KF_ANY_STEP(acc, x, pos) ((acc) |= (uchar)((x) != (C)0))
+#endif
 #define KF_ALL_COMBINE(acc, later) ((acc) &= (later))
 #define KF_ANY_COMBINE(acc, later) ((acc) |= (later))
 
-#if KF_IS_FLOAT
+#if KF_IS_FLOAT || KF_IS_COMPLEX
 #define KF_SUM_STORE(out, off, acc, n) ST(out, off, (C)(acc))
 #else
 #define KF_SUM_STORE(out, off, acc, n) ST(out, off, (C)(long)(acc))
@@ -436,16 +450,18 @@ static inline KF_REAL kf_lse_result(kf_lse a) {
 #if !KF_IS_BOOL
 KF_REDUCE_KERNELS(sum, T, KF_SUM, (KF_SUM)0, KF_SUM_STEP, KF_SUM_COMBINE, KF_SUM_STORE)
 #endif
-#if KF_IS_FLOAT
+#if KF_IS_FLOAT || KF_IS_COMPLEX
 KF_REDUCE_KERNELS(mean, T, KF_SUM, (KF_SUM)0, KF_SUM_STEP, KF_SUM_COMBINE, KF_MEAN_STORE)
 #endif
-KF_REDUCE_KERNELS(prod, T, KF_SUM, (KF_SUM)1, KF_PROD_STEP, KF_PROD_COMBINE, KF_SUM_STORE)
+KF_REDUCE_KERNELS(prod, T, KF_SUM, KF_PROD_ONE, KF_PROD_STEP, KF_PROD_COMBINE, KF_SUM_STORE)
+#if !KF_IS_COMPLEX
 KF_REDUCE_KERNELS(amax, T, C, (C)KF_LOWEST, KF_MAX_STEP, KF_MAX_COMBINE, KF_MAX_STORE)
 KF_REDUCE_KERNELS(amin, T, C, (C)KF_HIGHEST, KF_MIN_STEP, KF_MIN_COMBINE, KF_MAX_STORE)
 KF_REDUCE_KERNELS(argmax, long, kf_arg_best, kf_arg_none(), KF_ARG_STEP, KF_ARG_COMBINE,
                   KF_ARG_STORE)
 KF_REDUCE_KERNELS(argmin, long, kf_arg_best, kf_arg_none(), KF_ARGMIN_STEP, KF_ARGMIN_COMBINE,
                   KF_ARG_STORE)
+#endif
 // all and any are OpenCL C builtins: their kernels are logical_all and logical_any.
 KF_REDUCE_KERNELS(logical_all, uchar, uchar, (uchar)1, KF_ALL_STEP, KF_ALL_COMBINE,
                   KF_BYTE_STORE)

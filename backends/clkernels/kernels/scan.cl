@@ -1,10 +1,10 @@
 // scan.cl — cumsum and cumprod along one dim, and the compactions of masked_select_static and
 // nonzero_static (at the end). cumsum and cumprod: one work-group per line (src/rows.hpp: operand 0
 // of the layout = out, 1 = in, over the dims other than dim). The core hands over self already
-// converted to the output's dtype (every real dtype but bool). Element i of a line is the sum (the
-// product) of elements 0..i: integers in wrapping 64-bit arithmetic stored modulo their width
+// converted to the output's dtype (every numeric dtype but bool). Element i of a line is the sum
+// (the product) of elements 0..i: integers in wrapping 64-bit arithmetic stored modulo their width
 // (two's complement, as the CPU backend), floating types accumulated in double where the device has
-// it (else float) and rounded once per element.
+// it (else float) and rounded once per element, complex ones in their own parts.
 //
 // Note [Work-group scans]: item k of the group takes the k-th of `size` consecutive chunks of
 // the line (chunk = ceil(n / size)): it folds its chunk, the chunk totals are scanned across the
@@ -20,7 +20,9 @@
 #define KF_SCAN_GROUP 256  // the most items of a work-group (src/rows.cpp, scan_ops.cpp)
 
 #if !KF_IS_BOOL
-#if KF_IS_FLOAT && (KF_HAS_FP64 || KF_DT == 1)
+#if KF_IS_COMPLEX
+typedef C KF_CUM;  // in the dtype's own parts
+#elif KF_IS_FLOAT && (KF_HAS_FP64 || KF_DT == 1)
 typedef double KF_CUM;
 #elif KF_IS_FLOAT
 typedef float KF_CUM;
@@ -28,14 +30,20 @@ typedef float KF_CUM;
 typedef ulong KF_CUM;  // wraps like the CPU backend's unsigned arithmetic
 #endif
 
-#if KF_IS_FLOAT
+#if KF_IS_FLOAT || KF_IS_COMPLEX
 #define KF_CUM_STORE(v) ((C)(v))
 #else
 #define KF_CUM_STORE(v) ((C)(long)(v))
 #endif
 
 #define KF_PLUS(a, b) ((a) + (b))
+#if KF_IS_COMPLEX  // C99 Annex G's product (common.clh), as std::complex on the CPU
+#define KF_TIMES(a, b) kf_cmul(a, b)
+#define KF_CUM_ONE KF_CPLX(1, 0)
+#else
 #define KF_TIMES(a, b) ((a) * (b))
+#define KF_CUM_ONE ((KF_CUM)1)
+#endif
 
 #define KF_SCAN_ROWS(NAME, OP, IDENTITY)                                                        \
   __kernel void NAME##_rows(__global T* out, __global const T* in, long n, long si, long so,  \
@@ -66,7 +74,7 @@ typedef ulong KF_CUM;  // wraps like the CPU backend's unsigned arithmetic
   }
 
 KF_SCAN_ROWS(cumsum, KF_PLUS, (KF_CUM)0)
-KF_SCAN_ROWS(cumprod, KF_TIMES, (KF_CUM)1)
+KF_SCAN_ROWS(cumprod, KF_TIMES, KF_CUM_ONE)
 #endif
 
 // The work-group's scan of its items' counts (the compactions below): returns the sum of the
@@ -115,6 +123,12 @@ __kernel void masked_select(__global T* out, __global const T* self, __global co
   for (long q = total + lid; q < size; q += group) ST(out, q * os, (C)0);
 }
 
+#if KF_IS_COMPLEX
+#define KF_NONZERO(z) KF_CTRUTH(z)
+#else
+#define KF_NONZERO(x) ((x) != 0)
+#endif
+
 // nonzero_static: the coordinates of self's nonzero elements (LD(x) != 0: NaN is nonzero, -0
 // is not, a bool byte is nonzero when not 0) in row-major order, the first `size` of them as
 // rows of out (row stride rs, column stride cs), the rows past the count filled with `fill`.
@@ -131,14 +145,14 @@ __kernel void nonzero_static(__global long* out, __global const T* self, long n,
   for (long i = b; i < e; ++i) {
     long off[1];
     KF_OFFSETS(L, i, 1, off);
-    count += LD(self, off[0]) != 0;
+    count += KF_NONZERO(LD(self, off[0]));
   }
   long total;
   long at = group_offset(part, count, &total);
   for (long i = b; i < e && at < size; ++i) {
     long off[1];
     KF_OFFSETS(L, i, 1, off);
-    if (!(LD(self, off[0]) != 0)) continue;
+    if (!KF_NONZERO(LD(self, off[0]))) continue;
     long rest = i;
     for (int d = L.ndim - 1; d >= 0; --d) {
       out[at * rs + d * cs] = rest % L.shape[d];

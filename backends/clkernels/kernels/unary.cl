@@ -4,7 +4,8 @@
 // trunc (numeric: the identity on integers), sign (every dtype), each with a strided kernel
 // (operands: 0 = out, 1 = self) and a _contig one; round and clamp, which take arguments
 // before the element count; and the predicates isnan, isinf, isfinite, signbit, logical_not
-// (every dtype), whose output is bool (uchar 0 or 1) in a program of self's dtype. 16-bit
+// (every dtype), whose output is bool (uchar 0 or 1) in a program of self's dtype. Complex
+// programs have neg, square, the predicates but signbit, and conj, real and imag. 16-bit
 // floats compute in float. Integer neg, abs and square wrap (abs(INT_MIN) = INT_MIN); relu
 // keeps NaN (PyTorch); ~x = -x - 1 and bool's bitwise_not is !x. Integers and bool are never
 // NaN or infinite, and their signbit is x < 0 (backends/cpu/predicate_kernels.cpp). The
@@ -22,6 +23,8 @@
 #endif
 #if KF_IS_INT
 #define KF_SQUARE(x) ((C)(long)((ulong)(long)(x) * (ulong)(long)(x)))
+#elif KF_IS_COMPLEX
+#define KF_SQUARE(x) kf_cmul(x, x)
 #else
 #define KF_SQUARE(x) ((x) * (x))
 #endif
@@ -41,6 +44,10 @@
 #define KF_ISINF(x) isinf(x)
 #define KF_ISFINITE(x) isfinite(x)
 #define KF_SIGNBIT(x) signbit(x)
+#elif KF_IS_COMPLEX  // of either part (the standard's and numpy's)
+#define KF_ISNAN(z) (isnan((z).x) || isnan((z).y))
+#define KF_ISINF(z) (isinf((z).x) || isinf((z).y))
+#define KF_ISFINITE(z) (isfinite((z).x) && isfinite((z).y))
 #else
 #define KF_ISNAN(x) 0
 #define KF_ISINF(x) 0
@@ -51,7 +58,11 @@
 #define KF_SIGNBIT(x) ((x) < 0)
 #endif
 #endif
+#if KF_IS_COMPLEX
+#define KF_LOGICAL_NOT(z) (!KF_CTRUTH(z))
+#else
 #define KF_LOGICAL_NOT(x) ((x) == (C)0)
+#endif
 
 // A floating constant in C: a float literal except in the float64 program (a double literal
 // would need cl_khr_fp64 in the others).
@@ -88,44 +99,43 @@
 #define KF_SIGN(x) ((C)((int)((C)0 < (x)) - (int)((x) < (C)0)))
 #endif
 
-#define KF_UNARY(NAME, EXPR)                                                                       \
-  __kernel void NAME##_strided(__global T* out, __global const T* a, long n, kf_layout L) {        \
+/// out = STORE(EXPR(x)) elementwise, out of type OUT_T: the kernel STRIDED (operands: 0 = out,
+/// 1 = self) and the dense one CONTIG. The callers paste the names (NAME##_strided) before they
+/// reach here: a name passed on as it is would be macro-expanded on the way, and PoCL's headers
+/// define some builtins' names (isnan) as macros.
+#define KF_ELEMENTWISE(STRIDED, CONTIG, OUT_T, STORE, EXPR)                                        \
+  __kernel void STRIDED(__global OUT_T* out, __global const T* a, long n, kf_layout L) {           \
     const long i = (long)get_global_id(0);                                                         \
     if (i >= n) return;                                                                            \
     long off[2];                                                                                   \
     KF_OFFSETS(L, i, 2, off);                                                                      \
     const C x = LD(a, off[1]);                                                                     \
-    ST(out, off[0], EXPR(x));                                                                      \
+    STORE(out, off[0], EXPR(x));                                                                   \
   }                                                                                                \
-  __kernel void NAME##_contig(__global T* out, __global const T* a, long n) {                      \
+  __kernel void CONTIG(__global OUT_T* out, __global const T* a, long n) {                         \
     const long i = (long)get_global_id(0);                                                         \
     if (i >= n) return;                                                                            \
     const C x = LD(a, i);                                                                          \
-    ST(out, i, EXPR(x));                                                                           \
+    STORE(out, i, EXPR(x));                                                                        \
   }
+#define KF_STORE_BOOL(p, i, v) ((p)[i] = (uchar)((v) != 0))
+#define KF_STORE_PLAIN(p, i, v) ((p)[i] = (v))
 
+#define KF_UNARY(NAME, EXPR) KF_ELEMENTWISE(NAME##_strided, NAME##_contig, T, ST, EXPR)
 // A predicate: bool out = EXPR(x) != 0.
-#define KF_PREDICATE(NAME, EXPR)                                                                   \
-  __kernel void NAME##_strided(__global uchar* out, __global const T* a, long n, kf_layout L) {    \
-    const long i = (long)get_global_id(0);                                                         \
-    if (i >= n) return;                                                                            \
-    long off[2];                                                                                   \
-    KF_OFFSETS(L, i, 2, off);                                                                      \
-    const C x = LD(a, off[1]);                                                                     \
-    out[off[0]] = (uchar)((EXPR(x)) != 0);                                                         \
-  }                                                                                                \
-  __kernel void NAME##_contig(__global uchar* out, __global const T* a, long n) {                  \
-    const long i = (long)get_global_id(0);                                                         \
-    if (i >= n) return;                                                                            \
-    const C x = LD(a, i);                                                                          \
-    out[i] = (uchar)((EXPR(x)) != 0);                                                              \
-  }
+#define KF_PREDICATE(NAME, EXPR) \
+  KF_ELEMENTWISE(NAME##_strided, NAME##_contig, uchar, KF_STORE_BOOL, EXPR)
 
+#if KF_IS_COMPLEX
+KF_UNARY(neg, KF_NEG)
+KF_UNARY(square, KF_SQUARE)
+#else
 KF_UNARY(abs, KF_ABS)
 #if !KF_IS_BOOL
 KF_UNARY(neg, KF_NEG)
 KF_UNARY(relu, KF_RELU)
 KF_UNARY(square, KF_SQUARE)
+#endif
 #endif
 #if KF_IS_INT || KF_IS_BOOL
 KF_UNARY(bitwise_not, KF_BITWISE_NOT)
@@ -158,12 +168,14 @@ KF_UNARY(gelu, KF_GELU)
 KF_UNARY(gelu_tanh, KF_GELU_TANH)
 KF_UNARY(silu, KF_SILU)
 #endif
-#if !KF_IS_BOOL
+#if !KF_IS_BOOL && !KF_IS_COMPLEX
 KF_UNARY(floor, KF_FLOOR)
 KF_UNARY(ceil, KF_CEIL)
 KF_UNARY(trunc, KF_TRUNC)
 #endif
+#if !KF_IS_COMPLEX
 KF_UNARY(sign, KF_SIGN)
+#endif
 
 // round(x, decimals) half to even (rint in the default rounding mode), as the CPU backend:
 // rint(x) for decimals 0, rint(x * scale) / scale for decimals > 0, rint(x / scale) * scale for
@@ -179,6 +191,7 @@ KF_UNARY(sign, KF_SIGN)
 // clamp(x, lo, hi) = min(max(x, lo), hi) for the bounds `has` names (bit 0: lo, bit 1: hi), so
 // where lo > hi every element becomes hi; NaN x stays NaN (both comparisons false) and a NaN
 // bound makes every element NaN (PyTorch).
+#if !KF_IS_COMPLEX
 static inline C kf_clamp(C x, C lo, C hi, int has) {
 #if KF_IS_FLOAT
   if (((has & 1) && isnan(lo)) || ((has & 2) && isnan(hi))) return (C)NAN;
@@ -186,6 +199,7 @@ static inline C kf_clamp(C x, C lo, C hi, int has) {
   const C v = ((has & 1) && x < lo) ? lo : x;
   return ((has & 2) && v > hi) ? hi : v;
 }
+#endif
 
 /// A unary op with two arguments (P0 p0, P1 p1, int p2) before the element count.
 #define KF_UNARY3(NAME, P0, P1, EXPR)                                                              \
@@ -206,7 +220,7 @@ static inline C kf_clamp(C x, C lo, C hi, int has) {
     ST(out, i, EXPR(x, p0, p1, p2));                                                               \
   }
 #define KF_ROUND3(x, d, s, unused) KF_ROUND(x, d, s)
-#if !KF_IS_BOOL
+#if !KF_IS_BOOL && !KF_IS_COMPLEX
 KF_UNARY3(round, long, C, KF_ROUND3)
 KF_UNARY3(clamp, C, C, kf_clamp)
 #endif
@@ -214,5 +228,18 @@ KF_UNARY3(clamp, C, C, kf_clamp)
 KF_PREDICATE(isnan, KF_ISNAN)
 KF_PREDICATE(isinf, KF_ISINF)
 KF_PREDICATE(isfinite, KF_ISFINITE)
+#if !KF_IS_COMPLEX
 KF_PREDICATE(signbit, KF_SIGNBIT)
+#endif
 KF_PREDICATE(logical_not, KF_LOGICAL_NOT)
+
+#if KF_IS_COMPLEX
+// conj, and real and imag, whose output is the parts' real dtype (float32 for complex64).
+#define KF_CONJ(z) KF_CPLX((z).x, -(z).y)
+KF_UNARY(conj, KF_CONJ)
+
+#define KF_REAL_PART(z) ((z).x)
+#define KF_IMAG_PART(z) ((z).y)
+KF_ELEMENTWISE(real_strided, real_contig, R, KF_STORE_PLAIN, KF_REAL_PART)
+KF_ELEMENTWISE(imag_strided, imag_contig, R, KF_STORE_PLAIN, KF_IMAG_PART)
+#endif

@@ -2,7 +2,8 @@
 // pow, maximum, minimum, bitwise_and, bitwise_or, bitwise_xor, bitwise_left_shift,
 // bitwise_right_shift, eq, ne, lt, le, gt, ge, logical_and, logical_or, logical_xor, where
 // (kernels/binary.cl). The host already broadcast the inputs to the output's
-// shape and converted them to the computation dtype.
+// shape and converted them to the computation dtype. Complex dtypes: add, sub, mul, div, eq, ne,
+// the logical ops and where (the ordered ones have no complex meaning).
 #include "ops.hpp"
 #include "run.hpp"
 
@@ -50,9 +51,9 @@ void where_kernel(const ops::where::Args& a) {
 
 kf_status_t register_binary_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, add, add_kernel, kAllMask);
-  KF_CLK_REGISTER(reg, sub, sub_kernel, kNumericMask);
+  KF_CLK_REGISTER(reg, sub, sub_kernel, kNumericMask | kComplexMask);
   KF_CLK_REGISTER(reg, mul, plain_kernel<ops::mul>, kAllMask);
-  KF_CLK_REGISTER(reg, div, plain_kernel<ops::div>, kFloatMask);
+  KF_CLK_REGISTER(reg, div, plain_kernel<ops::div>, kFloatMask | kComplexMask);
   KF_CLK_REGISTER(reg, atan2, plain_kernel<ops::atan2>, kFloatMask);
   KF_CLK_REGISTER(reg, hypot, plain_kernel<ops::hypot>, kFloatMask);
   KF_CLK_REGISTER(reg, copysign, plain_kernel<ops::copysign>, kFloatMask);
@@ -66,14 +67,14 @@ kf_status_t register_binary_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, bitwise_left_shift, plain_kernel<ops::bitwise_left_shift>, kIntMask);
   KF_CLK_REGISTER(reg, bitwise_right_shift, plain_kernel<ops::bitwise_right_shift>, kIntMask);
   KF_CLK_REGISTER(reg, pow, pow_kernel, kNumericMask);
-  KF_CLK_REGISTER(reg, maximum, plain_kernel<ops::maximum>, kAllMask);
-  KF_CLK_REGISTER(reg, minimum, plain_kernel<ops::minimum>, kAllMask);
+  KF_CLK_REGISTER(reg, maximum, plain_kernel<ops::maximum>, kRealMask);
+  KF_CLK_REGISTER(reg, minimum, plain_kernel<ops::minimum>, kRealMask);
   KF_CLK_REGISTER(reg, eq, compare_kernel<ops::eq>, kAllMask);
   KF_CLK_REGISTER(reg, ne, compare_kernel<ops::ne>, kAllMask);
-  KF_CLK_REGISTER(reg, lt, compare_kernel<ops::lt>, kAllMask);
-  KF_CLK_REGISTER(reg, le, compare_kernel<ops::le>, kAllMask);
-  KF_CLK_REGISTER(reg, gt, compare_kernel<ops::gt>, kAllMask);
-  KF_CLK_REGISTER(reg, ge, compare_kernel<ops::ge>, kAllMask);
+  KF_CLK_REGISTER(reg, lt, compare_kernel<ops::lt>, kRealMask);
+  KF_CLK_REGISTER(reg, le, compare_kernel<ops::le>, kRealMask);
+  KF_CLK_REGISTER(reg, gt, compare_kernel<ops::gt>, kRealMask);
+  KF_CLK_REGISTER(reg, ge, compare_kernel<ops::ge>, kRealMask);
   KF_CLK_REGISTER(reg, logical_and, compare_kernel<ops::logical_and>, kAllMask);
   KF_CLK_REGISTER(reg, logical_or, compare_kernel<ops::logical_or>, kAllMask);
   KF_CLK_REGISTER(reg, logical_xor, compare_kernel<ops::logical_xor>, kAllMask);

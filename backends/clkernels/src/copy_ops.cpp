@@ -11,18 +11,19 @@
 #include "run.hpp"
 
 namespace kf::clk {
-namespace {
 
-namespace ops = kf::plugin::ops;
-
-void convert(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
-             const kf_tensor_view_t& src) {
+void copy_converting(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
+                     const kf_tensor_view_t& src) {
   char op[32];
   std::snprintf(op, sizeof op, "copy_from_%s", short_name(src.dtype));
   run_elementwise(call, {Family::Copy, out.dtype}, op, {&out, &src}, {});
 }
 
-void copy__kernel(const ops::copy_::Args& a) { convert(a.call, a.out, a.src); }
+namespace {
+
+namespace ops = kf::plugin::ops;
+
+void copy__kernel(const ops::copy_::Args& a) { copy_converting(a.call, a.out, a.src); }
 
 void to_dtype_kernel(const ops::to_dtype::Args& a) {
   if (a.out.dtype != a.dtype) {
@@ -30,12 +31,13 @@ void to_dtype_kernel(const ops::to_dtype::Args& a) {
                                                    std::to_string(a.out.dtype) +
                                                    ", not the dtype asked for");
   }
-  convert(a.call, a.out, a.self);
+  copy_converting(a.call, a.out, a.self);
 }
 
 void flip_kernel(const ops::flip::Args& a) {
   int64_t strides[KF_MAX_NDIM];
-  convert(a.call, a.out, kf::plugin::flipped_view(a.self, a.dims.data, a.dims.len, strides));
+  copy_converting(a.call, a.out,
+                  kf::plugin::flipped_view(a.self, a.dims.data, a.dims.len, strides));
 }
 
 }  // namespace

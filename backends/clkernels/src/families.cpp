@@ -34,10 +34,9 @@ std::string build_options(ProgramKey key, const Capabilities& caps) {
          " -DKF_HAS_FP64=" + (caps.fp64 ? "1" : "0");
 }
 
-uint32_t supported_dtypes(const Capabilities& caps) noexcept {
-  // Complex dtypes have no OpenCL C type and no kernels here: the CPU fallback serves them.
-  uint32_t mask = kf::kAllDtypes & ~kf::kComplexDtypes;
-  if (!caps.fp64) mask &= ~(1u << KF_FLOAT64);
+uint32_t supported_dtypes(const Capabilities& caps, bool with_complex) noexcept {
+  uint32_t mask = with_complex ? kf::kAllDtypes : kf::kAllDtypes & ~kf::kComplexDtypes;
+  if (!caps.fp64) mask &= ~((1u << KF_FLOAT64) | (1u << KF_COMPLEX128));
   return mask;
 }
 

@@ -6,19 +6,21 @@
 #include "run.hpp"
 
 namespace kf::clk {
+
+void fill_with(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
+               const kf_scalar_t& value) {
+  const ComputeScalar c = compute_scalar(out.dtype, value);
+  run_elementwise(call, {Family::Fill, out.dtype}, "fill", {&out}, {c.arg()});
+}
+
 namespace {
 
 namespace ops = kf::plugin::ops;
 
-void fill(const kf_kernel_call_t& call, const kf_tensor_view_t& out, const kf_scalar_t& v) {
-  const ComputeScalar c = compute_scalar(out.dtype, v);
-  run_elementwise(call, {Family::Fill, out.dtype}, "fill", {&out}, {c.arg()});
-}
-
-void full_kernel(const ops::full::Args& a) { fill(a.call, a.out, a.fill_value); }
-void zeros_kernel(const ops::zeros::Args& a) { fill(a.call, a.out, kf_scalar_i64(0)); }
-void ones_kernel(const ops::ones::Args& a) { fill(a.call, a.out, kf_scalar_i64(1)); }
-void fill__kernel(const ops::fill_::Args& a) { fill(a.call, a.out, a.value); }
+void full_kernel(const ops::full::Args& a) { fill_with(a.call, a.out, a.fill_value); }
+void zeros_kernel(const ops::zeros::Args& a) { fill_with(a.call, a.out, kf_scalar_i64(0)); }
+void ones_kernel(const ops::ones::Args& a) { fill_with(a.call, a.out, kf_scalar_i64(1)); }
+void fill__kernel(const ops::fill_::Args& a) { fill_with(a.call, a.out, a.value); }
 
 double as_double(const kf_scalar_t& s) { return scalar_real(s); }
 

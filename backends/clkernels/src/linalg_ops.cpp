@@ -56,8 +56,8 @@ void bmm_kernel(const ops::bmm::Args& a) { matmul(a.call, a.self, a.mat2, a.out,
 }  // namespace
 
 kf_status_t register_linalg_ops(const kf_registrar_t* reg, uint32_t mask) {
-  KF_CLK_REGISTER(reg, mm, mm_kernel, kNumericMask);
-  KF_CLK_REGISTER(reg, bmm, bmm_kernel, kNumericMask);
+  KF_CLK_REGISTER(reg, mm, mm_kernel, kNumericMask | kComplexMask);
+  KF_CLK_REGISTER(reg, bmm, bmm_kernel, kNumericMask | kComplexMask);
   return KF_OK;
 }
 

@@ -15,8 +15,18 @@ constexpr uint32_t kFloatMask = kFloatDtypes;
 constexpr uint32_t kIntMask = kIntDtypes;
 constexpr uint32_t kNumericMask = kRealDtypes;
 constexpr uint32_t kAllMask = kAllDtypes;
+constexpr uint32_t kComplexMask = kComplexDtypes;
+/// Every dtype but the complex ones (ordered values: comparisons, extrema, sign).
+constexpr uint32_t kRealMask = kAllDtypes & ~kComplexDtypes;
 
 kf_status_t register_copy_ops(const kf_registrar_t* reg, uint32_t mask);
+
+/// out = src converted to out's dtype (copy.cl, the kernels of copy_ and to_dtype).
+void copy_converting(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
+                     const kf_tensor_view_t& src);
+/// out = value, converted to out's dtype (fill.cl, the kernels of fill_ and full).
+void fill_with(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
+               const kf_scalar_t& value);
 kf_status_t register_fill_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_binary_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask);

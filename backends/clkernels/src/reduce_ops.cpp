@@ -19,10 +19,10 @@ namespace {
 
 namespace ops = kf::plugin::ops;
 
-constexpr uint32_t kSumMask = kNumericMask;
-constexpr uint32_t kMeanMask = kFloatMask;
-constexpr uint32_t kAmaxMask = kAllMask;
-constexpr uint32_t kArgmaxMask = kAllMask;
+constexpr uint32_t kSumMask = kNumericMask | kComplexMask;
+constexpr uint32_t kMeanMask = kFloatMask | kComplexMask;
+constexpr uint32_t kAmaxMask = kRealMask;
+constexpr uint32_t kArgmaxMask = kRealMask;
 constexpr uint32_t kProdMask = kAllMask;
 constexpr uint32_t kLogicalMask = kAllMask;
 constexpr uint32_t kMomentsMask = kFloatMask;

@@ -43,10 +43,22 @@ ComputeScalar compute_scalar(int32_t dtype, const kf_scalar_t& s) {
   const int64_t i = scalar_int64(s);  // an integer's bits (uint64's too), a float truncated
   ComputeScalar c;
   std::memset(&c, 0, sizeof c);
-  // By the dtype's kind and bytes (kernforge/dtypes.hpp): the floats compute in double or
-  // float, bool is a 0/1 byte, and an integer is the two's-complement bits of its width, the
-  // same for a signed and an unsigned dtype.
+  // By the dtype's kind and bytes (kernforge/dtypes.hpp): complex as two parts, the floats
+  // compute in double or float, bool is a 0/1 byte, and an integer is the two's-complement
+  // bits of its width, the same for a signed and an unsigned dtype.
   const char kind = dtype_kind(dtype);
+  if (kind == 'c') {  // float2 or double2, real part first
+    if (dtype_bytes(dtype) == 16) {
+      c.v.c128[0] = f;
+      c.v.c128[1] = scalar_imag(s);
+      c.size = 16;
+    } else {
+      c.v.c64[0] = static_cast<float>(f);
+      c.v.c64[1] = static_cast<float>(scalar_imag(s));
+      c.size = 8;
+    }
+    return c;
+  }
   if (kind == 'f') {
     if (dtype_bytes(dtype) == 8) {
       c.v.f64 = f;

@@ -29,6 +29,8 @@ struct ComputeScalar {
   union {
     float f32;
     double f64;
+    float c64[2];   // real part first, as float2
+    double c128[2];
     int8_t i8;
     uint8_t u8;
     int16_t i16;

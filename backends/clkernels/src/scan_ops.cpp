@@ -1,6 +1,6 @@
 // cumsum and cumprod (kernels/scan.cl): one work-group per line along dim (rows.hpp), a
 // deterministic work-group scan (Note [Work-group scans]). The core hands over self already
-// converted to the output's dtype (meta cumsum), every real dtype but bool. And
+// converted to the output's dtype (meta cumsum), every numeric dtype but bool. And
 // masked_select_static and nonzero_static, every dtype: one work-group compacting the whole
 // tensor.
 #include <string>
@@ -79,8 +79,8 @@ void nonzero_static_kernel(const ops::nonzero_static::Args& a) {
 }  // namespace
 
 kf_status_t register_scan_ops(const kf_registrar_t* reg, uint32_t mask) {
-  KF_CLK_REGISTER(reg, cumsum, scan_kernel<ops::cumsum>, kNumericMask);
-  KF_CLK_REGISTER(reg, cumprod, scan_kernel<ops::cumprod>, kNumericMask);
+  KF_CLK_REGISTER(reg, cumsum, scan_kernel<ops::cumsum>, kNumericMask | kComplexMask);
+  KF_CLK_REGISTER(reg, cumprod, scan_kernel<ops::cumprod>, kNumericMask | kComplexMask);
   KF_CLK_REGISTER(reg, masked_select_static, masked_select_static_kernel, kAllMask);
   KF_CLK_REGISTER(reg, nonzero_static, nonzero_static_kernel, kAllMask);
   return KF_OK;

@@ -174,7 +174,7 @@ void searchsorted_kernel(const ops::searchsorted::Args& a) {
 bool sorts_natively(const Capabilities& caps) { return !items_run_in_sequence(caps); }
 
 kf_status_t register_sort_ops(const kf_registrar_t* reg, uint32_t mask) {
-  constexpr uint32_t kOrderedMask = kAllMask & ~kComplexDtypes;  // the CPU's
+  constexpr uint32_t kOrderedMask = kRealMask;  // the CPU's
   KF_CLK_REGISTER(reg, sort, sort_kernel, kOrderedMask);
   KF_CLK_REGISTER(reg, argsort, argsort_kernel, kOrderedMask);
   KF_CLK_REGISTER(reg, searchsorted, searchsorted_kernel, kOrderedMask);

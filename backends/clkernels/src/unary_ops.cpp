@@ -1,9 +1,11 @@
 // neg, abs, relu, square, bitwise_not, exp, log, sqrt, sigmoid, tanh, tan, asin, acos, atan,
 // sinh, cosh, asinh, acosh, atanh, expm1, log1p, log2, log10, rsqrt, sin, cos, erf, reciprocal,
 // gelu, silu, floor, ceil, trunc, round, sign, clamp, and the predicates isnan, isinf, isfinite,
-// signbit, logical_not (kernels/unary.cl), with the CPU backend's dtype sets.
+// signbit, logical_not, and conj, real and imag (kernels/unary.cl), with the CPU backend's dtype
+// sets.
 #include <cmath>
 #include <string>
+#include <string_view>
 
 #include "ops.hpp"
 #include "run.hpp"
@@ -27,6 +29,19 @@ void predicate_kernel(const typename Op::Args& a) {
 void gelu_kernel(const ops::gelu::Args& a) {
   run_elementwise(a.call, {Family::Unary, a.out.dtype}, a.approximate ? "gelu_tanh" : "gelu",
                   {&a.out, &a.self}, {});
+}
+
+/// conj, real and imag of a complex self: its program's kernels (unary.cl). Of a real self, as
+/// the CPU backend: conj and real copy it, imag is zeros, all in self's dtype.
+template <class Op>
+void complex_part_kernel(const typename Op::Args& a) {
+  if (is_complex_dtype(a.self.dtype)) {
+    run_elementwise(a.call, {Family::Unary, a.self.dtype}, Op::kName, {&a.out, &a.self}, {});
+  } else if (std::string_view(Op::kName) == "imag") {
+    fill_with(a.call, a.out, kf_scalar_i64(0));
+  } else {
+    copy_converting(a.call, a.out, a.self);
+  }
 }
 
 /// round at `decimals` places: scale = 10^|decimals| in the compute type, as the CPU backend.
@@ -57,15 +72,15 @@ void clamp_kernel(const ops::clamp::Args& a) {
 }  // namespace
 
 kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask) {
-  KF_CLK_REGISTER(reg, neg, unary_kernel<ops::neg>, kNumericMask);
-  KF_CLK_REGISTER(reg, abs, unary_kernel<ops::abs>, kAllMask);
+  KF_CLK_REGISTER(reg, neg, unary_kernel<ops::neg>, kNumericMask | kComplexMask);
+  KF_CLK_REGISTER(reg, abs, unary_kernel<ops::abs>, kRealMask);
   KF_CLK_REGISTER(reg, relu, unary_kernel<ops::relu>, kNumericMask);
   KF_CLK_REGISTER(reg, exp, unary_kernel<ops::exp>, kFloatMask);
   KF_CLK_REGISTER(reg, log, unary_kernel<ops::log>, kFloatMask);
   KF_CLK_REGISTER(reg, sqrt, unary_kernel<ops::sqrt>, kFloatMask);
   KF_CLK_REGISTER(reg, sigmoid, unary_kernel<ops::sigmoid>, kFloatMask);
   KF_CLK_REGISTER(reg, tanh, unary_kernel<ops::tanh>, kFloatMask);
-  KF_CLK_REGISTER(reg, square, unary_kernel<ops::square>, kNumericMask);
+  KF_CLK_REGISTER(reg, square, unary_kernel<ops::square>, kNumericMask | kComplexMask);
   KF_CLK_REGISTER(reg, bitwise_not, unary_kernel<ops::bitwise_not>, kIntMask | bit(KF_BOOL));
   KF_CLK_REGISTER(reg, tan, unary_kernel<ops::tan>, kFloatMask);
   KF_CLK_REGISTER(reg, asin, unary_kernel<ops::asin>, kFloatMask);
@@ -91,13 +106,16 @@ kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, ceil, unary_kernel<ops::ceil>, kNumericMask);
   KF_CLK_REGISTER(reg, trunc, unary_kernel<ops::trunc>, kNumericMask);
   KF_CLK_REGISTER(reg, round, round_kernel, kNumericMask);
-  KF_CLK_REGISTER(reg, sign, unary_kernel<ops::sign>, kAllMask);
+  KF_CLK_REGISTER(reg, sign, unary_kernel<ops::sign>, kRealMask);
   KF_CLK_REGISTER(reg, clamp, clamp_kernel, kNumericMask);
   KF_CLK_REGISTER(reg, isnan, predicate_kernel<ops::isnan>, kAllMask);
   KF_CLK_REGISTER(reg, isinf, predicate_kernel<ops::isinf>, kAllMask);
   KF_CLK_REGISTER(reg, isfinite, predicate_kernel<ops::isfinite>, kAllMask);
-  KF_CLK_REGISTER(reg, signbit, predicate_kernel<ops::signbit>, kAllMask);
+  KF_CLK_REGISTER(reg, signbit, predicate_kernel<ops::signbit>, kRealMask);
   KF_CLK_REGISTER(reg, logical_not, predicate_kernel<ops::logical_not>, kAllMask);
+  KF_CLK_REGISTER(reg, conj, complex_part_kernel<ops::conj>, kAllMask);
+  KF_CLK_REGISTER(reg, real, complex_part_kernel<ops::real>, kAllMask);
+  KF_CLK_REGISTER(reg, imag, complex_part_kernel<ops::imag>, kAllMask);
   return KF_OK;
 }
 

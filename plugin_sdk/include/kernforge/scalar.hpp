@@ -23,6 +23,11 @@ inline double scalar_real(const kf_scalar_t& s) {
   }
 }
 
+/// The imaginary part: 0 for a scalar that is not complex.
+inline double scalar_imag(const kf_scalar_t& s) {
+  return s.tag == KF_SCALAR_COMPLEX128 ? s.v.c128.im : 0.0;
+}
+
 /// The value as a float, rounded once from the integer or double it holds (as a C++ cast).
 inline float scalar_real_f32(const kf_scalar_t& s) {
   switch (s.tag) {

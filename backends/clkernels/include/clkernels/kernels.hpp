@@ -20,8 +20,10 @@ std::string build_options(ProgramKey key, const Capabilities& caps);
 /// "f32", "i64", ...: kf_dtype_t's short name (the copy kernels' suffixes, messages).
 const char* short_name(int32_t dtype) noexcept;
 
-/// The dtypes (bit 1u << kf_dtype_t) the kernels can serve on devices with `caps`.
-uint32_t supported_dtypes(const Capabilities& caps) noexcept;
+/// The dtypes (bit 1u << kf_dtype_t) the kernels can serve on devices with `caps`. Complex
+/// dtypes only `with_complex`: the backends that build programs from the OpenCL C sources at run
+/// time (opencl) have them; the SPIR-V modules (xpu) are built for the real dtypes only.
+uint32_t supported_dtypes(const Capabilities& caps, bool with_complex) noexcept;
 
 /// Whether sort, argsort and searchsorted should run natively on a device with `caps`: on one
 /// that runs a work-group's items side by side (a GPU). On a CPU device (PoCL) the sorting
@@ -31,8 +33,9 @@ uint32_t supported_dtypes(const Capabilities& caps) noexcept;
 bool sorts_natively(const Capabilities& caps);
 
 /// Registers every kernel of the shared set for the dtypes in `dtype_mask` (the intersection of
-/// supported_dtypes() over the backend's devices). The kernels expect call->plugin_state to be
-/// the backend's kf::clk::Backend. `devices_read_back`: the backend's devices implement
+/// supported_dtypes() over the backend's devices): each op for those of its dtypes the kernels
+/// have (complex ones for the ops common.clh lists), the CPU fallback serving the rest. The
+/// kernels expect call->plugin_state to be the backend's kf::clk::Backend. `devices_read_back`: the backend's devices implement
 /// Device::read_back, which the index ops (index_select and gather: their index checks) need;
 /// without it those ops are left to the CPU fallback. `native_sorts`: sorts_natively() holds
 /// for some device of the backend; without it the sorts are left to the CPU fallback.
