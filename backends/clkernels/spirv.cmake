@@ -23,6 +23,7 @@
 #
 # Note [Compiling OpenCL C to SPIR-V with clang-15 and llvm-spirv-15]
 # ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+# The steps of each module's rule, which `spirv_ir.py build` runs in order in one process:
 # clang-15 -cl-std=CL1.2 -target spir64 -O2 -fno-vectorize -fno-slp-vectorize
 #          -Xclang -finclude-default-header -include common.clh -DKF_DT=<n> -DKF_HAS_FP64=<0|1>
 #          -emit-llvm -S <family>.cl
@@ -89,20 +90,15 @@ function(_kernforge_spirv_rule source dt_name dt_value fp64 out_cpp)
   set(symbol "${family}_${dt_name}_fp64_${fp64}")
   set(stem "${dir}/${symbol}")
   file(GLOB headers CONFIGURE_DEPENDS "${KF_CLKERNELS_DIR}/kernels/*.clh")
+  # One process runs the steps of the Note above in order (spirv_ir.py build).
   add_custom_command(
     OUTPUT "${stem}.cpp" "${stem}.spv"
-    COMMAND "${ARG_CLANG}" -cl-std=CL1.2 -target spir64 -O2 -fno-vectorize -fno-slp-vectorize
+    COMMAND "${KF_CLKERNELS_PYTHON}" "${KF_CLKERNELS_DIR}/spirv_ir.py" build "${ARG_CLANG}"
+            "${ARG_LLVM_SPIRV}" "${ARG_SPIRV_VAL}" "${stem}" "${symbol}" ${fp64}
+            -cl-std=CL1.2 -target spir64 -O2 -fno-vectorize -fno-slp-vectorize
             -Xclang -finclude-default-header
             -include "${KF_CLKERNELS_COMMON}" -I "${KF_CLKERNELS_DIR}/kernels"
-            -DKF_DT=${dt_value} -DKF_HAS_FP64=${fp64} -emit-llvm -S "${source}" -o "${stem}.ll"
-    COMMAND "${Python3_EXECUTABLE}" "${KF_CLKERNELS_DIR}/spirv_ir.py" regularize "${stem}.ll"
-            "${stem}.opt.ll"
-    COMMAND "${ARG_CLANG}" -target spir64 -x ir -c -emit-llvm "${stem}.opt.ll" -o "${stem}.bc"
-    COMMAND "${ARG_LLVM_SPIRV}" --spirv-max-version=1.2 "${stem}.bc" -o "${stem}.spv.tmp"
-    COMMAND "${ARG_SPIRV_VAL}" --target-env opencl1.2 "${stem}.spv.tmp"
-    COMMAND "${Python3_EXECUTABLE}" "${KF_CLKERNELS_DIR}/spirv_ir.py" embed "${stem}.spv.tmp"
-            "${stem}.cpp" "${symbol}" ${fp64}
-    COMMAND "${CMAKE_COMMAND}" -E rename "${stem}.spv.tmp" "${stem}.spv"
+            -DKF_DT=${dt_value} -DKF_HAS_FP64=${fp64} "${source}"
     DEPENDS "${source}" ${headers} "${KF_CLKERNELS_SPIRV_SCRIPT}"
             "${KF_CLKERNELS_DIR}/spirv_ir.py"
     # (not the .spv.tmp, which the last step renames: a byproduct that is missing afterwards
@@ -219,6 +215,14 @@ function(kernforge_clkernels_spirv)
   set(KF_CLKERNELS_SPIRV_SCRIPT "${CMAKE_CURRENT_FUNCTION_LIST_FILE}")
   get_filename_component(KF_CLKERNELS_DIR "${KF_CLKERNELS_SPIRV_SCRIPT}" DIRECTORY)
   set(KF_CLKERNELS_COMMON "${KF_CLKERNELS_DIR}/kernels/common.clh")
+  # The interpreter itself (its sys.executable), not a launcher in front of it: the build starts
+  # Python once per module, and a pyenv shim adds ~60 ms to each start.
+  execute_process(COMMAND "${Python3_EXECUTABLE}" -c "import sys; print(sys.executable)"
+                  OUTPUT_VARIABLE KF_CLKERNELS_PYTHON OUTPUT_STRIP_TRAILING_WHITESPACE
+                  RESULT_VARIABLE python_result)
+  if(NOT python_result EQUAL 0 OR NOT EXISTS "${KF_CLKERNELS_PYTHON}")
+    set(KF_CLKERNELS_PYTHON "${Python3_EXECUTABLE}")
+  endif()
   file(GLOB KF_CLKERNELS_FAMILY_SOURCES CONFIGURE_DEPENDS "${KF_CLKERNELS_DIR}/kernels/*.cl")
   list(SORT KF_CLKERNELS_FAMILY_SOURCES)
   foreach(tool CLANG LLVM_SPIRV SPIRV_VAL)

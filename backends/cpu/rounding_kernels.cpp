@@ -87,8 +87,8 @@ template <class T>
 void round_typed(const kf_tensor_view_t& self, const kf_tensor_view_t& out, int64_t decimals) {
   using M = OpMath<T>;
   using R = typename std::conditional_t<is_complex_v<M>, M, std::complex<M>>::value_type;
-  const R scale = static_cast<R>(std::pow(10.0, static_cast<double>(decimals < 0 ? -decimals
-                                                                                : decimals)));
+  // |decimals| in double: -decimals overflows for INT64_MIN.
+  const R scale = static_cast<R>(std::pow(10.0, std::fabs(static_cast<double>(decimals))));
   unary_same<T>(out, self, [decimals, scale](M x) {
     if constexpr (is_complex_v<M>) {
       return M(round_at(x.real(), decimals, scale), round_at(x.imag(), decimals, scale));

@@ -52,9 +52,10 @@ void round_kernel(const ops::round::Args& a) {
                                   "round: decimals != 0 needs a floating-point tensor, got " +
                                       std::string(short_name(a.out.dtype)));
   }
-  const int64_t d = a.decimals < 0 ? -a.decimals : a.decimals;
+  // |decimals| in double: -decimals overflows for INT64_MIN.
+  const double d = std::fabs(static_cast<double>(a.decimals));
   const ComputeScalar scale =
-      compute_scalar(a.out.dtype, kf_scalar_f64(floating ? std::pow(10.0, double(d)) : 1.0));
+      compute_scalar(a.out.dtype, kf_scalar_f64(floating ? std::pow(10.0, d) : 1.0));
   const int32_t unused = 0;
   run_elementwise(a.call, {Family::Unary, a.out.dtype}, "round", {&a.out, &a.self},
                   {value_arg(a.decimals), scale.arg(), value_arg(unused)});
