@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything kernforge needs to build and test on a fresh Debian 12 machine (liblapacke-dev:
 # lapack.h, the declarations of the LAPACK routines the cpu plugin calls in OpenBLAS;
-# libkissfft-dev: kissfft.hh, the cpu plugin's FFT; clang and
-# lld: the libFuzzer targets and the loader test's cross-built foreign-architecture library;
+# libkissfft-dev: kissfft.hh, the cpu plugin's FFT; libvkfft-dev: vkFFT.h, the opencl plugin's;
+# clang and lld: the libFuzzer targets and the loader test's cross-built foreign-architecture library;
 # PoCL and the OpenCL headers: the opencl backend and its tests, on the CPU (libssl-dev: the
 # SHA-256 digests of its program cache); Level Zero, clang-15,
 # llvm-spirv-15 and spirv-tools: the xpu backend and its SPIR-V kernels; dpkg-dev and file: the
@@ -19,7 +19,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config python3 python3-yaml
   libspdlog-dev libcli11-dev nlohmann-json3-dev libboost-dev libopenblas-dev liblapacke-dev
-  libkissfft-dev
+  libkissfft-dev libvkfft-dev
   libdnnl-dev libhwy-dev libgtest-dev libgmock-dev libbenchmark-dev
   clang lld
   pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers clinfo libssl-dev

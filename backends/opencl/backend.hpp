@@ -1,6 +1,6 @@
-// backend.hpp — the opencl plugin's state: what discovery found and one ClDevice per usable
-// OpenCL device (kernforge device i = devices[i]). Made by init, deleted by shutdown; read-only
-// in between, so any thread may use it.
+// backend.hpp — the opencl plugin's state: what discovery found, one ClDevice per usable
+// OpenCL device (kernforge device i = devices[i]) and the FFT plans. Made by init, deleted by
+// shutdown; read-only in between (the plans guard themselves), so any thread may use it.
 #pragma once
 
 #include <memory>
@@ -10,6 +10,7 @@
 #include "cl_device.hpp"
 #include "clkernels/device.hpp"
 #include "discovery.hpp"
+#include "fft_plans.hpp"
 
 namespace kf::opencl {
 
@@ -27,6 +28,9 @@ class ClBackend final : public clk::Backend {
   Discovery discovery;
   std::vector<std::unique_ptr<ClDevice>> devices;
   bool fine_grain_host = false;  // host_allocate gives fine-grained SVM of device 0
+  // The fft kernels' VkFFT applications (Note [FFT plans]); after `devices`, so that they are
+  // deleted before the contexts they were made in.
+  FftPlans fft_plans;
 };
 
 /// The state pointer the host passes to every slot, as the backend (init stored a Backend*).

@@ -3,8 +3,8 @@
 // init discovers the devices (discovery.hpp), makes a context and a default queue for each
 // (cl_device.hpp) and builds one program to prove the compiler takes the kernels; no platform,
 // no usable device or a compiler that refuses them is KF_UNAVAILABLE with the reason. Kernels
-// are the shared ones of backends/clkernels; memory, copies, streams and events are in
-// memory_slots.cpp and stream_slots.cpp.
+// are the shared ones of backends/clkernels and the FFTs of fft_kernels.cpp; memory, copies,
+// streams and events are in memory_slots.cpp and stream_slots.cpp.
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -13,6 +13,7 @@
 
 #include "backend.hpp"
 #include "clkernels/kernels.hpp"
+#include "fft_kernels.hpp"
 #include "kernforge/plugin.hpp"
 #include "kernforge/plugin_table.hpp"
 #include "memory_slots.hpp"
@@ -148,7 +149,8 @@ kf_status_t cl_register_kernels(void* state, const kf_registrar_t* reg) {
     mask &= clk::supported_dtypes(d->capabilities(), true);
     native_sorts = native_sorts || clk::sorts_natively(d->capabilities());
   }
-  return clk::register_kernels(reg, mask, /*devices_read_back=*/true, native_sorts);
+  const kf_status_t s = clk::register_kernels(reg, mask, /*devices_read_back=*/true, native_sorts);
+  return s == KF_OK ? register_fft_kernels(reg, mask) : s;
 }
 
 kf_plugin_t make_plugin() {

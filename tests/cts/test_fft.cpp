@@ -1,11 +1,15 @@
 // CTS: the discrete Fourier transforms (fft_r2c, fft_c2c, fft_c2r) in float32 and float64 on
 // every backend (elsewhere than cpu through the CPU fallback), against a direct O(n^2) DFT in
 // double: lengths of small factors, primes and 2 * prime, over a middle dim and two dims at
-// once, and the round trips r2c -> c2c -> c2r.
+// once, and the round trips r2c -> c2c -> c2r; complex transforms of a transposed input both
+// ways; long lengths (over 4096, primes) against a pure tone; and c2r's disregard of the
+// imaginary parts of the zero and Nyquist frequencies.
+#include <algorithm>
 #include <cmath>
 #include <complex>
 
 #include "cts_util.hpp"
+#include "wide.hpp"
 
 namespace cts {
 namespace {
@@ -132,6 +136,83 @@ TEST_P(Fft, BadArgumentsAreInvalidArguments) {
                           {"fft_c2r", "last_dim_size 7"});
   expect_invalid_argument(kf_fft_c2r(spectrum.get(), dim, 1, 0, 1.0, out.put()),
                           {"fft_c2r", "at least 1"});
+}
+
+std::vector<Complex> as_double(const wide::ComplexValues& v) {
+  std::vector<Complex> out;
+  for (const wide::WideC& z : v) out.emplace_back(double(z.real()), double(z.imag()));
+  return out;
+}
+
+wide::ComplexValues as_wide(const std::vector<Complex>& v) {
+  wide::ComplexValues out;
+  for (const Complex& z : v) out.emplace_back(z.real(), z.imag());
+  return out;
+}
+
+TEST_P(Fft, ComplexOverBothDimsOfATransposedInputBothWays) {
+  CTS_REQUIRE(complex_dt(), "fft_c2c", "transpose");
+  const wide::ComplexValues base = wide::stored(wide::pseudo_complex(15, -1, 1, 11), complex_dt());
+  Tensor b = wide::make_complex(base, {5, 3}, complex_dt(), dev()), t, y, back;
+  CTS_ASSERT_OK(kf_transpose(b.get(), 0, 1, t.put()));  // [3, 5], strides (1, 3)
+  std::vector<Complex> x(15);
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t j = 0; j < 5; ++j) x[size_t(i * 5 + j)] = as_double({base[size_t(j * 3 + i)]})[0];
+  std::vector<Complex> want = ref_dft(ref_dft(x, 1, 3, 5, -1), 3, 5, 1, -1);
+  for (Complex& v : want) v *= 0.5;
+  const int64_t dims[] = {-1, 0};
+  CTS_ASSERT_OK(kf_fft_c2c(t.get(), dims, 2, true, 0.5, y.put()));
+  EXPECT_EQ(y.shape(), (Shape{3, 5}));
+  EXPECT_TRUE(wide::close_complex(y, as_wide(want), complex_dt(), 20));
+  CTS_ASSERT_OK(kf_fft_c2c(y.get(), dims, 2, false, 2.0 / 15, back.put()));
+  EXPECT_TRUE(wide::close_complex(back, as_wide(x), complex_dt(), 20));
+}
+
+TEST_P(Fft, LongLengthsFindTheirTone) {
+  CTS_REQUIRE(complex_dt(), "fft_c2c");
+  const double eps = dt() == KF_FLOAT32 ? 1.2e-7 : 2.3e-16;
+  for (int64_t n : {8192, 1009, 8198, 65537}) {  // 2^13, primes, 2 * 4099
+    SCOPED_TRACE("n = " + std::to_string(n));
+    const int64_t f = 5;  // x[j] = exp(2 pi i f j / n): X[k] = n at k = f, 0 elsewhere
+    std::vector<Complex> x(static_cast<size_t>(n));
+    for (int64_t j = 0; j < n; ++j) {
+      x[size_t(j)] = std::polar(1.0, 2 * kPi * double((f * j) % n) / double(n));
+    }
+    Tensor t = wide::make_complex(as_wide(x), {n}, complex_dt(), dev()), y;
+    const int64_t dim[] = {0};
+    CTS_ASSERT_OK(kf_fft_c2c(t.get(), dim, 1, true, 1.0, y.put()));
+    const std::vector<Complex> got = as_double(wide::host_complex(y));
+    ASSERT_EQ(got.size(), x.size());
+    double worst = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      worst = std::max(worst, std::abs(got[size_t(k)] - Complex(k == f ? double(n) : 0, 0)));
+    }
+    EXPECT_LE(worst, 20 * eps * double(n)) << "largest error of " << n << " bins";
+  }
+}
+
+TEST_P(Fft, ComplexToRealIgnoresTheImaginaryPartsOfZeroAndNyquist) {
+  CTS_REQUIRE(complex_dt(), "fft_c2r");
+  for (int64_t length : {8, 7}) {
+    SCOPED_TRACE("last_dim_size = " + std::to_string(length));
+    const int64_t h = length / 2 + 1, rows = 3;
+    const wide::ComplexValues spectrum =
+        wide::stored(wide::pseudo_complex(size_t(rows * h), -1, 1, 5), complex_dt());
+    wide::ComplexValues real_ends = spectrum;
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t k : {int64_t{0}, length % 2 == 0 ? length / 2 : int64_t{0}}) {
+        wide::WideC& z = real_ends[size_t(r * h + k)];
+        z = wide::WideC(z.real(), 0);
+      }
+    }
+    Tensor a = wide::make_complex(spectrum, {rows, h}, complex_dt(), dev());
+    Tensor b = wide::make_complex(real_ends, {rows, h}, complex_dt(), dev()), ya, yb;
+    const int64_t dim[] = {1};
+    CTS_ASSERT_OK(kf_fft_c2r(a.get(), dim, 1, length, 1.0, ya.put()));
+    CTS_ASSERT_OK(kf_fft_c2r(b.get(), dim, 1, length, 1.0, yb.put()));
+    EXPECT_EQ(ya.shape(), (Shape{rows, length}));
+    EXPECT_TRUE(all_close(to_host_double(ya), to_host_double(yb), dt(), scale()));
+  }
 }
 
 CTS_INSTANTIATE(Fft, params_float());

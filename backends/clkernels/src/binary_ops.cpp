@@ -18,6 +18,15 @@ void arith(const kf_kernel_call_t& call, const char* op, const kf_tensor_view_t&
   run_elementwise(call, {Family::Binary, out.dtype}, op, {&out, &a, &b}, {c.arg()});
 }
 
+}  // namespace
+
+void multiply(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
+              const kf_tensor_view_t& src, const kf_tensor_view_t& factor) {
+  arith(call, "mul", out, src, factor, kf_scalar_i64(1));
+}
+
+namespace {
+
 void add_kernel(const ops::add::Args& a) { arith(a.call, "add", a.out, a.self, a.other, a.alpha); }
 void sub_kernel(const ops::sub::Args& a) { arith(a.call, "sub", a.out, a.self, a.other, a.alpha); }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "clkernels/movement.hpp"
 #include "kernforge/plugin.hpp"
 
 namespace kf::clk {
@@ -20,13 +21,6 @@ constexpr uint32_t kComplexMask = kComplexDtypes;
 constexpr uint32_t kRealMask = kAllDtypes & ~kComplexDtypes;
 
 kf_status_t register_copy_ops(const kf_registrar_t* reg, uint32_t mask);
-
-/// out = src converted to out's dtype (copy.cl, the kernels of copy_ and to_dtype).
-void copy_converting(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
-                     const kf_tensor_view_t& src);
-/// out = value, converted to out's dtype (fill.cl, the kernels of fill_ and full).
-void fill_with(const kf_kernel_call_t& call, const kf_tensor_view_t& out,
-               const kf_scalar_t& value);
 kf_status_t register_fill_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_binary_ops(const kf_registrar_t* reg, uint32_t mask);
 kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask);
