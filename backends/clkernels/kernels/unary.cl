@@ -5,9 +5,9 @@
 // (operands: 0 = out, 1 = self) and a _contig one; round and clamp, which take arguments
 // before the element count; and the predicates isnan, isinf, isfinite, signbit, logical_not
 // (every dtype), whose output is bool (uchar 0 or 1) in a program of self's dtype. Complex
-// programs have neg, square, the predicates but signbit, and conj, real and imag. 16-bit
-// floats compute in float. Integer neg, abs and square wrap (abs(INT_MIN) = INT_MIN); relu
-// keeps NaN (PyTorch); ~x = -x - 1 and bool's bitwise_not is !x. Integers and bool are never
+// programs have neg, square, sign, round, the predicates but signbit, conj, and real, imag
+// and abs (into the parts' real dtype). 16-bit floats compute in float. Integer neg, abs and
+// square wrap (abs(INT_MIN) = INT_MIN); relu keeps NaN (PyTorch); ~x = -x - 1 and bool's bitwise_not is !x. Integers and bool are never
 // NaN or infinite, and their signbit is x < 0 (backends/cpu/predicate_kernels.cpp). The
 // semantics of the others are the CPU backend's (math_kernels.cpp, activation_kernels.cpp,
 // rounding_kernels.cpp), noted where they are defined.
@@ -173,7 +173,17 @@ KF_UNARY(floor, KF_FLOOR)
 KF_UNARY(ceil, KF_CEIL)
 KF_UNARY(trunc, KF_TRUNC)
 #endif
-#if !KF_IS_COMPLEX
+#if KF_IS_COMPLEX
+// sign(z) = z / |z| (each part divided by hypot), 0 for 0, NaN + NaN i when a part is NaN (the
+// CPU backend's, the standard's).
+static inline C kf_csign(C z) {
+  if (isnan(z.x) || isnan(z.y)) return KF_CPLX((R)NAN, (R)NAN);
+  if (z.x == (R)0 && z.y == (R)0) return KF_CPLX((R)0, (R)0);
+  const R m = hypot(z.x, z.y);
+  return KF_CPLX(z.x / m, z.y / m);
+}
+KF_UNARY(sign, kf_csign)
+#else
 KF_UNARY(sign, KF_SIGN)
 #endif
 
@@ -181,7 +191,7 @@ KF_UNARY(sign, KF_SIGN)
 // rint(x) for decimals 0, rint(x * scale) / scale for decimals > 0, rint(x / scale) * scale for
 // decimals < 0, scale = 10^|decimals| in C (the host computes it). The identity on integers
 // (the host refuses decimals != 0 there).
-#if KF_IS_FLOAT
+#if KF_IS_FLOAT || KF_IS_COMPLEX
 #define KF_ROUND(x, d, s) \
   ((d) == 0 ? rint(x) : ((d) < 0 ? rint((x) / (s)) * (s) : rint((x) * (s)) / (s)))
 #else
@@ -219,7 +229,13 @@ static inline C kf_clamp(C x, C lo, C hi, int has) {
     const C x = LD(a, i);                                                                          \
     ST(out, i, EXPR(x, p0, p1, p2));                                                               \
   }
+#if KF_IS_COMPLEX
+// Each part rounded (the standard's complex round); the scale arrives as (s, 0).
+#define KF_ROUND3(z, d, s, unused) KF_CPLX(KF_ROUND((z).x, d, (s).x), KF_ROUND((z).y, d, (s).x))
+KF_UNARY3(round, long, C, KF_ROUND3)
+#else
 #define KF_ROUND3(x, d, s, unused) KF_ROUND(x, d, s)
+#endif
 #if !KF_IS_BOOL && !KF_IS_COMPLEX
 KF_UNARY3(round, long, C, KF_ROUND3)
 KF_UNARY3(clamp, C, C, kf_clamp)
@@ -242,4 +258,8 @@ KF_UNARY(conj, KF_CONJ)
 #define KF_IMAG_PART(z) ((z).y)
 KF_ELEMENTWISE(real_strided, real_contig, R, KF_STORE_PLAIN, KF_REAL_PART)
 KF_ELEMENTWISE(imag_strided, imag_contig, R, KF_STORE_PLAIN, KF_IMAG_PART)
+// |z| = hypot(re, im) into the parts' real dtype: exact to an ulp without overflow, +inf when a
+// part is infinite even beside a NaN (C99's hypot, as std::abs on the CPU).
+#define KF_CABS(z) hypot((z).x, (z).y)
+KF_ELEMENTWISE(abs_strided, abs_contig, R, KF_STORE_PLAIN, KF_CABS)
 #endif

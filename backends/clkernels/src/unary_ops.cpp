@@ -26,6 +26,11 @@ void predicate_kernel(const typename Op::Args& a) {
   run_elementwise(a.call, {Family::Unary, a.self.dtype}, Op::kName, {&a.out, &a.self}, {});
 }
 
+/// abs: a program of self's dtype (a complex self's writes its parts' real dtype).
+void abs_kernel(const ops::abs::Args& a) {
+  run_elementwise(a.call, {Family::Unary, a.self.dtype}, "abs", {&a.out, &a.self}, {});
+}
+
 void gelu_kernel(const ops::gelu::Args& a) {
   run_elementwise(a.call, {Family::Unary, a.out.dtype}, a.approximate ? "gelu_tanh" : "gelu",
                   {&a.out, &a.self}, {});
@@ -46,7 +51,7 @@ void complex_part_kernel(const typename Op::Args& a) {
 
 /// round at `decimals` places: scale = 10^|decimals| in the compute type, as the CPU backend.
 void round_kernel(const ops::round::Args& a) {
-  const bool floating = is_floating_dtype(a.out.dtype);
+  const bool floating = is_floating_dtype(a.out.dtype) || is_complex_dtype(a.out.dtype);
   if (!floating && a.decimals != 0) {
     throw kf::plugin::KernelError(KF_INVALID_ARGUMENT,
                                   "round: decimals != 0 needs a floating-point tensor, got " +
@@ -74,7 +79,7 @@ void clamp_kernel(const ops::clamp::Args& a) {
 
 kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, neg, unary_kernel<ops::neg>, kNumericMask | kComplexMask);
-  KF_CLK_REGISTER(reg, abs, unary_kernel<ops::abs>, kRealMask);
+  KF_CLK_REGISTER(reg, abs, abs_kernel, kAllMask);
   KF_CLK_REGISTER(reg, relu, unary_kernel<ops::relu>, kNumericMask);
   KF_CLK_REGISTER(reg, exp, unary_kernel<ops::exp>, kFloatMask);
   KF_CLK_REGISTER(reg, log, unary_kernel<ops::log>, kFloatMask);
@@ -106,8 +111,8 @@ kf_status_t register_unary_ops(const kf_registrar_t* reg, uint32_t mask) {
   KF_CLK_REGISTER(reg, floor, unary_kernel<ops::floor>, kNumericMask);
   KF_CLK_REGISTER(reg, ceil, unary_kernel<ops::ceil>, kNumericMask);
   KF_CLK_REGISTER(reg, trunc, unary_kernel<ops::trunc>, kNumericMask);
-  KF_CLK_REGISTER(reg, round, round_kernel, kNumericMask);
-  KF_CLK_REGISTER(reg, sign, unary_kernel<ops::sign>, kRealMask);
+  KF_CLK_REGISTER(reg, round, round_kernel, kNumericMask | kComplexMask);
+  KF_CLK_REGISTER(reg, sign, unary_kernel<ops::sign>, kAllMask);
   KF_CLK_REGISTER(reg, clamp, clamp_kernel, kNumericMask);
   KF_CLK_REGISTER(reg, isnan, predicate_kernel<ops::isnan>, kAllMask);
   KF_CLK_REGISTER(reg, isinf, predicate_kernel<ops::isinf>, kAllMask);
