@@ -1,4 +1,4 @@
-// fft_plans.cpp — the VkFFT applications of Note [FFT plans] (fft_plans.hpp).
+// fft_plans.cpp — the VkFFT applications of Note [VkFFT applications] (fft_plans.hpp).
 #include "fft_plans.hpp"
 
 #include <string>
@@ -86,7 +86,7 @@ std::shared_ptr<FftPlans::Plan> FftPlans::plan(const FftShape& s, cl_context con
       }
     }
   }
-  // Made outside the lock: building the programs takes a while (Note [FFT plans]). Two threads
+  // Made outside the lock: building the programs takes a while (Note [VkFFT applications]). Two threads
   // making the same shape at once each make one; the second to finish is kept.
   auto made = std::make_shared<Plan>(s, context, device, buffer);
   std::lock_guard<std::mutex> lock(mutex_);
