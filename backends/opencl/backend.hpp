@@ -28,8 +28,8 @@ class ClBackend final : public clk::Backend {
   Discovery discovery;
   std::vector<std::unique_ptr<ClDevice>> devices;
   bool fine_grain_host = false;  // host_allocate gives fine-grained SVM of device 0
-  // The fft kernels' VkFFT applications (Note [VkFFT applications]); after `devices`, so that they are
-  // deleted before the contexts they were made in.
+  // The fft kernels' VkFFT applications (Note [VkFFT applications]); after `devices`, so that
+  // they are deleted before the contexts they were made in.
   FftPlans fft_plans;
 };
 

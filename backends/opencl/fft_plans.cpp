@@ -86,8 +86,8 @@ std::shared_ptr<FftPlans::Plan> FftPlans::plan(const FftShape& s, cl_context con
       }
     }
   }
-  // Made outside the lock: building the programs takes a while (Note [VkFFT applications]). Two threads
-  // making the same shape at once each make one; the second to finish is kept.
+  // Made outside the lock: building the programs takes a while (Note [VkFFT applications]).
+  // Two threads making the same shape at once each make one; both are kept until evicted.
   auto made = std::make_shared<Plan>(s, context, device, buffer);
   std::lock_guard<std::mutex> lock(mutex_);
   plans_.push_front(made);

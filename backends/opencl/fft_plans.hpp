@@ -1,8 +1,8 @@
 // fft_plans.hpp — VkFFT's OpenCL transforms for the fft kernels (fft_kernels.cpp): one VkFFT
 // application per shape and queue, built on first use and kept, at most kMaxPlans of them.
 //
-// Note [VkFFT applications]: VkFFT (libvkfft-dev, MIT, one header) generates OpenCL C for a transform
-// shape and builds it when the application is made: 0.1 to 0.2 s a shape on PoCL with its
+// Note [VkFFT applications]: VkFFT (libvkfft-dev, MIT, one header) generates OpenCL C for a
+// transform shape and builds it when the application is made: 0.1 to 0.2 s a shape on PoCL with its
 // compiler cache warm, 0.5 to 3.5 s without. Applications are therefore cached. The key holds the
 // queue, because an application owns a temporary buffer for its long and prime lengths (four-step
 // and Bluestein): two queues running one application at once could share it. An application's

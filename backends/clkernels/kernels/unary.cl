@@ -1,16 +1,16 @@
-// unary.cl — neg, abs, relu, square (numeric), bitwise_not (integers and bool), exp, log,
-// sqrt, sigmoid, tanh, tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, expm1, log1p,
-// log2, log10, rsqrt, sin, cos, erf, reciprocal, gelu, gelu_tanh, silu (floating), floor, ceil,
-// trunc (numeric: the identity on integers), sign (every dtype), each with a strided kernel
-// (operands: 0 = out, 1 = self) and a _contig one; round and clamp, which take arguments
-// before the element count; and the predicates isnan, isinf, isfinite, signbit, logical_not
-// (every dtype), whose output is bool (uchar 0 or 1) in a program of self's dtype. Complex
-// programs have neg, square, sign, round, the predicates but signbit, conj, and real, imag
-// and abs (into the parts' real dtype). 16-bit floats compute in float. Integer neg, abs and
-// square wrap (abs(INT_MIN) = INT_MIN); relu keeps NaN (PyTorch); ~x = -x - 1 and bool's bitwise_not is !x. Integers and bool are never
-// NaN or infinite, and their signbit is x < 0 (backends/cpu/predicate_kernels.cpp). The
-// semantics of the others are the CPU backend's (math_kernels.cpp, activation_kernels.cpp,
-// rounding_kernels.cpp), noted where they are defined.
+// unary.cl — neg, abs, relu, square (numeric), bitwise_not (integers and bool), exp, log, sqrt,
+// sigmoid, tanh, tan, asin, acos, atan, sinh, cosh, asinh, acosh, atanh, expm1, log1p, log2, log10,
+// rsqrt, sin, cos, erf, reciprocal, gelu, gelu_tanh, silu (floating), floor, ceil, trunc (numeric:
+// the identity on integers), sign (every dtype), each with a strided kernel (operands: 0 = out, 1 =
+// self) and a _contig one; round and clamp, which take arguments before the element count; and the
+// predicates isnan, isinf, isfinite, signbit, logical_not (every dtype), whose output is bool
+// (uchar 0 or 1) in a program of self's dtype. Complex programs have neg, square, sign, round, the
+// predicates but signbit, conj, and real, imag and abs (into the parts' real dtype). 16-bit floats
+// compute in float. Integer neg, abs and square wrap (abs(INT_MIN) = INT_MIN); relu keeps NaN
+// (PyTorch); ~x = -x - 1 and bool's bitwise_not is !x. Integers and bool are never NaN or infinite,
+// and their signbit is x < 0 (backends/cpu/predicate_kernels.cpp). The semantics of the others are
+// the CPU backend's (math_kernels.cpp, activation_kernels.cpp, rounding_kernels.cpp), noted where
+// they are defined.
 #if KF_IS_INT && !KF_IS_UNSIGNED
 #define KF_NEG(x) ((C)(long)(0ul - (ulong)(long)(x)))
 #define KF_ABS(x) ((x) < 0 ? KF_NEG(x) : (x))
