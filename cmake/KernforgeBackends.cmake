@@ -25,6 +25,30 @@
 
 include_guard(GLOBAL)
 
+# kernforge_optional_header(<option> HEADER <header> INCLUDE_DIR <cache var> RESULT <var>
+#                           PACKAGE <Debian package> DOC <what it is> WITHOUT <what then>)
+#   A header-only library a backend uses when it is there: the cache option <option>, AUTO
+#   (default), ON or OFF. Unless OFF, <header> is looked for (find_path into <cache var>);
+#   <var> is set to 1 when it was found, else 0. ON without it fails the configure naming the
+#   package; AUTO says in one STATUS line what the backend does without it (WITHOUT).
+function(kernforge_optional_header option)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "HEADER;INCLUDE_DIR;RESULT;PACKAGE;DOC;WITHOUT" "")
+  set(${option} AUTO CACHE STRING "${ARG_DOC}: ON, OFF or AUTO")
+  set_property(CACHE ${option} PROPERTY STRINGS AUTO ON OFF)
+  set(found 0)
+  if(NOT ${option} STREQUAL "OFF")
+    find_path(${ARG_INCLUDE_DIR} ${ARG_HEADER})
+    if(${ARG_INCLUDE_DIR})
+      set(found 1)
+    elseif(${option} STREQUAL "ON")
+      message(FATAL_ERROR "${option}=ON but ${ARG_HEADER} was not found (Debian: ${ARG_PACKAGE})")
+    else()
+      message(STATUS "${ARG_HEADER} not found (Debian: ${ARG_PACKAGE}); ${ARG_WITHOUT}")
+    endif()
+  endif()
+  set(${ARG_RESULT} ${found} PARENT_SCOPE)
+endfunction()
+
 function(kernforge_backend_unavailable)
   # The arguments are concatenated, as message() does, so a long reason can be split in pieces.
   set(reason "")
