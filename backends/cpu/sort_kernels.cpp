@@ -68,11 +68,10 @@ template <class T>
 void read_keys(const char* in, int64_t n, int64_t si, bool descending, int nt, SortKey<T>* keys) {
   using K = SortKey<T>;
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int64_t i = 0; i < n; ++i) {
+  parallel_for(n, nt, [&](int64_t i) {
     const T v = elem(reinterpret_cast<const T*>(in + i * si));  // bool bytes read as != 0
     keys[i] = static_cast<K>(sort_key(v) ^ flip);
-  }
+  });
 }
 
 /// The key of element i of line `in` (byte stride si), complemented when descending.
@@ -88,8 +87,8 @@ void write_values(char* out, const LinePlan& p, const SortKey<T>* keys, bool des
                   int nt) {
   using K = SortKey<T>;
   const K flip = descending ? static_cast<K>(~K{0}) : K{0};
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int64_t i = 0; i < p.n; ++i) at<T>(out, i, p.so) = from_sort_key<T>(K(keys[i] ^ flip));
+  parallel_for(p.n, nt,
+               [&](int64_t i) { at<T>(out, i, p.so) = from_sort_key<T>(K(keys[i] ^ flip)); });
 }
 
 /// sort's values of one line, every zero +0.
@@ -173,11 +172,9 @@ void argsort_radix(const LinePlan& p, const char* in, char* out, bool descending
   read_keys<T>(in, p.n, p.si, descending, nt, s.keys.get(p.n));
   RadixBuffers<K, int64_t> b{s.keys.get(p.n), s.tmp_keys.get(p.n), s.pos.get(p.n),
                              s.tmp_pos.get(p.n)};
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int64_t i = 0; i < p.n; ++i) b.pay[i] = i;
+  parallel_for(p.n, nt, [&](int64_t i) { b.pay[i] = i; });
   radix_sort(b, p.n, nt);
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static)
-  for (int64_t i = 0; i < p.n; ++i) at<int64_t>(out, i, p.so) = b.pay[i];
+  parallel_for(p.n, nt, [&](int64_t i) { at<int64_t>(out, i, p.so) = b.pay[i]; });
 }
 
 template <class T>

@@ -58,13 +58,17 @@ ZeroCounts scan_zeros(const char* in, int64_t n, int64_t si, int nt) {
     const int c = nt < ZeroCounts::kMaxChunks ? nt : ZeroCounts::kMaxChunks;
     z.chunks = c;
     bool negative = false;
-#pragma omp parallel for num_threads(nt) if (nt > 1) schedule(static, 1) reduction(| : negative)
-    for (int t = 0; t < c; ++t) {
+    const auto count = [&](int t, bool& neg) {
       const int64_t lo = n * t / c, hi = n * (t + 1) / c;
-      z.per_chunk[t] =
-          si == int64_t{sizeof(T)}
-              ? zero_detail::count_zeros<K, int64_t{sizeof(T)}>(in, lo, hi, si, negative)
-              : zero_detail::count_zeros<K, 0>(in, lo, hi, si, negative);
+      z.per_chunk[t] = si == int64_t{sizeof(T)}
+                           ? zero_detail::count_zeros<K, int64_t{sizeof(T)}>(in, lo, hi, si, neg)
+                           : zero_detail::count_zeros<K, 0>(in, lo, hi, si, neg);
+    };
+    if (c <= 1) {  // Note [Regions of one thread] (parallel.hpp): called once per line
+      count(0, negative);
+    } else {
+#pragma omp parallel for num_threads(nt) schedule(static, 1) reduction(| : negative)
+      for (int t = 0; t < c; ++t) count(t, negative);
     }
     z.negative = negative;
   }
@@ -110,15 +114,15 @@ void restore_zero_signs(const char* in, int64_t si, char* out, int64_t so, int64
   int64_t place[ZeroCounts::kMaxChunks];
   place[0] = lo;
   for (int t = 1; t < c; ++t) place[t] = place[t - 1] + z.per_chunk[t - 1];
-#pragma omp parallel for num_threads(c) if (c > 1) schedule(static, 1)
-  for (int t = 0; t < c; ++t) {
+  // Note [Regions of one thread] (parallel.hpp): one region per line only with threads.
+  parallel_for(c, c, [&](int64_t t) {
     int64_t q = place[t];
     for (int64_t i = n * t / c, end = n * (t + 1) / c; i < end; ++i) {
       K b;
       std::memcpy(&b, in + i * si, sizeof(K));
       if (static_cast<K>(b << 1) == 0) std::memcpy(&at<T>(out, q++, so), &b, sizeof(K));
     }
-  }
+  });
 }
 
 }  // namespace kf::cpu
