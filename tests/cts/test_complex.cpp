@@ -14,11 +14,8 @@ using wide::Wide;
 using wide::WideC;
 using wide::close_complex;
 
-class Complex : public CtsTest {
+class Complex : public wide::ComplexTest {
  protected:
-  Tensor make_c(const ComplexValues& v, const Shape& s) const {
-    return wide::make_complex(v, s, dt(), dev());
-  }
   ComplexValues input(size_t n, uint32_t seed, double lo = -2, double hi = 2) const {
     return wide::stored(wide::pseudo_complex(n, lo, hi, seed), dt());
   }

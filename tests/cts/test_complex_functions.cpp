@@ -14,11 +14,8 @@ using wide::Wide;
 using wide::WideC;
 using wide::close_complex;
 
-class ComplexFunctions : public CtsTest {
+class ComplexFunctions : public wide::ComplexTest {
  protected:
-  Tensor make_c(const ComplexValues& v, const Shape& s) const {
-    return wide::make_complex(v, s, dt(), dev());
-  }
   kf_dtype_t part_dtype() const { return dt() == KF_COMPLEX64 ? KF_FLOAT32 : KF_FLOAT64; }
 };
 class ComplexPartsOfReals : public CtsTest {};

@@ -10,11 +10,8 @@ namespace {
 using wide::ComplexValues;
 using wide::WideC;
 
-class ComplexMovement : public CtsTest {
+class ComplexMovement : public wide::ComplexTest {
  protected:
-  Tensor make_c(const ComplexValues& v, const Shape& s) const {
-    return wide::make_complex(v, s, dt(), dev());
-  }
   /// Six values of distinct parts, exact in either complex dtype.
   static ComplexValues six() {
     return {WideC(1, -1), WideC(2.5L, 0), WideC(-3, 4), WideC(0, -0.5L), WideC(7, 8),

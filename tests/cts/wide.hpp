@@ -198,6 +198,14 @@ inline ::testing::AssertionResult close_complex(const Tensor& t, const ComplexVa
                                        << "):" << os.str();
 }
 
+/// A fixture of the complex suites: make_c, a tensor of this case's complex dtype and device.
+class ComplexTest : public CtsTest {
+ protected:
+  Tensor make_c(const ComplexValues& v, const Shape& s) const {
+    return make_complex(v, s, dt(), dev());
+  }
+};
+
 /// n complex values with parts in [lo, hi), repeatable from `seed`.
 inline ComplexValues pseudo_complex(size_t n, double lo, double hi, uint32_t seed) {
   const Values re = pseudo_random(n, lo, hi, seed), im = pseudo_random(n, lo, hi, seed + 101);

@@ -5,7 +5,7 @@
 // sets.
 #include <cmath>
 #include <string>
-#include <string_view>
+#include <type_traits>
 
 #include "ops.hpp"
 #include "run.hpp"
@@ -42,7 +42,7 @@ template <class Op>
 void complex_part_kernel(const typename Op::Args& a) {
   if (is_complex_dtype(a.self.dtype)) {
     run_elementwise(a.call, {Family::Unary, a.self.dtype}, Op::kName, {&a.out, &a.self}, {});
-  } else if (std::string_view(Op::kName) == "imag") {
+  } else if constexpr (std::is_same_v<Op, ops::imag>) {
     fill_with(a.call, a.out, kf_scalar_i64(0));
   } else {
     copy_converting(a.call, a.out, a.self);
